@@ -1,0 +1,95 @@
+// Clip: a keyframe animation. Tracks keep their keys and interpolation exactly as authored
+// (DESIGN.md convention 4); times are seconds. Immutable once built; keys live in two flat pools.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "critter/core/error.h"
+
+namespace critter {
+
+enum class Interpolation : std::uint8_t { kStep, kLinear, kCubicSpline };
+
+// What a track animates. Translation/Scale have 3 components, Rotation 4 (x, y, z, w), Weights one
+// per morph target of the mesh.
+enum class TrackTarget : std::uint8_t { kTranslation, kRotation, kScale, kWeights };
+
+std::string_view to_string(Interpolation i);
+std::string_view to_string(TrackTarget t);
+
+// Editable track. `index` is a joint index (T/R/S; raw skeleton index before the model builder
+// remaps it) or a mesh index (Weights). `values` holds key_count * components floats, or
+// key_count * 3 * components for CUBICSPLINE, laid out per key as in glTF: in-tangent, value,
+// out-tangent.
+struct RawTrack {
+  TrackTarget target = TrackTarget::kTranslation;
+  std::int32_t index = 0;
+  Interpolation interpolation = Interpolation::kLinear;
+  std::uint32_t components = 3;
+  std::vector<float> times;
+  std::vector<float> values;
+  std::string source_location;  // e.g. "/animations/0/channels/3", used in builder errors
+};
+
+struct RawClip {
+  std::string name;
+  std::vector<RawTrack> tracks;
+  std::string source_location;  // e.g. "/animations/0"
+};
+
+// A track inside a built Clip: a window into the clip's pools.
+struct Track {
+  TrackTarget target;
+  Interpolation interpolation;
+  std::uint16_t components;
+  std::int32_t index;         // joint index (T/R/S) or mesh index (Weights)
+  std::uint32_t key_begin;    // first time in Clip::times()
+  std::uint32_t key_count;    // >= 1
+  std::uint32_t value_begin;  // first float in Clip::values()
+  // Floats per key: components, or 3 * components for CUBICSPLINE.
+  std::uint32_t stride() const {
+    return interpolation == Interpolation::kCubicSpline ? 3u * components : components;
+  }
+};
+
+class Clip {
+ public:
+  const std::string& name() const { return name_; }
+  // Seconds: the largest key time over all tracks (playback.md §1); 0 for a clip with no keys.
+  float duration() const { return duration_; }
+  std::span<const Track> tracks() const { return tracks_; }
+  std::span<const float> times() const { return times_; }
+  std::span<const float> values() const { return values_; }
+  // The key times and values of one track.
+  std::span<const float> track_times(const Track& t) const {
+    return std::span<const float>(times_).subspan(t.key_begin, t.key_count);
+  }
+  std::span<const float> track_values(const Track& t) const {
+    return std::span<const float>(values_).subspan(t.value_begin,
+                                                   std::size_t{t.key_count} * t.stride());
+  }
+
+ private:
+  friend Result<Clip> build_clip(const RawClip&, int, std::span<const std::size_t>,
+                                 std::string_view);
+  std::string name_;
+  float duration_ = 0.0f;
+  std::vector<Track> tracks_;
+  std::vector<float> times_;
+  std::vector<float> values_;
+};
+
+// Validates and builds a clip. `joint_count` bounds T/R/S indices; `morph_counts[m]` is mesh m's
+// target count and bounds Weights indices and sizes. Rules: at least one key per track; times
+// finite, >= 0 and non-decreasing; values finite; values.size() matches the key count, components
+// and interpolation; T/S have 3 components, R has 4 (non-zero; normalised by the builder); Weights
+// components equal the mesh's target count; CUBICSPLINE needs at least 2 keys' worth of layout
+// (any count >= 1 is accepted). Tracks are kept in input order.
+Result<Clip> build_clip(const RawClip& raw, int joint_count,
+                        std::span<const std::size_t> morph_counts, std::string_view path = {});
+
+}  // namespace critter

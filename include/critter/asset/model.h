@@ -1,0 +1,90 @@
+// Model: everything loaded from one file, immutable and shareable between threads and between
+// thousands of instances (DESIGN.md: runtime assets). Build it from a RawModel with build_model().
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "critter/asset/clip.h"
+#include "critter/asset/material.h"
+#include "critter/asset/mesh.h"
+#include "critter/asset/skeleton.h"
+#include "critter/asset/skin.h"
+#include "critter/core/diagnostics.h"
+#include "critter/core/error.h"
+
+namespace critter {
+
+// Editable model as importers fill it. Joint indices everywhere (Mesh::bone, Skin::joints,
+// Skin::skeleton_root, T/R/S tracks) refer to RawSkeleton::joints; the builder remaps them to the
+// parents-first order of the built Skeleton.
+struct RawModel {
+  std::string name;
+  std::string format;       // "gltf", "glb", "collada", "b3d", "obj", "insomniac", "code", ...
+  std::string source_path;  // the file it came from; empty for models built in code
+  RawSkeleton skeleton;
+  std::vector<Mesh> meshes;  // bounds are (re)computed by the builder
+  std::vector<Skin> skins;
+  std::vector<RawClip> clips;
+  std::vector<Material> materials;
+  std::vector<Image> images;
+};
+
+class Model {
+ public:
+  Model() = default;
+  Model(Model&&) noexcept = default;
+  Model& operator=(Model&&) noexcept = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::string& format() const { return format_; }
+  const std::string& source_path() const { return source_path_; }
+
+  const Skeleton& skeleton() const { return skeleton_; }
+  std::span<const Mesh> meshes() const { return meshes_; }
+  std::span<const Skin> skins() const { return skins_; }
+  std::span<const Clip> clips() const { return clips_; }
+  std::span<const Material> materials() const { return materials_; }
+  std::span<const Image> images() const { return images_; }
+
+  // model_from_joint of every joint in the rest pose.
+  std::span<const mat4> rest_model_transforms() const { return rest_model_; }
+  // Bounds of all mesh vertices in the rest pose, in model space (skinned meshes skinned with the
+  // rest pose; rigid meshes placed by their bone). Empty box for a model without meshes.
+  const Aabb& bounds() const { return bounds_; }
+  const Sphere& bounding_sphere() const { return sphere_; }
+
+  // Lookup by name: exact match first, then case-insensitive; -1 when none.
+  int find_bone(std::string_view name) const { return skeleton_.find(name); }
+  int find_mesh(std::string_view name) const;
+  int find_clip(std::string_view name) const;
+
+ private:
+  friend Result<Model> build_model(RawModel, Diagnostics*);
+  std::string name_, format_, source_path_;
+  Skeleton skeleton_;
+  std::vector<Mesh> meshes_;
+  std::vector<Skin> skins_;
+  std::vector<Clip> clips_;
+  std::vector<Material> materials_;
+  std::vector<Image> images_;
+  std::vector<mat4> rest_model_;
+  Aabb bounds_;
+  Sphere sphere_;
+};
+
+// Validates every part of `raw` and builds the Model. The first broken rule is returned as an
+// Error naming the element (e.g. "/meshes/2/parts/0: joints stream has 10 entries, expected 12").
+// Rules beyond those of build_skeleton and build_clip: every stream of a part is empty or as long
+// as positions; indices < vertex count and a whole number of primitives; joint indices < the skin's
+// joint count; weights finite and non-negative (renormalised to sum 1, a warning when a vertex has
+// no weight); material and image indices valid or -1; morph deltas empty or one per vertex; every
+// part of a mesh has the same target count as default_weights; skin joints valid and unique-free
+// of bounds; inverse_bind empty (identity) or one per joint, finite. Usable quirks go to `diag`.
+Result<Model> build_model(RawModel raw, Diagnostics* diag = nullptr);
+
+}  // namespace critter

@@ -1,0 +1,59 @@
+// Math vocabulary shared by every module: glm types, axis-aligned boxes, spheres.
+// Conventions (DESIGN.md): right-handed, +Y up, metres, column vectors (p' = M * p),
+// column-major matrices, quaternions stored (x, y, z, w) and kept normalised.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include <limits>
+
+namespace critter {
+
+using glm::mat4;
+using glm::quat;
+using glm::vec2;
+using glm::vec3;
+using glm::vec4;
+
+// Builds a quaternion from components in glTF order (x, y, z, w). glm's own constructor takes
+// (w, x, y, z); this helper keeps the order of files and APIs in one place.
+inline quat quat_xyzw(float x, float y, float z, float w) {
+  return quat(w, x, y, z);
+}
+
+// Axis-aligned bounding box. Empty when min > max on any axis (the default state).
+struct Aabb {
+  vec3 min{std::numeric_limits<float>::max()};
+  vec3 max{std::numeric_limits<float>::lowest()};
+
+  bool empty() const { return min.x > max.x || min.y > max.y || min.z > max.z; }
+  void expand(const vec3& p) {
+    min = glm::min(min, p);
+    max = glm::max(max, p);
+  }
+  void expand(const Aabb& b) {
+    if (b.empty()) return;
+    expand(b.min);
+    expand(b.max);
+  }
+  vec3 center() const { return empty() ? vec3(0.0f) : (min + max) * 0.5f; }
+  vec3 extent() const { return empty() ? vec3(0.0f) : (max - min); }
+  // The box enclosing this box after transforming its eight corners by m.
+  Aabb transformed(const mat4& m) const;
+};
+
+// Bounding sphere: centre and radius (radius 0 for an empty model).
+struct Sphere {
+  vec3 center{0.0f};
+  float radius = 0.0f;
+};
+
+// True when every component is finite (no NaN, no infinity).
+bool all_finite(const vec3& v);
+bool all_finite(const vec4& v);
+bool all_finite(const quat& q);
+bool all_finite(const mat4& m);
+
+}  // namespace critter

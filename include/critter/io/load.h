@@ -1,0 +1,28 @@
+// Loading models from files: one entry point that picks the reader by file content and
+// extension. Every format lands in the same RawModel -> Model path (DESIGN.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "critter/asset/model.h"
+#include "critter/core/diagnostics.h"
+#include "critter/core/error.h"
+
+namespace critter::io {
+
+struct LoadOptions {
+  // Allow external URIs (buffers, images) that resolve outside the model file's folder
+  // ("../x.bin", absolute paths). Refused by default: a model must not read arbitrary files.
+  bool allow_outside_uris = false;
+  // Largest file (model or external buffer) that is read, in bytes. Bigger files are refused
+  // with ErrorCode::kLimit instead of being allocated.
+  std::uint64_t max_file_bytes = std::uint64_t{4} << 30;
+};
+
+// Loads any supported model file. Warnings about usable quirks go to `diag` (may be null).
+Result<Model> load(std::string_view path, const LoadOptions& options = {},
+                   Diagnostics* diag = nullptr);
+
+}  // namespace critter::io
