@@ -1,6 +1,11 @@
 // SamplingJob: evaluates a Clip at one time into a complete local pose (playback.md §2).
 // Exact glTF interpolation (STEP, LINEAR with shortest-path slerp, CUBICSPLINE Hermite); joints
 // without a track take their rest value, meshes without a weights track their default weights.
+// Before a track's first key the first value holds, at and after its last key the last value; a
+// one-key track is constant. At a time shared by several keys the last of them wins (so equal key
+// times make a jump, never a division by zero). Rotations are returned normalised; a cubic
+// rotation that passes through zero length takes the value of the segment's start key.
+// When a clip has several tracks for the same target, the later track wins.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +49,11 @@ struct SamplingJob {
   std::span<Transform> output;                    // one per joint; rest.size() entries
   std::span<float> output_weights;                // default_weights.size() entries
 
-  // Names the first broken rule: missing clip/context, output sizes, track indices out of range,
-  // weights track size different from its mesh's weight count, non-finite time.
+  // Names the first broken rule (ErrorCode::kUsage, path "SamplingJob", location the field or
+  // "tracks/<i>"): missing clip/context, non-finite time, output size != rest size, weight
+  // offsets not starting at 0 / decreasing / not ending at default_weights.size(), output weights
+  // size != default weights size, track index out of range, T/S/R component count not 3/3/4,
+  // weights track size different from its mesh's weight count.
   Status validate() const;
   // Validates, then samples. Never throws or logs; allocates only when the context is too small.
   Status run() const;

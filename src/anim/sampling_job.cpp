@@ -1,0 +1,247 @@
+#include "critter/anim/sampling_job.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "anim/quat_slerp.h"
+
+namespace critter::anim {
+
+namespace {
+
+Status job_error(std::string location, std::string message) {
+  return fail(Error::at(ErrorCode::kUsage, "SamplingJob", std::move(location), std::move(message)));
+}
+
+// Where a time falls among a track's keys: key k is the last key with times[k] <= t (0 when t is
+// before the first key) and s in [0, 1) the fraction of the way to key k + 1. s == 0 means "the
+// value of key k", which also covers "before the first key" and "at or after the last key".
+struct KeySpan {
+  std::uint32_t k;
+  float s;
+};
+
+// Finds the key span of `t`, starting from the cached cursor. Forward playback usually stays in
+// the cursor's interval or moves to the next one; anything else (a seek, a loop wrap, a long
+// frame) is a binary search over the part of the keys that can still hold t.
+inline KeySpan locate(const float* times, std::uint32_t n, float t, std::uint32_t& cursor) {
+  std::uint32_t k = cursor;
+  std::uint32_t lo = 0, hi = n;
+  if (k < n && times[k] <= t) {
+    if (k + 1 >= n) return {k, 0.0f};
+    if (t < times[k + 1]) {
+      // Δ > 0 here because times[k] <= t < times[k + 1]: equal key times never divide by zero.
+      return {k, (t - times[k]) / (times[k + 1] - times[k])};
+    }
+    ++k;
+    if (k + 1 >= n) {
+      cursor = k;
+      return {k, 0.0f};
+    }
+    if (t < times[k + 1]) {
+      cursor = k;
+      return {k, (t - times[k]) / (times[k + 1] - times[k])};
+    }
+    lo = k + 1;
+  } else if (k < n) {
+    hi = k;
+  }
+  // First key strictly after t, among [lo, hi); the key before it is the span's start.
+  const float* after = std::upper_bound(times + lo, times + hi, t);
+  if (after == times) {
+    cursor = 0;
+    return {0, 0.0f};
+  }
+  k = static_cast<std::uint32_t>(after - times) - 1;
+  cursor = k;
+  if (k + 1 >= n || t <= times[k]) return {k, 0.0f};
+  return {k, (t - times[k]) / (times[k + 1] - times[k])};
+}
+
+// glTF cubic Hermite basis (playback.md §2) with the tangent terms already scaled by Δ.
+struct Hermite {
+  float v0, b0, v1, a1;
+  Hermite(float s, float delta) {
+    const float s2 = s * s, s3 = s2 * s;
+    v0 = 2.0f * s3 - 3.0f * s2 + 1.0f;
+    b0 = delta * (s3 - 2.0f * s2 + s);
+    v1 = -2.0f * s3 + 3.0f * s2;
+    a1 = delta * (s3 - s2);
+  }
+};
+
+// Evaluates `components` floats of a track into `out` (T, S and weights: no normalisation).
+// Count is std::uint32_t, or an integral_constant so that T/S loops unroll.
+template <class Count>
+inline void sample_floats(const Track& track, const float* times, const float* values, KeySpan at,
+                          Count components, float* out) {
+  const std::uint32_t c = components;
+  switch (track.interpolation) {
+    case Interpolation::kStep:
+      std::copy_n(values + std::size_t{at.k} * c, c, out);
+      return;
+    case Interpolation::kLinear: {
+      const float* v0 = values + std::size_t{at.k} * c;
+      if (at.s == 0.0f) {
+        std::copy_n(v0, c, out);
+        return;
+      }
+      const float* v1 = v0 + c;
+      for (std::uint32_t i = 0; i < c; ++i) out[i] = v0[i] + (v1[i] - v0[i]) * at.s;
+      return;
+    }
+    case Interpolation::kCubicSpline: {
+      // Per key: in-tangent a, value v, out-tangent b, each `c` floats.
+      const float* key0 = values + std::size_t{at.k} * 3 * c;
+      if (at.s == 0.0f) {
+        std::copy_n(key0 + c, c, out);
+        return;
+      }
+      const float* key1 = key0 + 3 * c;
+      const Hermite h(at.s, times[at.k + 1] - times[at.k]);
+      for (std::uint32_t i = 0; i < c; ++i)
+        out[i] = h.v0 * key0[c + i] + h.b0 * key0[2 * c + i] + h.v1 * key1[c + i] + h.a1 * key1[i];
+      return;
+    }
+  }
+}
+
+inline vec3 sample_vec3(const Track& track, const float* times, const float* values, KeySpan at) {
+  vec3 out(0.0f);
+  sample_floats(track, times, values, at, std::integral_constant<std::uint32_t, 3>{}, &out.x);
+  return out;
+}
+
+inline quat load_quat(const float* v) {
+  return quat_xyzw(v[0], v[1], v[2], v[3]);
+}
+
+inline quat sample_quat(const Track& track, const float* times, const float* values, KeySpan at) {
+  switch (track.interpolation) {
+    case Interpolation::kStep:
+      return load_quat(values + std::size_t{at.k} * 4);
+    case Interpolation::kLinear: {
+      const float* v0 = values + std::size_t{at.k} * 4;
+      if (at.s == 0.0f) return load_quat(v0);
+      return detail::slerp_shortest(load_quat(v0), load_quat(v0 + 4), at.s);
+    }
+    case Interpolation::kCubicSpline: {
+      const float* key0 = values + std::size_t{at.k} * 12;
+      const quat value0 = load_quat(key0 + 4);
+      if (at.s == 0.0f) return value0;
+      const float* key1 = key0 + 12;
+      const Hermite h(at.s, times[at.k + 1] - times[at.k]);
+      float q[4];
+      for (int i = 0; i < 4; ++i)
+        q[i] = h.v0 * key0[4 + i] + h.b0 * key0[8 + i] + h.v1 * key1[4 + i] + h.a1 * key1[i];
+      // Tangents can make the curve pass through zero; the segment's start key is the most
+      // faithful value there.
+      return detail::normalize_or(quat_xyzw(q[0], q[1], q[2], q[3]), value0);
+    }
+  }
+  return load_quat(values);
+}
+
+}  // namespace
+
+Status SamplingJob::validate() const {
+  if (clip == nullptr) return job_error("clip", "clip is null");
+  if (context == nullptr) return job_error("context", "context is null");
+  if (!std::isfinite(time)) return job_error("time", "time is not finite");
+  if (output.size() != rest.size())
+    return job_error("output", "output has " + std::to_string(output.size()) +
+                                   " transforms, rest pose has " + std::to_string(rest.size()));
+  if (weight_offsets.empty() || weight_offsets.front() != 0)
+    return job_error("weight_offsets", "weight offsets must start with 0 (mesh count + 1 entries)");
+  for (std::size_t m = 1; m < weight_offsets.size(); ++m)
+    if (weight_offsets[m] < weight_offsets[m - 1])
+      return job_error("weight_offsets", "weight offsets decrease at mesh " + std::to_string(m));
+  if (weight_offsets.back() != default_weights.size())
+    return job_error("default_weights", "default weights have " +
+                                            std::to_string(default_weights.size()) +
+                                            " entries, weight offsets end at " +
+                                            std::to_string(weight_offsets.back()));
+  if (output_weights.size() != default_weights.size())
+    return job_error("output_weights",
+                     "output weights have " + std::to_string(output_weights.size()) +
+                         " entries, default weights " + std::to_string(default_weights.size()));
+  const std::size_t joints = rest.size();
+  const std::size_t meshes = weight_offsets.size() - 1;
+  const auto tracks = clip->tracks();
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const Track& t = tracks[i];
+    // The location string is built only on failure: validate() runs every frame.
+    const auto where = [i] { return "tracks/" + std::to_string(i); };
+    if (t.key_count == 0) return job_error(where(), "track has no keys");
+    if (t.index < 0) return job_error(where(), "track index is negative");
+    const auto index = static_cast<std::size_t>(t.index);
+    if (t.target == TrackTarget::kWeights) {
+      if (index >= meshes)
+        return job_error(where(), "weights track targets mesh " + std::to_string(index) + ", " +
+                                      std::to_string(meshes) + " meshes given");
+      const std::uint32_t count = weight_offsets[index + 1] - weight_offsets[index];
+      if (t.components != count)
+        return job_error(where(), "weights track has " + std::to_string(t.components) +
+                                      " components, mesh " + std::to_string(index) + " has " +
+                                      std::to_string(count) + " weights");
+    } else {
+      if (index >= joints)
+        return job_error(where(), std::string(to_string(t.target)) + " track targets joint " +
+                                      std::to_string(index) + ", rest pose has " +
+                                      std::to_string(joints) + " joints");
+      const std::uint32_t want = t.target == TrackTarget::kRotation ? 4u : 3u;
+      if (t.components != want)
+        return job_error(where(), std::string(to_string(t.target)) + " track has " +
+                                      std::to_string(t.components) + " components, expected " +
+                                      std::to_string(want));
+    }
+  }
+  return {};
+}
+
+Status SamplingJob::run() const {
+  if (auto ok = validate(); !ok) return ok;
+
+  const auto tracks = clip->tracks();
+  SamplingContext& ctx = *context;
+  if (ctx.clip_ != clip || ctx.cursors_.size() != tracks.size()) {
+    ctx.cursors_.assign(tracks.size(), 0u);
+    ctx.clip_ = clip;
+  }
+
+  // Complete poses (playback.md §2): start from rest and defaults, let tracks overwrite.
+  std::copy(rest.begin(), rest.end(), output.begin());
+  std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
+
+  const float* all_times = clip->times().data();
+  const float* all_values = clip->values().data();
+  std::uint32_t* cursors = ctx.cursors_.data();
+  Transform* out = output.data();
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const Track& track = tracks[i];
+    const float* times = all_times + track.key_begin;
+    const float* values = all_values + track.value_begin;
+    const KeySpan at = locate(times, track.key_count, time, cursors[i]);
+    switch (track.target) {
+      case TrackTarget::kTranslation:
+        out[track.index].translation = sample_vec3(track, times, values, at);
+        break;
+      case TrackTarget::kRotation:
+        out[track.index].rotation = sample_quat(track, times, values, at);
+        break;
+      case TrackTarget::kScale:
+        out[track.index].scale = sample_vec3(track, times, values, at);
+        break;
+      case TrackTarget::kWeights:
+        sample_floats(
+            track, times, values, at, track.components,
+            output_weights.data() + weight_offsets[static_cast<std::size_t>(track.index)]);
+        break;
+    }
+  }
+  return {};
+}
+
+}  // namespace critter::anim

@@ -1,0 +1,113 @@
+#include "critter/anim/transform_blend.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace critter::anim {
+namespace {
+
+constexpr double kPiD = 3.14159265358979323846;
+
+// Reference slerp in double precision, written from the textbook formula.
+glm::dvec4 reference_slerp(const quat& a, const quat& b, double f) {
+  glm::dvec4 qa(a.x, a.y, a.z, a.w), qb(b.x, b.y, b.z, b.w);
+  qa /= glm::length(qa);
+  qb /= glm::length(qb);
+  double d = glm::dot(qa, qb);
+  if (d < 0.0) {
+    qb = -qb;
+    d = -d;
+  }
+  d = std::min(d, 1.0);
+  const double theta = std::acos(d);
+  glm::dvec4 r = theta < 1e-12 ? qa
+                               : (std::sin((1.0 - f) * theta) * qa + std::sin(f * theta) * qb) /
+                                     std::sin(theta);
+  return r / glm::length(r);
+}
+
+quat random_unit(std::mt19937& rng) {
+  std::normal_distribution<float> n(0.0f, 1.0f);
+  glm::vec4 v(n(rng), n(rng), n(rng), n(rng));
+  v = glm::normalize(v);
+  return quat_xyzw(v.x, v.y, v.z, v.w);
+}
+
+TEST(SlerpShortest, MatchesDoublePrecisionSlerpEverywhere) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::normal_distribution<float> small(0.0f, 0.05f);
+  double worst = 0.0;
+  for (int i = 0; i < 20000; ++i) {
+    const quat a = random_unit(rng);
+    // Half the pairs are near each other (key-to-key motion), half anywhere.
+    quat b = random_unit(rng);
+    if (i % 2 == 0) b = glm::normalize(a * quat_xyzw(small(rng), small(rng), small(rng), 1.0f));
+    const float f = unit(rng);
+    const quat got = slerp_shortest(a, b, f);
+    const glm::dvec4 want = reference_slerp(a, b, f);
+    worst = std::max({worst, std::abs(got.x - want.x), std::abs(got.y - want.y),
+                      std::abs(got.z - want.z), std::abs(got.w - want.w)});
+  }
+  EXPECT_LT(worst, 1e-6);
+}
+
+TEST(SlerpShortest, EndpointsAndOppositeHemisphere) {
+  const float h = static_cast<float>(std::sin(kPiD / 8));
+  const float c = static_cast<float>(std::cos(kPiD / 8));
+  const quat a = quat_xyzw(0, 0, 0, 1);
+  // (0, 0, sin 45°, cos 45°) written through the double-angle formulas: 90° about Z.
+  const quat b = quat_xyzw(0, 0, 2 * h * c, c * c - h * h);
+  const quat mid = slerp_shortest(a, -b, 0.5f);  // 45° about Z: (0, 0, sin 22.5°, cos 22.5°)
+  EXPECT_NEAR(mid.z, h, 1e-6f);
+  EXPECT_NEAR(mid.w, c, 1e-6f);
+  EXPECT_NEAR(slerp_shortest(a, b, 0.0f).w, 1.0f, 1e-7f);
+  EXPECT_NEAR(slerp_shortest(a, b, 1.0f).z, b.z, 1e-6f);
+  // Identical inputs stay put.
+  const quat same = slerp_shortest(b, b, 0.3f);
+  EXPECT_NEAR(same.z, b.z, 1e-7f);
+  EXPECT_NEAR(same.w, b.w, 1e-7f);
+}
+
+TEST(BlendTransforms, LerpsTranslationAndScaleSlerpsRotation) {
+  Transform a, b;
+  a.translation = vec3(0, 2, 4);
+  b.translation = vec3(4, 2, 0);
+  a.scale = vec3(1);
+  b.scale = vec3(3, 1, 0);
+  b.rotation = quat_xyzw(1, 0, 0, 0);  // 180° about X
+  const Transform r = blend_transforms(a, b, 0.25f);
+  EXPECT_EQ(r.translation, vec3(1, 2, 3));
+  EXPECT_EQ(r.scale, vec3(1.5f, 1.0f, 0.75f));
+  // 45° about X.
+  EXPECT_NEAR(r.rotation.x, std::sin(kPiD / 8), 1e-6);
+  EXPECT_NEAR(r.rotation.w, std::cos(kPiD / 8), 1e-6);
+}
+
+TEST(BlendTransforms, PosesAndWeightsCheckSizes) {
+  std::vector<Transform> a(3), b(3), out(3);
+  b[1].translation = vec3(2, 0, 0);
+  ASSERT_TRUE(blend_transforms(a, b, 0.5f, out));
+  EXPECT_EQ(out[1].translation, vec3(1, 0, 0));
+  // In place into a.
+  ASSERT_TRUE(blend_transforms(a, b, 1.0f, a));
+  EXPECT_EQ(a[1].translation, vec3(2, 0, 0));
+  std::vector<Transform> short_out(2);
+  auto bad = blend_transforms(a, b, 0.5f, short_out);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
+  EXPECT_FALSE(blend_transforms(a, b, std::nanf(""), out));
+
+  std::vector<float> wa{0, 1}, wb{2, 3}, wo(2);
+  ASSERT_TRUE(blend_weights(wa, wb, 0.25f, wo));
+  EXPECT_FLOAT_EQ(wo[0], 0.5f);
+  EXPECT_FLOAT_EQ(wo[1], 1.5f);
+  std::vector<float> wshort(1);
+  EXPECT_FALSE(blend_weights(wa, wshort, 0.25f, wo));
+}
+
+}  // namespace
+}  // namespace critter::anim
