@@ -1,0 +1,189 @@
+// AVX2 + FMA skinning kernel, 8 vertices per block in structure-of-arrays registers. Every
+// function here carries the target attribute and this file includes no library header (see
+// skinning_kernels.h), so no AVX2 code leaks into inline functions shared with other files.
+// Only called after a run-time check of the CPU (cpu_has_avx2_fma).
+#include <immintrin.h>
+
+#include "deform/skinning_kernels.h"
+
+#define CRITTER_AVX2 __attribute__((target("avx2,fma")))
+
+namespace critter::deform::detail {
+
+namespace {
+
+struct Vec3x8 {
+  __m256 x, y, z;
+};
+
+CRITTER_AVX2 inline const float* at(const char* base, std::size_t stride, std::size_t i) {
+  return reinterpret_cast<const float*>(base + i * stride);
+}
+CRITTER_AVX2 inline float* at(char* base, std::size_t stride, std::size_t i) {
+  return reinterpret_cast<float*>(base + i * stride);
+}
+
+// Loads 8 elements of 4 floats (the 4th may belong to the next element; see the header) and
+// transposes them: lane k of x/y/z/w is element i + k.
+CRITTER_AVX2 inline void load4x8(const char* base, std::size_t stride, std::size_t i, __m256& x,
+                                 __m256& y, __m256& z, __m256& w) {
+  __m256 r[4];
+  for (std::size_t k = 0; k < 4; ++k) {
+    const __m128 lo = _mm_loadu_ps(at(base, stride, i + k));
+    const __m128 hi = _mm_loadu_ps(at(base, stride, i + k + 4));
+    r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+  }
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+  const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+  const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  x = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  y = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  z = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  w = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+// Inverse of load4x8: writes 12 bytes (xyz) or 16 bytes (xyzw) per element, nothing else.
+CRITTER_AVX2 inline void store4x8(char* base, std::size_t stride, std::size_t i, __m256 x, __m256 y,
+                                  __m256 z, __m256 w, bool with_w) {
+  const __m256 t0 = _mm256_unpacklo_ps(x, y);
+  const __m256 t1 = _mm256_unpackhi_ps(x, y);
+  const __m256 t2 = _mm256_unpacklo_ps(z, w);
+  const __m256 t3 = _mm256_unpackhi_ps(z, w);
+  __m256 r[4];
+  r[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  r[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  r[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  r[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  for (std::size_t k = 0; k < 4; ++k) {
+    const __m128 lo = _mm256_castps256_ps128(r[k]);
+    const __m128 hi = _mm256_extractf128_ps(r[k], 1);
+    float* plo = at(base, stride, i + k);
+    float* phi = at(base, stride, i + k + 4);
+    if (with_w) {
+      _mm_storeu_ps(plo, lo);
+      _mm_storeu_ps(phi, hi);
+    } else {
+      _mm_store_sd(reinterpret_cast<double*>(plo), _mm_castps_pd(lo));
+      _mm_store_ss(plo + 2, _mm_movehl_ps(lo, lo));
+      _mm_store_sd(reinterpret_cast<double*>(phi), _mm_castps_pd(hi));
+      _mm_store_ss(phi + 2, _mm_movehl_ps(hi, hi));
+    }
+  }
+}
+
+// v / |v| lane by lane, 0 where |v| is 0 (the masked-out lanes hold 0 * inf = NaN).
+CRITTER_AVX2 inline Vec3x8 normalized(Vec3x8 v) {
+  const __m256 len2 = _mm256_fmadd_ps(v.z, v.z, _mm256_fmadd_ps(v.y, v.y, _mm256_mul_ps(v.x, v.x)));
+  const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(len2));
+  const __m256 keep = _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ);
+  return {_mm256_and_ps(_mm256_mul_ps(v.x, inv), keep),
+          _mm256_and_ps(_mm256_mul_ps(v.y, inv), keep),
+          _mm256_and_ps(_mm256_mul_ps(v.z, inv), keep)};
+}
+
+// a * b - c * d
+CRITTER_AVX2 inline __m256 diff_of_products(__m256 a, __m256 b, __m256 c, __m256 d) {
+  return _mm256_fmsub_ps(a, b, _mm256_mul_ps(c, d));
+}
+
+}  // namespace
+
+CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
+  constexpr std::size_t kLanes = 8;
+  const std::uint32_t last = s.palette_last;
+  std::size_t i = 0;
+  for (; i + kLanes < s.count; i += kLanes) {
+    // Blend the 4 palette matrices of each vertex: columns 0-1 in lo, 2-3 in hi.
+    __m256 lo[kLanes], hi[kLanes];
+    for (std::size_t k = 0; k < kLanes; ++k) {
+      const std::uint16_t* j =
+          reinterpret_cast<const std::uint16_t*>(s.joints + (i + k) * s.joints_stride);
+      const float* w = at(s.weights, s.weights_stride, i + k);
+      __m256 l = _mm256_setzero_ps();
+      __m256 h = _mm256_setzero_ps();
+      for (std::size_t n = 0; n < 4; ++n) {
+        const std::uint32_t idx = j[n] <= last ? j[n] : last;
+        const float* m = s.palette + std::size_t{idx} * 16;
+        const __m256 wn = _mm256_broadcast_ss(w + n);
+        l = _mm256_fmadd_ps(wn, _mm256_loadu_ps(m), l);
+        h = _mm256_fmadd_ps(wn, _mm256_loadu_ps(m + 8), h);
+      }
+      lo[k] = l;
+      hi[k] = h;
+    }
+    // Transpose to one register per matrix element (rows 0-2 of each column are needed).
+    __m256 e[2][6];
+    for (int half = 0; half < 2; ++half) {
+      const __m256* r = half == 0 ? lo : hi;
+      const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+      const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+      const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+      const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+      const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
+      const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
+      const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
+      const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
+      const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
+      const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+      const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
+      const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
+      const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+      const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
+      // Elements 0-2: rows 0-2 of the first column; 4-6: of the second.
+      e[half][0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+      e[half][1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+      e[half][2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+      e[half][3] = _mm256_permute2f128_ps(s0, s4, 0x31);
+      e[half][4] = _mm256_permute2f128_ps(s1, s5, 0x31);
+      e[half][5] = _mm256_permute2f128_ps(s2, s6, 0x31);
+    }
+    const Vec3x8 a{e[0][0], e[0][1], e[0][2]};
+    const Vec3x8 b{e[0][3], e[0][4], e[0][5]};
+    const Vec3x8 c{e[1][0], e[1][1], e[1][2]};
+    const Vec3x8 t{e[1][3], e[1][4], e[1][5]};
+
+    __m256 px, py, pz, pw;
+    load4x8(s.in_positions, s.in_positions_stride, i, px, py, pz, pw);
+    const __m256 ox =
+        _mm256_fmadd_ps(c.x, pz, _mm256_fmadd_ps(b.x, py, _mm256_fmadd_ps(a.x, px, t.x)));
+    const __m256 oy =
+        _mm256_fmadd_ps(c.y, pz, _mm256_fmadd_ps(b.y, py, _mm256_fmadd_ps(a.y, px, t.y)));
+    const __m256 oz =
+        _mm256_fmadd_ps(c.z, pz, _mm256_fmadd_ps(b.z, py, _mm256_fmadd_ps(a.z, px, t.z)));
+
+    if (s.in_normals != nullptr) {
+      __m256 nx, ny, nz, nw;
+      load4x8(s.in_normals, s.in_normals_stride, i, nx, ny, nz, nw);
+      const Vec3x8 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
+                      diff_of_products(b.x, c.y, b.y, c.x)};
+      const Vec3x8 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
+                      diff_of_products(c.x, a.y, c.y, a.x)};
+      const Vec3x8 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
+                      diff_of_products(a.x, b.y, a.y, b.x)};
+      const __m256 det =
+          _mm256_fmadd_ps(a.z, c0.z, _mm256_fmadd_ps(a.y, c0.y, _mm256_mul_ps(a.x, c0.x)));
+      const __m256 sign = _mm256_and_ps(det, _mm256_set1_ps(-0.0f));
+      Vec3x8 n{_mm256_fmadd_ps(c2.x, nz, _mm256_fmadd_ps(c1.x, ny, _mm256_mul_ps(c0.x, nx))),
+               _mm256_fmadd_ps(c2.y, nz, _mm256_fmadd_ps(c1.y, ny, _mm256_mul_ps(c0.y, nx))),
+               _mm256_fmadd_ps(c2.z, nz, _mm256_fmadd_ps(c1.z, ny, _mm256_mul_ps(c0.z, nx)))};
+      n = normalized(
+          {_mm256_xor_ps(n.x, sign), _mm256_xor_ps(n.y, sign), _mm256_xor_ps(n.z, sign)});
+      store4x8(s.out_normals, s.out_normals_stride, i, n.x, n.y, n.z, nw, false);
+    }
+    if (s.in_tangents != nullptr) {
+      __m256 tx, ty, tz, tw;
+      load4x8(s.in_tangents, s.in_tangents_stride, i, tx, ty, tz, tw);
+      const Vec3x8 o =
+          normalized({_mm256_fmadd_ps(c.x, tz, _mm256_fmadd_ps(b.x, ty, _mm256_mul_ps(a.x, tx))),
+                      _mm256_fmadd_ps(c.y, tz, _mm256_fmadd_ps(b.y, ty, _mm256_mul_ps(a.y, tx))),
+                      _mm256_fmadd_ps(c.z, tz, _mm256_fmadd_ps(b.z, ty, _mm256_mul_ps(a.z, tx)))});
+      store4x8(s.out_tangents, s.out_tangents_stride, i, o.x, o.y, o.z, tw, true);
+    }
+    // Positions last: when skinning in place, the inputs above are read before any write.
+    store4x8(s.out_positions, s.out_positions_stride, i, ox, oy, oz, pw, false);
+  }
+  return i;
+}
+
+}  // namespace critter::deform::detail

@@ -1,0 +1,44 @@
+// Internal: the skinning kernels behind SkinningJob. Raw pointers only, so that the SIMD files
+// include no library header (their code is compiled for other instruction sets, and an inline
+// function emitted there could be picked by the linker for the whole program).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace critter::deform::detail {
+
+// Validated job data. Byte pointers and byte strides; null normals/tangents mean "absent".
+struct SkinStreams {
+  std::size_t count = 0;
+  const float* palette = nullptr;  // 16 floats per matrix, column-major
+  std::uint32_t palette_last = 0;  // palette size - 1: the clamp for joint indices
+  const char* joints = nullptr;
+  std::size_t joints_stride = 0;
+  const char* weights = nullptr;
+  std::size_t weights_stride = 0;
+  const char* in_positions = nullptr;
+  std::size_t in_positions_stride = 0;
+  const char* in_normals = nullptr;
+  std::size_t in_normals_stride = 0;
+  const char* in_tangents = nullptr;
+  std::size_t in_tangents_stride = 0;
+  char* out_positions = nullptr;
+  std::size_t out_positions_stride = 0;
+  char* out_normals = nullptr;
+  std::size_t out_normals_stride = 0;
+  char* out_tangents = nullptr;
+  std::size_t out_tangents_stride = 0;
+};
+
+// Reference path: skins vertices [begin, count).
+void skin_scalar(const SkinStreams& s, std::size_t begin);
+
+// SIMD paths: each skins whole blocks from vertex 0 and returns how many vertices it did; the
+// caller finishes the rest with skin_scalar. A block never contains the last vertex, because the
+// kernels read 16 bytes for a 12-byte vec3 and only the next element makes that read safe.
+std::size_t skin_sse2(const SkinStreams& s);
+// Requires a CPU with AVX2 and FMA.
+std::size_t skin_avx2(const SkinStreams& s);
+
+}  // namespace critter::deform::detail

@@ -1,0 +1,146 @@
+// SSE2 skinning kernel (the x86-64 baseline), 4 vertices per block in structure-of-arrays
+// registers. Same algorithm and operation order as the AVX2 kernel, without FMA.
+#include <emmintrin.h>
+
+#include "deform/skinning_kernels.h"
+
+namespace critter::deform::detail {
+
+namespace {
+
+struct Vec3x4 {
+  __m128 x, y, z;
+};
+
+inline const float* at(const char* base, std::size_t stride, std::size_t i) {
+  return reinterpret_cast<const float*>(base + i * stride);
+}
+inline float* at(char* base, std::size_t stride, std::size_t i) {
+  return reinterpret_cast<float*>(base + i * stride);
+}
+
+// r[k] = element k; on return r[0..3] = component 0..3 across the 4 elements.
+inline void transpose4(__m128 r[4]) {
+  const __m128 t0 = _mm_unpacklo_ps(r[0], r[1]);
+  const __m128 t1 = _mm_unpackhi_ps(r[0], r[1]);
+  const __m128 t2 = _mm_unpacklo_ps(r[2], r[3]);
+  const __m128 t3 = _mm_unpackhi_ps(r[2], r[3]);
+  r[0] = _mm_movelh_ps(t0, t2);
+  r[1] = _mm_movehl_ps(t2, t0);
+  r[2] = _mm_movelh_ps(t1, t3);
+  r[3] = _mm_movehl_ps(t3, t1);
+}
+
+// Loads 4 elements of 4 floats (the 4th may belong to the next element; see the header).
+inline void load4x4(const char* base, std::size_t stride, std::size_t i, __m128 r[4]) {
+  for (std::size_t k = 0; k < 4; ++k) r[k] = _mm_loadu_ps(at(base, stride, i + k));
+  transpose4(r);
+}
+
+// Writes 12 bytes (xyz) or 16 bytes (xyzw) per element, nothing else.
+inline void store4x4(char* base, std::size_t stride, std::size_t i, __m128 r[4], bool with_w) {
+  transpose4(r);
+  for (std::size_t k = 0; k < 4; ++k) {
+    float* p = at(base, stride, i + k);
+    if (with_w) {
+      _mm_storeu_ps(p, r[k]);
+    } else {
+      _mm_store_sd(reinterpret_cast<double*>(p), _mm_castps_pd(r[k]));
+      _mm_store_ss(p + 2, _mm_movehl_ps(r[k], r[k]));
+    }
+  }
+}
+
+inline __m128 dot3(Vec3x4 a, Vec3x4 b) {
+  return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)), _mm_mul_ps(a.z, b.z));
+}
+
+// v / |v| lane by lane, 0 where |v| is 0.
+inline Vec3x4 normalized(Vec3x4 v) {
+  const __m128 len2 = dot3(v, v);
+  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(len2));
+  const __m128 keep = _mm_cmpgt_ps(len2, _mm_setzero_ps());
+  return {_mm_and_ps(_mm_mul_ps(v.x, inv), keep), _mm_and_ps(_mm_mul_ps(v.y, inv), keep),
+          _mm_and_ps(_mm_mul_ps(v.z, inv), keep)};
+}
+
+inline __m128 diff_of_products(__m128 a, __m128 b, __m128 c, __m128 d) {
+  return _mm_sub_ps(_mm_mul_ps(a, b), _mm_mul_ps(c, d));
+}
+
+// a * x + b * y + c * z, per lane.
+inline Vec3x4 combine(Vec3x4 a, Vec3x4 b, Vec3x4 c, __m128 x, __m128 y, __m128 z) {
+  return {_mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, x), _mm_mul_ps(b.x, y)), _mm_mul_ps(c.x, z)),
+          _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.y, x), _mm_mul_ps(b.y, y)), _mm_mul_ps(c.y, z)),
+          _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.z, x), _mm_mul_ps(b.z, y)), _mm_mul_ps(c.z, z))};
+}
+
+}  // namespace
+
+std::size_t skin_sse2(const SkinStreams& s) {
+  constexpr std::size_t kLanes = 4;
+  const std::uint32_t last = s.palette_last;
+  std::size_t i = 0;
+  for (; i + kLanes < s.count; i += kLanes) {
+    // col[c][k]: column c of vertex k's blended matrix.
+    __m128 col[4][kLanes];
+    for (std::size_t k = 0; k < kLanes; ++k) {
+      const std::uint16_t* j =
+          reinterpret_cast<const std::uint16_t*>(s.joints + (i + k) * s.joints_stride);
+      const float* w = at(s.weights, s.weights_stride, i + k);
+      __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+      for (std::size_t n = 0; n < 4; ++n) {
+        const std::uint32_t idx = j[n] <= last ? j[n] : last;
+        const float* m = s.palette + std::size_t{idx} * 16;
+        const __m128 wn = _mm_set1_ps(w[n]);
+        c0 = _mm_add_ps(c0, _mm_mul_ps(wn, _mm_loadu_ps(m)));
+        c1 = _mm_add_ps(c1, _mm_mul_ps(wn, _mm_loadu_ps(m + 4)));
+        c2 = _mm_add_ps(c2, _mm_mul_ps(wn, _mm_loadu_ps(m + 8)));
+        c3 = _mm_add_ps(c3, _mm_mul_ps(wn, _mm_loadu_ps(m + 12)));
+      }
+      col[0][k] = c0;
+      col[1][k] = c1;
+      col[2][k] = c2;
+      col[3][k] = c3;
+    }
+    for (auto& c : col) transpose4(c);
+    const Vec3x4 a{col[0][0], col[0][1], col[0][2]};
+    const Vec3x4 b{col[1][0], col[1][1], col[1][2]};
+    const Vec3x4 c{col[2][0], col[2][1], col[2][2]};
+    const Vec3x4 t{col[3][0], col[3][1], col[3][2]};
+
+    __m128 p[4];
+    load4x4(s.in_positions, s.in_positions_stride, i, p);
+    const Vec3x4 mp = combine(a, b, c, p[0], p[1], p[2]);
+    __m128 op[4] = {_mm_add_ps(mp.x, t.x), _mm_add_ps(mp.y, t.y), _mm_add_ps(mp.z, t.z), p[3]};
+
+    if (s.in_normals != nullptr) {
+      __m128 n[4];
+      load4x4(s.in_normals, s.in_normals_stride, i, n);
+      const Vec3x4 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
+                      diff_of_products(b.x, c.y, b.y, c.x)};
+      const Vec3x4 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
+                      diff_of_products(c.x, a.y, c.y, a.x)};
+      const Vec3x4 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
+                      diff_of_products(a.x, b.y, a.y, b.x)};
+      const __m128 sign = _mm_and_ps(dot3(a, c0), _mm_set1_ps(-0.0f));
+      const Vec3x4 r = combine(c0, c1, c2, n[0], n[1], n[2]);
+      const Vec3x4 o =
+          normalized({_mm_xor_ps(r.x, sign), _mm_xor_ps(r.y, sign), _mm_xor_ps(r.z, sign)});
+      __m128 on[4] = {o.x, o.y, o.z, n[3]};
+      store4x4(s.out_normals, s.out_normals_stride, i, on, false);
+    }
+    if (s.in_tangents != nullptr) {
+      __m128 tg[4];
+      load4x4(s.in_tangents, s.in_tangents_stride, i, tg);
+      const Vec3x4 o = normalized(combine(a, b, c, tg[0], tg[1], tg[2]));
+      __m128 ot[4] = {o.x, o.y, o.z, tg[3]};
+      store4x4(s.out_tangents, s.out_tangents_stride, i, ot, true);
+    }
+    // Positions last: when skinning in place, the inputs above are read before any write.
+    store4x4(s.out_positions, s.out_positions_stride, i, op, false);
+  }
+  return i;
+}
+
+}  // namespace critter::deform::detail
