@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "critter/asset/model.h"
@@ -19,6 +20,13 @@ struct LoadOptions {
   // Largest file (model or external buffer) that is read, in bytes. Bigger files are refused
   // with ErrorCode::kLimit instead of being allocated.
   std::uint64_t max_file_bytes = std::uint64_t{4} << 30;
+  // Formats with several variants per file (Insomniac .model looks and LODs): which look and LOD
+  // to load, 0-based.
+  std::int32_t look = 0;
+  std::int32_t lod = 0;
+  // Game hint for files that do not name their game (headerless Insomniac .model): "msmr", "mm",
+  // "rcra" or "so"; empty = detect.
+  std::string game;
 };
 
 // Loads any supported model file. Warnings about usable quirks go to `diag` (may be null).
