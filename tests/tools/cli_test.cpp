@@ -1,0 +1,302 @@
+// Runs the built `critter` binary as a user would and checks exit codes, stdout and stderr.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("critter_cli_test_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Runs CRITTER_CLI with `args`; stdout and stderr go to files in the test's folder so that a
+  // large output can never block the child.
+  RunResult run(const std::vector<std::string>& args) const {
+    const std::string out_path = (dir_ / "stdout.txt").string();
+    const std::string err_path = (dir_ / "stderr.txt").string();
+    std::vector<std::string> argv_storage = {CRITTER_CLI};
+    argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : argv_storage) argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    RunResult r;
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, CRITTER_CLI, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      ADD_FAILURE() << "cannot start " << CRITTER_CLI << ": error " << rc;
+      return r;
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+      ADD_FAILURE() << "critter did not exit normally (status " << status << ")";
+      return r;
+    }
+    r.exit_code = WEXITSTATUS(status);
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    return r;
+  }
+
+  fs::path dir_;
+};
+
+std::string shared_model(const std::string& rel) {
+  return (fs::path(CRITTER_SHARED_MODELS) / rel).string();
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+void put_u32(std::string& b, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
+}
+
+TEST_F(CliTest, HelpListsCommandsAndExitsZero) {
+  const RunResult r = run({"--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "info")) << r.out;
+  EXPECT_TRUE(contains(r.out, "demo")) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST_F(CliTest, CommandHelpExitsZero) {
+  const RunResult r = run({"info", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "--json")) << r.out;
+}
+
+TEST_F(CliTest, VersionPrintsNameAndVersion) {
+  const RunResult r = run({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(starts_with(r.out, "critter ")) << r.out;
+}
+
+TEST_F(CliTest, NoArgumentsIsAUsageError) {
+  const RunResult r = run({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(r.err.empty());
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST_F(CliTest, UnknownCommandIsAUsageError) {
+  const RunResult r = run({"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "frobnicate")) << r.err;
+}
+
+TEST_F(CliTest, UnknownOptionIsAUsageError) {
+  const RunResult r = run({"info", "--no-such-option", "x.glb"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--no-such-option")) << r.err;
+}
+
+TEST_F(CliTest, InfoWithoutFileIsAUsageError) {
+  const RunResult r = run({"info"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "FILE")) << r.err;
+}
+
+TEST_F(CliTest, InfoOnMissingFileNamesTheFile) {
+  const std::string path = (dir_ / "no_such_model.glb").string();
+  const RunResult r = run({"info", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  // Error::to_string(): "path:location: message" on one line.
+  EXPECT_TRUE(starts_with(r.err, path + ":")) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.back(), '\n');
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+}
+
+TEST_F(CliTest, InfoOnTruncatedGlbNamesAByteOffset) {
+  // A GLB header announcing 100 bytes and a 64-byte JSON chunk, cut off after 24 bytes.
+  std::string glb = "glTF";
+  put_u32(glb, 2);
+  put_u32(glb, 100);
+  put_u32(glb, 64);
+  glb += "JSON";
+  glb += "{\"ass";
+  const std::string path = (dir_ / "truncated.glb").string();
+  std::ofstream(path, std::ios::binary) << glb;
+  const RunResult r = run({"info", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(starts_with(r.err, path + ":byte ")) << r.err;
+}
+
+TEST_F(CliTest, InfoOnTruncatedRealGlbNamesAByteOffset) {
+  const std::string whole = slurp(shared_model("RiggedFigure/RiggedFigure.glb"));
+  ASSERT_GT(whole.size(), 4000u);
+  const std::string path = (dir_ / "half.glb").string();
+  std::ofstream(path, std::ios::binary) << whole.substr(0, whole.size() / 2);
+  const RunResult r = run({"info", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(starts_with(r.err, path + ":byte ")) << r.err;
+}
+
+TEST_F(CliTest, InfoJsonOnRiggedFigure) {
+  const std::string path = shared_model("RiggedFigure/RiggedFigure.glb");
+  const RunResult r = run({"info", "--json", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  for (const char* key :
+       {"file", "format", "bones", "meshes", "skins", "animations", "bounds", "warnings"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["file"], path);
+  EXPECT_EQ(j["format"], "glb");
+
+  // Bones are parents-first; every one has a name, a file index and a parent position.
+  ASSERT_TRUE(j["bones"].is_array());
+  EXPECT_GE(j["bones"].size(), 19u);
+  for (std::size_t i = 0; i < j["bones"].size(); ++i) {
+    const auto& b = j["bones"][i];
+    ASSERT_TRUE(b.contains("name") && b.contains("parent") && b.contains("index")) << b;
+    EXPECT_LT(b["parent"].get<int>(), static_cast<int>(i));
+    EXPECT_GE(b["parent"].get<int>(), -1);
+  }
+
+  // INDEX.md: 1 skin with 19 joints; 1 animation with 57 channels, LINEAR, 1.25 s.
+  ASSERT_EQ(j["skins"].size(), 1u);
+  EXPECT_EQ(j["skins"][0]["joints"], 19);
+  EXPECT_TRUE(j["skins"][0].contains("name"));
+  ASSERT_EQ(j["animations"].size(), 1u);
+  EXPECT_EQ(j["animations"][0]["channels"], 57);
+  EXPECT_NEAR(j["animations"][0]["duration"].get<double>(), 1.25, 0.01);
+  EXPECT_EQ(j["animations"][0]["interpolations"], nlohmann::json::array({"LINEAR"}));
+
+  ASSERT_GE(j["meshes"].size(), 1u);
+  const auto& mesh = j["meshes"][0];
+  EXPECT_TRUE(mesh.contains("name"));
+  EXPECT_EQ(mesh["morph_targets"], 0);
+  ASSERT_GE(mesh["parts"].size(), 1u);
+  const auto& part = mesh["parts"][0];
+  EXPECT_GT(part["vertices"].get<int>(), 0);
+  EXPECT_GT(part["indices"].get<int>(), 0);
+  EXPECT_TRUE(part.contains("material"));
+  const auto& attrs = part["attributes"];
+  for (const char* a : {"POSITION", "NORMAL", "JOINTS_0", "WEIGHTS_0"}) {
+    EXPECT_NE(std::find(attrs.begin(), attrs.end(), a), attrs.end()) << a << " in " << attrs;
+  }
+
+  ASSERT_TRUE(j["bounds"]["min"].is_array());
+  ASSERT_EQ(j["bounds"]["min"].size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_LT(j["bounds"]["min"][k].get<double>(), j["bounds"]["max"][k].get<double>());
+  }
+  EXPECT_TRUE(j["warnings"].is_array());
+}
+
+TEST_F(CliTest, InfoTextOnRiggedFigure) {
+  const RunResult r = run({"info", shared_model("RiggedFigure/RiggedFigure.glb")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "format: glb")) << r.out;
+  EXPECT_TRUE(contains(r.out, "19 joints")) << r.out;
+  EXPECT_TRUE(contains(r.out, "57 channels, LINEAR")) << r.out;
+  EXPECT_TRUE(contains(r.out, "animations (1):")) << r.out;
+}
+
+TEST_F(CliTest, InfoShowsMorphTargets) {
+  const std::string path = shared_model("MorphStressTest/MorphStressTest.gltf");
+  const RunResult text = run({"info", path});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(contains(text.out, "8 morph targets")) << text.out;
+  // Three weight animations (INDEX.md).
+  EXPECT_TRUE(contains(text.out, "animations (3):")) << text.out;
+
+  const RunResult json = run({"info", "--json", path});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  EXPECT_EQ(j["meshes"][0]["morph_targets"], 8);
+  EXPECT_EQ(j["meshes"][0]["parts"].size(), 2u);
+  EXPECT_EQ(j["images"].size(), 3u);
+}
+
+TEST_F(CliTest, DemoDescribesTheQuadruped) {
+  const RunResult r = run({"demo"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"walk\": 1 s, 11 channels, LINEAR")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"idle\": 2 s, 4 channels, LINEAR")) << r.out;
+  // The leg hangs from the body, two levels below the root: indented 2 + 2 * 2 spaces.
+  EXPECT_TRUE(contains(r.out, "\n      [6] \"leg_front_left_upper\"\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "[0] \"demo_skin\": 18 joints")) << r.out;
+  EXPECT_TRUE(contains(r.out, "bounds: min (-0.18, 0, -0.7), max (0.18, 0.86, 0.58)")) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST_F(CliTest, DemoJsonHasTheStableKeys) {
+  const RunResult r = run({"demo", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_TRUE(j["file"].is_null());
+  EXPECT_EQ(j["format"], "code");
+  ASSERT_EQ(j["bones"].size(), 18u);
+  EXPECT_EQ(j["bones"][0]["parent"], -1);
+  EXPECT_EQ(j["skins"][0]["joints"], 18);
+  ASSERT_EQ(j["animations"].size(), 2u);
+  EXPECT_EQ(j["animations"][0]["name"], "walk");
+  EXPECT_EQ(j["animations"][0]["duration"], 1.0);
+  EXPECT_EQ(j["meshes"][0]["parts"][0]["vertices"], 17 * 24);
+  EXPECT_EQ(j["meshes"][0]["parts"][0]["indices"], 17 * 36);
+  EXPECT_EQ(j["meshes"][0]["parts"][0]["material_name"], "fur");
+  const double max[3] = {0.18, 0.86, 0.58};
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(j["bounds"]["max"][k].get<double>(), max[k], 1e-6);
+  EXPECT_EQ(j["warnings"], nlohmann::json::array());
+}
+
+}  // namespace

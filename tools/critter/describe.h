@@ -1,0 +1,40 @@
+// Human-readable and JSON descriptions of a loaded Model, shared by `critter info` and
+// `critter demo` (and any later command that reports on a model).
+#pragma once
+
+#include <iosfwd>
+#include <span>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "critter/asset/model.h"
+#include "critter/core/diagnostics.h"
+
+namespace critter::cli {
+
+// The model as JSON. Stable keys (scripts rely on them; add keys, never rename or remove):
+//   file       the path given (null for a model built in code), format, name
+//   bones      every skeleton joint in skeleton (parents-first) order:
+//              {index: source index in the file or -1, name, parent: bone position or -1}
+//   meshes     {name, bone, skin, morph_targets: count, morph_names, default_weights,
+//               parts: [{vertices, indices, topology, attributes: ["POSITION", ...],
+//                        material: index or -1, material_name: name or null}]}
+//   skins      {name, joints: joint count, skeleton_root: bone position or -1}
+//   animations {name, duration: seconds, channels: track count, interpolations: ["LINEAR", ...]}
+//   materials  {name, base_color: [r,g,b,a], base_color_texture: image or -1, alpha_mode,
+//               double_sided, unlit}
+//   images     {name, uri, mime_type, storage: "embedded"|"external"|"missing", bytes, path}
+//   bounds     {min: [x,y,z], max: [x,y,z]} (both null for a model without geometry)
+//   warnings   [Warning::to_string(), ...]
+// Floats are written with the shortest decimal text that reads back to the same float.
+nlohmann::json describe_json(const Model& model, std::string_view file,
+                             std::span<const Warning> warnings);
+
+// The same facts as indented text for people: the bone tree (one bone per line, indented by depth,
+// with its position in the skeleton), meshes and parts, skins, morph targets, animations,
+// materials, images, bounds and warnings. `file` empty means built in code.
+void describe_text(const Model& model, std::string_view file, std::span<const Warning> warnings,
+                   std::ostream& out);
+
+}  // namespace critter::cli

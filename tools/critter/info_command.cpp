@@ -1,0 +1,50 @@
+// `critter info FILE [--json]`: what a model file holds.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "command.h"
+#include "critter/io/load.h"
+#include "describe.h"
+
+namespace critter::cli {
+namespace {
+
+struct InfoOptions {
+  std::string file;
+  bool json = false;
+  bool allow_outside_uris = false;
+};
+
+int run_info(const InfoOptions& o, std::ostream& out, std::ostream& err) {
+  io::LoadOptions load_options;
+  load_options.allow_outside_uris = o.allow_outside_uris;
+  Diagnostics diag;
+  Result<Model> model = io::load(o.file, load_options, &diag);
+  if (!model) return report(model.error(), err);
+  if (o.json) {
+    out << describe_json(*model, o.file, diag.items()).dump(2) << "\n";
+  } else {
+    describe_text(*model, o.file, diag.items(), out);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_info_command(CLI::App& root) {
+  auto options = std::make_shared<InfoOptions>();
+  CLI::App* app = root.add_subcommand(
+      "info",
+      "Describe a model file: bone tree, meshes, skins, morph targets, animations, materials, "
+      "images, bounds and warnings");
+  app->add_option("FILE", options->file, "Model file (.gltf, .glb, ...)")->required();
+  app->add_flag("--json", options->json, "Print the description as JSON");
+  app->add_flag("--allow-outside-uris", options->allow_outside_uris,
+                "Let the model reference files outside its own folder");
+  return Command{app, [options](std::ostream& out, std::ostream& err) {
+                   return run_info(*options, out, err);
+                 }};
+}
+
+}  // namespace critter::cli
