@@ -1,0 +1,430 @@
+#include "critter/deform/skinning_job.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace critter::deform {
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+
+void expect_vec3_near(const vec3& got, const vec3& want, float tol, const char* what) {
+  EXPECT_NEAR(got.x, want.x, tol) << what;
+  EXPECT_NEAR(got.y, want.y, tol) << what;
+  EXPECT_NEAR(got.z, want.z, tol) << what;
+}
+
+// Separate streams for one mesh, plus the outputs.
+struct Mesh {
+  std::vector<vec3> positions, normals;
+  std::vector<vec4> tangents;
+  std::vector<glm::u16vec4> joints;
+  std::vector<vec4> weights;
+  std::vector<vec3> out_positions, out_normals;
+  std::vector<vec4> out_tangents;
+
+  void add(vec3 p, vec3 n, vec4 t, glm::u16vec4 j, vec4 w) {
+    positions.push_back(p);
+    normals.push_back(n);
+    tangents.push_back(t);
+    joints.push_back(j);
+    weights.push_back(w);
+  }
+
+  SkinningJob job(std::span<const mat4> palette) {
+    out_positions.assign(positions.size(), vec3(-99.0f));
+    out_normals.assign(normals.size(), vec3(-99.0f));
+    out_tangents.assign(tangents.size(), vec4(-99.0f));
+    SkinningJob j;
+    j.palette = palette;
+    j.set_positions(positions, out_positions);
+    j.set_normals(normals, out_normals);
+    j.set_tangents(tangents, out_tangents);
+    j.set_influences(joints, weights);
+    return j;
+  }
+};
+
+const SkinningPath kAllPaths[] = {SkinningPath::kScalar, SkinningPath::kSse2, SkinningPath::kAvx2,
+                                  SkinningPath::kAuto};
+
+bool path_available(SkinningPath p) {
+  return p != SkinningPath::kAvx2 || cpu_has_avx2_fma();
+}
+
+// 20 vertices so that every SIMD path runs at least one full block plus a scalar tail.
+Mesh bend_mesh() {
+  Mesh m;
+  for (int i = 0; i < 20; ++i) {
+    m.add(vec3(0.0f, 2.0f, 0.0f), vec3(1.0f, 0.0f, 0.0f), vec4(0.0f, 1.0f, 0.0f, -1.0f),
+          glm::u16vec4(1, 0, 0, 0), vec4(1.0f, 0.0f, 0.0f, 0.0f));
+  }
+  return m;
+}
+
+// Joint 0 at the origin, joint 1 bound at (0, 1, 0) and bent 90 degrees about +Z.
+std::vector<mat4> bend_palette() {
+  const mat4 bind1 = glm::translate(mat4(1.0f), vec3(0.0f, 1.0f, 0.0f));
+  const mat4 model1 = bind1 * glm::rotate(mat4(1.0f), kPi / 2, vec3(0.0f, 0.0f, 1.0f));
+  return {mat4(1.0f), model1 * glm::inverse(bind1)};
+}
+
+TEST(SkinningJob, ValidatesEachRule) {
+  Mesh m = bend_mesh();
+  const std::vector<mat4> palette = bend_palette();
+  ASSERT_TRUE(m.job(palette).validate());
+
+  auto broken = [&](auto&& edit, const char* needle) {
+    SkinningJob j = m.job(palette);
+    edit(j);
+    const Status s = j.validate();
+    ASSERT_FALSE(s) << needle;
+    EXPECT_EQ(s.error().code, ErrorCode::kUsage);
+    EXPECT_NE(s.error().message.find(needle), std::string::npos) << s.error().message;
+    EXPECT_FALSE(j.run()) << needle;
+  };
+  broken([](SkinningJob& j) { j.palette = {}; }, "palette is empty");
+  const std::vector<mat4> huge(65537, mat4(1.0f));
+  broken([&](SkinningJob& j) { j.palette = huge; }, "65536");
+  broken([](SkinningJob& j) { j.joints.data = nullptr; }, "joints is null");
+  broken([](SkinningJob& j) { j.joints.stride = 6; }, "joints stride 6");
+  broken([](SkinningJob& j) { j.joints.stride = 9; }, "joints stride 9");
+  broken([](SkinningJob& j) { j.weights.data = nullptr; }, "weights is null");
+  broken([](SkinningJob& j) { j.weights.stride = 12; }, "weights stride 12");
+  broken([](SkinningJob& j) { j.in_positions.data = nullptr; }, "in_positions is null");
+  broken([](SkinningJob& j) { j.in_positions.stride = 8; }, "in_positions stride 8");
+  broken([](SkinningJob& j) { j.in_positions.stride = 0; }, "in_positions stride 0");
+  broken([](SkinningJob& j) { j.in_positions.stride = 14; }, "not a multiple of 4");
+  broken(
+      [](SkinningJob& j) {
+        j.in_positions.data =
+            reinterpret_cast<const float*>(reinterpret_cast<const char*>(j.in_positions.data) + 1);
+      },
+      "in_positions is not 4-byte aligned");
+  broken([](SkinningJob& j) { j.out_positions.data = nullptr; }, "out_positions is null");
+  broken([](SkinningJob& j) { j.out_positions.stride = 4; }, "out_positions stride 4");
+  broken([](SkinningJob& j) { j.out_normals.data = nullptr; }, "normals: input and output");
+  broken([](SkinningJob& j) { j.in_tangents.data = nullptr; }, "tangents: input and output");
+  broken([](SkinningJob& j) { j.in_normals.stride = 4; }, "in_normals stride 4");
+  broken([](SkinningJob& j) { j.out_normals.stride = 8; }, "out_normals stride 8");
+  broken([](SkinningJob& j) { j.in_tangents.stride = 12; }, "in_tangents stride 12");
+  broken([](SkinningJob& j) { j.out_tangents.stride = 12; }, "out_tangents stride 12");
+  if (!cpu_has_avx2_fma()) {
+    broken([](SkinningJob& j) { j.path = SkinningPath::kAvx2; }, "AVX2");
+  }
+
+  // Allowed: stride 0 for influences, no vertex at all, absent normals and tangents.
+  SkinningJob j = m.job(palette);
+  j.joints.stride = 0;
+  j.weights.stride = 0;
+  EXPECT_TRUE(j.validate());
+  j = m.job(palette);
+  j.vertex_count = 0;
+  j.in_positions = {};
+  j.out_positions = {};
+  EXPECT_TRUE(j.run());
+  j = m.job(palette);
+  j.in_normals = {};
+  j.out_normals = {};
+  j.in_tangents = {};
+  j.out_tangents = {};
+  EXPECT_TRUE(j.run());
+}
+
+TEST(SkinningJob, IdentityPaletteReturnsInputs) {
+  Mesh m;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-3.0f, 3.0f);
+  for (int i = 0; i < 37; ++i) {
+    const vec3 n = glm::normalize(vec3(u(rng), u(rng), u(rng)) + vec3(0.0f, 0.0f, 10.0f));
+    const vec3 t = glm::normalize(glm::cross(n, vec3(1.0f, 0.0f, 0.0f)));
+    m.add(vec3(u(rng), u(rng), u(rng)), n, vec4(t, i % 2 ? 1.0f : -1.0f),
+          glm::u16vec4(i % 3, (i + 1) % 3, 2, 0), vec4(0.25f, 0.25f, 0.5f, 0.0f));
+  }
+  const std::vector<mat4> palette(3, mat4(1.0f));
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob j = m.job(palette);
+    j.path = path;
+    ASSERT_TRUE(j.run());
+    for (std::size_t v = 0; v < m.positions.size(); ++v) {
+      expect_vec3_near(m.out_positions[v], m.positions[v], 1e-6f, "position");
+      expect_vec3_near(m.out_normals[v], m.normals[v], 1e-6f, "normal");
+      expect_vec3_near(vec3(m.out_tangents[v]), vec3(m.tangents[v]), 1e-6f, "tangent");
+      EXPECT_EQ(m.out_tangents[v].w, m.tangents[v].w);
+    }
+  }
+}
+
+TEST(SkinningJob, TwoJointBendMatchesHandComputedVertices) {
+  const std::vector<mat4> palette = bend_palette();
+  Mesh m;
+  const float h = std::sqrt(0.5f);
+  // Expected values worked by hand: joint 1 rotates +90 degrees about Z around (0, 1, 0), so
+  // (x, y) -> (1 - y, x) ... relative to the pivot: (x, y - 1) -> (-(y - 1), x).
+  struct Case {
+    vec3 p, n;
+    vec4 t;
+    glm::u16vec4 j;
+    vec4 w;
+    vec3 want_p, want_n;
+    vec4 want_t;
+  };
+  const std::vector<Case> cases = {
+      // Fully on joint 1: the tip (0, 2, 0) swings to (-1, 1, 0).
+      {vec3(0, 2, 0),
+       vec3(1, 0, 0),
+       vec4(0, 1, 0, -1),
+       {1, 0, 0, 0},
+       vec4(1, 0, 0, 0),
+       vec3(-1, 1, 0),
+       vec3(0, 1, 0),
+       vec4(-1, 0, 0, -1)},
+      // The pivot does not move.
+      {vec3(0, 1, 0),
+       vec3(0, 0, 1),
+       vec4(1, 0, 0, 1),
+       {1, 0, 0, 0},
+       vec4(1, 0, 0, 0),
+       vec3(0, 1, 0),
+       vec3(0, 0, 1),
+       vec4(0, 1, 0, 1)},
+      // Fully on joint 0 (the identity), listed second to test the influence order.
+      {vec3(0.5f, 1.5f, 0),
+       vec3(1, 0, 0),
+       vec4(0, 1, 0, 1),
+       {1, 0, 0, 0},
+       vec4(0, 1, 0, 0),
+       vec3(0.5f, 1.5f, 0),
+       vec3(1, 0, 0),
+       vec4(0, 1, 0, 1)},
+      // Half and half: joint 0 keeps (0.5, 1.5, 0), joint 1 gives (-0.5, 1.5, 0); the blended
+      // 3x3 is 0.5 * (I + Rz90), a scaled 45-degree rotation, so normals turn by 45 degrees.
+      {vec3(0.5f, 1.5f, 0),
+       vec3(1, 0, 0),
+       vec4(0, 1, 0, 1),
+       {0, 1, 0, 0},
+       vec4(0.5f, 0.5f, 0, 0),
+       vec3(0, 1.5f, 0),
+       vec3(h, h, 0),
+       vec4(-h, h, 0, 1)},
+      // A quarter on joint 1, three influences used (two of them on joint 0).
+      {vec3(0, 2, 0),
+       vec3(0, 1, 0),
+       vec4(0, 0, 1, 1),
+       {0, 1, 0, 1},
+       vec4(0.5f, 0.25f, 0.25f, 0),
+       vec3(-0.25f, 1.75f, 0),
+       glm::normalize(vec3(-0.25f, 0.75f, 0)),
+       vec4(0, 0, 1, 1)},
+  };
+  for (int rep = 0; rep < 5; ++rep) {  // 25 vertices: full SIMD blocks and a tail
+    for (const Case& c : cases) m.add(c.p, c.n, c.t, c.j, c.w);
+  }
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob j = m.job(palette);
+    j.path = path;
+    ASSERT_TRUE(j.run());
+    for (std::size_t v = 0; v < m.positions.size(); ++v) {
+      const Case& c = cases[v % cases.size()];
+      SCOPED_TRACE(testing::Message() << "path " << static_cast<int>(path) << " vertex " << v);
+      expect_vec3_near(m.out_positions[v], c.want_p, 1e-6f, "position");
+      expect_vec3_near(m.out_normals[v], c.want_n, 1e-6f, "normal");
+      expect_vec3_near(vec3(m.out_tangents[v]), vec3(c.want_t), 1e-6f, "tangent");
+      EXPECT_EQ(m.out_tangents[v].w, c.want_t.w);
+    }
+  }
+}
+
+TEST(SkinningJob, NormalsUseInverseTransposeUnderNonUniformScaleAndMirror) {
+  Mesh m;
+  for (int i = 0; i < 10; ++i) {
+    m.add(vec3(1, 1, 1), glm::normalize(vec3(1, 1, 0)), vec4(1, 1, 0, 1), {0, 0, 0, 0},
+          vec4(1, 0, 0, 0));
+    m.add(vec3(1, 2, 3), vec3(1, 0, 0), vec4(0, 1, 0, 1), {1, 0, 0, 0}, vec4(1, 0, 0, 0));
+  }
+  const std::vector<mat4> palette = {glm::scale(mat4(1.0f), vec3(2, 1, 1)),
+                                     glm::scale(mat4(1.0f), vec3(-1, 1, 1))};
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob j = m.job(palette);
+    j.path = path;
+    ASSERT_TRUE(j.run());
+    for (std::size_t v = 0; v < m.positions.size(); v += 2) {
+      // Scale x by 2: the surface x + y = const becomes x / 2 + y = const, normal (1, 2, 0) /
+      // sqrt 5.
+      expect_vec3_near(m.out_positions[v], vec3(2, 1, 1), 1e-6f, "scaled position");
+      expect_vec3_near(m.out_normals[v], vec3(1, 2, 0) / std::sqrt(5.0f), 1e-6f, "scaled normal");
+      expect_vec3_near(vec3(m.out_tangents[v]), vec3(2, 1, 0) / std::sqrt(5.0f), 1e-6f,
+                       "scaled tangent");
+      // Mirror in x: the outward normal (1, 0, 0) mirrors to (-1, 0, 0), not back to (1, 0, 0).
+      expect_vec3_near(m.out_positions[v + 1], vec3(-1, 2, 3), 1e-6f, "mirrored position");
+      expect_vec3_near(m.out_normals[v + 1], vec3(-1, 0, 0), 1e-6f, "mirrored normal");
+    }
+  }
+}
+
+TEST(SkinningJob, HostileJointIndexReadsTheLastPaletteEntry) {
+  Mesh m;
+  for (int i = 0; i < 19; ++i) {
+    m.add(vec3(1, 0, 0), vec3(0, 1, 0), vec4(1, 0, 0, 1), {65535, 2, 0, 0}, vec4(1.0f, 0.0f, 0, 0));
+  }
+  const std::vector<mat4> palette = {mat4(1.0f), glm::translate(mat4(1.0f), vec3(0, 0, 5))};
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob j = m.job(palette);
+    j.path = path;
+    ASSERT_TRUE(j.run());
+    for (const vec3& p : m.out_positions) expect_vec3_near(p, vec3(1, 0, 5), 0.0f, "clamped");
+  }
+}
+
+TEST(SkinningJob, ZeroWeightsGiveZeroNotNaN) {
+  Mesh m;
+  for (int i = 0; i < 11; ++i) {
+    m.add(vec3(1, 2, 3), vec3(0, 1, 0), vec4(1, 0, 0, -1), {0, 0, 0, 0}, vec4(0.0f));
+  }
+  const std::vector<mat4> palette = {glm::translate(mat4(1.0f), vec3(4, 5, 6))};
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob j = m.job(palette);
+    j.path = path;
+    ASSERT_TRUE(j.run());
+    for (std::size_t v = 0; v < m.positions.size(); ++v) {
+      EXPECT_EQ(m.out_positions[v], vec3(0.0f));
+      EXPECT_EQ(m.out_normals[v], vec3(0.0f));
+      EXPECT_EQ(m.out_tangents[v], vec4(0, 0, 0, -1));
+    }
+  }
+}
+
+// Interleaved vertex: position, normal, uv, padding (36 bytes). Skinning in place must change
+// only the position and normal bytes.
+struct Interleaved {
+  float p[3], n[3], uv[2], pad;
+};
+static_assert(sizeof(Interleaved) == 36);
+
+TEST(SkinningJob, InterleavedInPlaceMatchesSeparateStreams) {
+  const std::vector<mat4> palette = bend_palette();
+  Mesh m;
+  for (int i = 0; i < 23; ++i) {
+    const float f = static_cast<float>(i) * 0.1f;
+    m.add(vec3(f, 1.0f + f, -f), glm::normalize(vec3(1.0f, f, 0.5f)), vec4(0, 0, 1, 1),
+          {0, 1, 0, 0}, vec4(1.0f - f / 3.0f, f / 3.0f, 0, 0));
+  }
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob ref = m.job(palette);
+    ref.path = SkinningPath::kScalar;
+    ASSERT_TRUE(ref.run());
+
+    std::vector<Interleaved> buf(m.positions.size());
+    for (std::size_t v = 0; v < buf.size(); ++v) {
+      std::memcpy(buf[v].p, &m.positions[v], 12);
+      std::memcpy(buf[v].n, &m.normals[v], 12);
+      buf[v].uv[0] = static_cast<float>(v);
+      buf[v].uv[1] = -static_cast<float>(v);
+      buf[v].pad = 42.0f;
+    }
+    SkinningJob j;
+    j.vertex_count = buf.size();
+    j.palette = palette;
+    j.set_influences(m.joints, m.weights);
+    j.in_positions = {buf[0].p, sizeof(Interleaved)};
+    j.out_positions = {buf[0].p, sizeof(Interleaved)};
+    j.in_normals = {buf[0].n, sizeof(Interleaved)};
+    j.out_normals = {buf[0].n, sizeof(Interleaved)};
+    j.path = path;
+    ASSERT_TRUE(j.run());
+    for (std::size_t v = 0; v < buf.size(); ++v) {
+      expect_vec3_near(vec3(buf[v].p[0], buf[v].p[1], buf[v].p[2]), m.out_positions[v], 1e-5f,
+                       "position");
+      expect_vec3_near(vec3(buf[v].n[0], buf[v].n[1], buf[v].n[2]), m.out_normals[v], 1e-5f,
+                       "normal");
+      EXPECT_EQ(buf[v].uv[0], static_cast<float>(v));
+      EXPECT_EQ(buf[v].uv[1], -static_cast<float>(v));
+      EXPECT_EQ(buf[v].pad, 42.0f);
+    }
+  }
+}
+
+TEST(SkinningJob, StrideZeroInfluencesPlaceRigidly) {
+  Mesh m = bend_mesh();
+  const std::vector<mat4> palette = {glm::translate(mat4(1.0f), vec3(1, 2, 3))};
+  const std::uint16_t joints[4] = {0, 0, 0, 0};
+  const float weights[4] = {1, 0, 0, 0};
+  SkinningJob j = m.job(palette);
+  j.joints = {joints, 0};
+  j.weights = {weights, 0};
+  ASSERT_TRUE(j.run());
+  for (const vec3& p : m.out_positions) expect_vec3_near(p, vec3(1, 4, 3), 0.0f, "placed");
+}
+
+// A random affine matrix: rotation, non-uniform scale in [0.5, 2], translation in [-5, 5].
+mat4 random_affine(std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> s(0.5f, 2.0f);
+  const vec3 axis = glm::normalize(vec3(u(rng), u(rng), u(rng)) + vec3(0.0f, 0.0f, 0.01f));
+  return glm::translate(mat4(1.0f), 5.0f * vec3(u(rng), u(rng), u(rng))) *
+         glm::rotate(mat4(1.0f), kPi * u(rng), axis) *
+         glm::scale(mat4(1.0f), vec3(s(rng), s(rng), s(rng)));
+}
+
+TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+  std::uniform_int_distribution<int> joint(0, 63);
+  std::vector<mat4> palette(64);
+  for (mat4& m : palette) m = random_affine(rng);
+
+  // 10k vertices plus counts around the block sizes to exercise the tails.
+  for (std::size_t count : {std::size_t{10003}, std::size_t{1}, std::size_t{4}, std::size_t{5},
+                            std::size_t{8}, std::size_t{9}, std::size_t{17}}) {
+    Mesh m;
+    for (std::size_t v = 0; v < count; ++v) {
+      vec4 w(u01(rng), u01(rng), u01(rng), u01(rng));
+      if (v % 5 == 0) w.w = 0.0f;  // vertices with fewer influences
+      w /= (w.x + w.y + w.z + w.w);
+      const vec3 n = glm::normalize(vec3(u(rng), u(rng), u(rng)) + vec3(0.0f, 0.01f, 0.0f));
+      const vec3 t = glm::normalize(glm::cross(n, vec3(0.3f, 0.5f, 0.8f)));
+      m.add(10.0f * vec3(u(rng), u(rng), u(rng)), n, vec4(t, v % 2 ? 1.0f : -1.0f),
+            glm::u16vec4(joint(rng), joint(rng), joint(rng), joint(rng)), w);
+    }
+    SkinningJob ref = m.job(palette);
+    ref.path = SkinningPath::kScalar;
+    ASSERT_TRUE(ref.run());
+    const std::vector<vec3> want_p = m.out_positions, want_n = m.out_normals;
+    const std::vector<vec4> want_t = m.out_tangents;
+    for (SkinningPath path : {SkinningPath::kSse2, SkinningPath::kAvx2, SkinningPath::kAuto}) {
+      if (!path_available(path)) continue;
+      SkinningJob j = m.job(palette);
+      j.path = path;
+      ASSERT_TRUE(j.run());
+      float worst_p = 0.0f, worst_n = 0.0f, worst_t = 0.0f;
+      for (std::size_t v = 0; v < count; ++v) {
+        // Positions reach ~50 units: compare relative to max(1, |p|).
+        const float scale = std::max(1.0f, glm::length(want_p[v]));
+        worst_p = std::max(worst_p, glm::length(m.out_positions[v] - want_p[v]) / scale);
+        worst_n = std::max(worst_n, glm::length(m.out_normals[v] - want_n[v]));
+        worst_t = std::max(worst_t, glm::length(vec3(m.out_tangents[v]) - vec3(want_t[v])));
+        ASSERT_EQ(m.out_tangents[v].w, want_t[v].w);
+      }
+      EXPECT_LE(worst_p, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
+      EXPECT_LE(worst_n, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
+      EXPECT_LE(worst_t, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace critter::deform
