@@ -1,0 +1,41 @@
+// LocalToModelJob: turns a local pose into model-space joint matrices (model_from_joint) in one
+// forward pass over a parents-first skeleton (DESIGN.md convention 3).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "critter/core/error.h"
+#include "critter/core/transform.h"
+
+namespace critter::anim {
+
+struct LocalToModelJob {
+  // Per joint, parents-first: parents[i] < i, or -1 for a root (Skeleton::parents()).
+  std::span<const std::int16_t> parents;
+  // Local transforms, one per joint.
+  std::span<const Transform> input;
+  // Matrix placed above every root joint (the model root: an instance transform, a model scale);
+  // any 4x4 matrix, identity by default.
+  mat4 root{1.0f};
+  // The legacy override rule of creatures.md §1 for procedural rigs on legacy (.dae) creatures:
+  // each joint uses its REST translation instead of the pose's, with the pose's rotation and
+  // scale. Rigs that need the full T(t_rest)·M·RS_rest composition fold RS_rest into the pose's
+  // rotation and scale before this job. Requires `rest`.
+  bool legacy_rest_translation = false;
+  // Rest pose, one per joint; read only when legacy_rest_translation is set (may be empty then).
+  std::span<const Transform> rest;
+  // model_from_joint per joint: root · local(root joint) · … · local(i). input.size() entries.
+  std::span<mat4> output;
+
+  // Names the first broken rule (ErrorCode::kUsage, path "LocalToModelJob", location the field or
+  // "parents/<i>"): input size != parents size; output size != parents size; a parent that is not
+  // -1 and not below its child; legacy_rest_translation without a rest pose of parents.size()
+  // entries; a non-finite root matrix.
+  Status validate() const;
+  // Validates, then computes model[i] = model[parent(i)] · T·R·S(local i) (root for parent -1).
+  // Never throws, logs or allocates.
+  Status run() const;
+};
+
+}  // namespace critter::anim

@@ -1,0 +1,161 @@
+#include "critter/anim/blending_job.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "anim/quat_slerp.h"
+
+namespace critter::anim {
+
+namespace {
+
+Status job_error(std::string location, std::string message) {
+  return fail(Error::at(ErrorCode::kUsage, "BlendingJob", std::move(location), std::move(message)));
+}
+
+Status check_layers(std::span<const BlendingLayer> layers, const char* group, std::size_t joints,
+                    std::size_t weights) {
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const BlendingLayer& l = layers[i];
+    // Built only on failure: validate() runs every frame.
+    const auto where = [&](const char* field) {
+      return std::string(group) + "/" + std::to_string(i) + "/" + field;
+    };
+    if (!std::isfinite(l.weight) || l.weight < 0.0f)
+      return job_error(where("weight"), "layer weight must be finite and >= 0");
+    if (l.pose.size() != joints)
+      return job_error(where("pose"), "layer pose has " + std::to_string(l.pose.size()) +
+                                          " transforms, rest pose has " + std::to_string(joints));
+    if (!l.weights.empty() && l.weights.size() != weights)
+      return job_error(where("weights"), "layer has " + std::to_string(l.weights.size()) +
+                                             " morph weights, expected 0 or " +
+                                             std::to_string(weights));
+    if (!l.joint_weights.empty() && l.joint_weights.size() != joints)
+      return job_error(where("joint_weights"),
+                       "layer mask has " + std::to_string(l.joint_weights.size()) +
+                           " entries, expected 0 or " + std::to_string(joints));
+  }
+  return {};
+}
+
+inline float effective_weight(const BlendingLayer& l, std::size_t joint) {
+  return l.joint_weights.empty() ? l.weight : l.weight * l.joint_weights[joint];
+}
+
+// The rotation `delta` scaled by w about the same axis: slerp(identity, delta, w) on the short
+// arc. w in (0, 1] uses the shared slerp; larger weights extrapolate with the exact angle form.
+inline quat scale_rotation(quat delta, float w) {
+  if (delta.w < 0.0f) delta = -delta;
+  if (w == 1.0f) return delta;
+  if (w < 1.0f) return detail::slerp_shortest(quat_xyzw(0.0f, 0.0f, 0.0f, 1.0f), delta, w);
+  const float half = std::acos(std::min(delta.w, 1.0f));
+  const float sin_half = std::sin(half);
+  if (sin_half < 1e-7f) return quat_xyzw(0.0f, 0.0f, 0.0f, 1.0f);
+  const float k = std::sin(w * half) / sin_half;
+  return quat_xyzw(delta.x * k, delta.y * k, delta.z * k, std::cos(w * half));
+}
+
+}  // namespace
+
+Status make_additive_delta(std::span<const Transform> pose, std::span<const Transform> reference,
+                           std::span<Transform> out) {
+  if (reference.size() != pose.size() || out.size() != pose.size())
+    return fail(Error::at(ErrorCode::kUsage, "make_additive_delta", "sizes",
+                          "pose has " + std::to_string(pose.size()) + " transforms, reference " +
+                              std::to_string(reference.size()) + ", output " +
+                              std::to_string(out.size()) + "; all must match"));
+  for (std::size_t j = 0; j < pose.size(); ++j) {
+    const Transform p = pose[j];
+    const Transform& r = reference[j];
+    Transform d;
+    d.translation = p.translation - r.translation;
+    d.rotation = detail::normalize_or(glm::conjugate(r.rotation) * p.rotation,
+                                      quat_xyzw(0.0f, 0.0f, 0.0f, 1.0f));
+    for (int c = 0; c < 3; ++c) d.scale[c] = r.scale[c] == 0.0f ? 1.0f : p.scale[c] / r.scale[c];
+    out[j] = d;
+  }
+  return {};
+}
+
+Status BlendingJob::validate() const {
+  if (!std::isfinite(threshold) || threshold <= 0.0f)
+    return job_error("threshold", "threshold must be finite and > 0");
+  if (output.size() != rest.size())
+    return job_error("output", "output has " + std::to_string(output.size()) +
+                                   " transforms, rest pose has " + std::to_string(rest.size()));
+  if (output_weights.size() != default_weights.size())
+    return job_error("output_weights",
+                     "output weights have " + std::to_string(output_weights.size()) +
+                         " entries, default weights " + std::to_string(default_weights.size()));
+  if (auto ok = check_layers(layers, "layers", rest.size(), default_weights.size()); !ok) return ok;
+  return check_layers(additive_layers, "additive_layers", rest.size(), default_weights.size());
+}
+
+Status BlendingJob::run() const {
+  if (auto ok = validate(); !ok) return ok;
+
+  const std::size_t joints = rest.size();
+  for (std::size_t j = 0; j < joints; ++j) {
+    vec3 t(0.0f), s(0.0f);
+    float qx = 0.0f, qy = 0.0f, qz = 0.0f, qw = 0.0f;
+    float total = 0.0f;
+    const auto accumulate = [&](const Transform& p, float w) {
+      t += p.translation * w;
+      s += p.scale * w;
+      const quat& q = p.rotation;
+      // Align with the running sum so that q and -q (the same orientation) add up instead of
+      // cancelling out.
+      const float ws = (qx * q.x + qy * q.y + qz * q.z + qw * q.w) < 0.0f ? -w : w;
+      qx += ws * q.x;
+      qy += ws * q.y;
+      qz += ws * q.z;
+      qw += ws * q.w;
+      total += w;
+    };
+    for (const BlendingLayer& l : layers) {
+      const float w = effective_weight(l, j);
+      if (w > 0.0f) accumulate(l.pose[j], w);
+    }
+    if (total < threshold) accumulate(rest[j], threshold - total);
+    const float inv = 1.0f / total;
+    Transform& o = output[j];
+    o.translation = t * inv;
+    o.scale = s * inv;
+    quat r = quat_xyzw(qx, qy, qz, qw);
+
+    for (const BlendingLayer& l : additive_layers) {
+      const float w = effective_weight(l, j);
+      if (!(w > 0.0f)) continue;
+      const Transform& d = l.pose[j];
+      o.translation += d.translation * w;
+      r = r * scale_rotation(d.rotation, w);
+      o.scale *= vec3(1.0f) + (d.scale - vec3(1.0f)) * w;
+    }
+    o.rotation = detail::normalize_or(r, rest[j].rotation);
+  }
+
+  // Morph weights: the same average, by layer weight only (masks do not apply to weights).
+  std::fill(output_weights.begin(), output_weights.end(), 0.0f);
+  float total = 0.0f;
+  const auto add = [&](std::span<const float> values, float w) {
+    for (std::size_t i = 0; i < values.size(); ++i) output_weights[i] += w * values[i];
+  };
+  for (const BlendingLayer& l : layers) {
+    if (l.weight > 0.0f && !l.weights.empty()) {
+      add(l.weights, l.weight);
+      total += l.weight;
+    }
+  }
+  if (total < threshold) {
+    add(default_weights, threshold - total);
+    total = threshold;
+  }
+  const float inv = 1.0f / total;
+  for (float& w : output_weights) w *= inv;
+  for (const BlendingLayer& l : additive_layers)
+    if (l.weight > 0.0f && !l.weights.empty()) add(l.weights, l.weight);
+  return {};
+}
+
+}  // namespace critter::anim

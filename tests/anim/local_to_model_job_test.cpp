@@ -1,0 +1,227 @@
+#include "critter/anim/local_to_model_job.h"
+
+#include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace critter::anim {
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+const quat kIdentity = quat_xyzw(0, 0, 0, 1);
+
+quat axis_angle(vec3 axis, float angle) {
+  const float s = std::sin(angle * 0.5f);
+  return quat_xyzw(axis.x * s, axis.y * s, axis.z * s, std::cos(angle * 0.5f));
+}
+
+Transform trs(vec3 t, quat r, vec3 s) {
+  Transform x;
+  x.translation = t;
+  x.rotation = r;
+  x.scale = s;
+  return x;
+}
+
+// Column-major matrix from its four columns.
+mat4 columns(vec4 c0, vec4 c1, vec4 c2, vec4 c3) {
+  mat4 m;
+  m[0] = c0;
+  m[1] = c1;
+  m[2] = c2;
+  m[3] = c3;
+  return m;
+}
+
+void expect_mat_near(const mat4& got, const mat4& want, float tol, const std::string& what = {}) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r)
+      EXPECT_NEAR(got[c][r], want[c][r], tol) << what << " column " << c << " row " << r;
+}
+
+// --- validity -------------------------------------------------------------------------------
+
+class LocalToModelJobValidity : public ::testing::Test {
+ protected:
+  LocalToModelJob job() {
+    LocalToModelJob j;
+    j.parents = parents_;
+    j.input = input_;
+    j.output = output_;
+    return j;
+  }
+  void expect_fails(const LocalToModelJob& j, const std::string& location) {
+    auto v = j.validate();
+    ASSERT_FALSE(v) << "expected a failure at " << location;
+    EXPECT_EQ(v.error().code, ErrorCode::kUsage);
+    EXPECT_EQ(v.error().path, "LocalToModelJob");
+    EXPECT_EQ(v.error().location, location) << v.error().to_string();
+    EXPECT_FALSE(j.run());
+  }
+
+  std::vector<std::int16_t> parents_{-1, 0, 0, 2};
+  std::vector<Transform> input_ = std::vector<Transform>(4);
+  std::vector<Transform> rest_ = std::vector<Transform>(4);
+  std::vector<mat4> output_ = std::vector<mat4>(4);
+};
+
+TEST_F(LocalToModelJobValidity, ValidJobPasses) {
+  EXPECT_TRUE(job().run());
+  auto j = job();
+  j.legacy_rest_translation = true;
+  j.rest = rest_;
+  EXPECT_TRUE(j.run());
+}
+
+TEST_F(LocalToModelJobValidity, InputSize) {
+  auto j = job();
+  j.input = std::span<const Transform>(input_).first(3);
+  expect_fails(j, "input");
+}
+
+TEST_F(LocalToModelJobValidity, OutputSize) {
+  auto j = job();
+  j.output = std::span<mat4>(output_).first(3);
+  expect_fails(j, "output");
+}
+
+TEST_F(LocalToModelJobValidity, ParentNotBeforeChild) {
+  parents_[2] = 2;
+  expect_fails(job(), "parents/2");
+  parents_[2] = 3;
+  expect_fails(job(), "parents/2");
+}
+
+TEST_F(LocalToModelJobValidity, ParentBelowMinusOne) {
+  parents_[3] = -2;
+  expect_fails(job(), "parents/3");
+}
+
+TEST_F(LocalToModelJobValidity, LegacyWithoutRest) {
+  auto j = job();
+  j.legacy_rest_translation = true;
+  expect_fails(j, "rest");
+  j.rest = std::span<const Transform>(rest_).first(3);
+  expect_fails(j, "rest");
+}
+
+TEST_F(LocalToModelJobValidity, NonFiniteRoot) {
+  auto j = job();
+  j.root[3][1] = std::nanf("");
+  expect_fails(j, "root");
+}
+
+// --- results ----------------------------------------------------------------------------------
+
+TEST(LocalToModelJob, ChainMatchesHandBuiltMatrices) {
+  const vec3 z(0, 0, 1);
+  const std::vector<std::int16_t> parents{-1, 0, 1};
+  const std::vector<Transform> local{
+      trs(vec3(1, 0, 0), kIdentity, vec3(1)),
+      trs(vec3(0, 2, 0), axis_angle(z, kPi / 2), vec3(1)),
+      trs(vec3(3, 0, 0), kIdentity, vec3(2)),
+  };
+  std::vector<mat4> model(3);
+  LocalToModelJob job;
+  job.parents = parents;
+  job.input = local;
+  job.output = model;
+  ASSERT_TRUE(job.run());
+  // Joint 0: T(1, 0, 0).
+  expect_mat_near(model[0], columns({1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 0, 1}), 1e-6f,
+                  "joint 0");
+  // Joint 1: T(1, 0, 0)·T(0, 2, 0)·Rz(90°): x -> y, y -> -x, origin (1, 2, 0).
+  expect_mat_near(model[1], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {1, 2, 0, 1}), 1e-6f,
+                  "joint 1");
+  // Joint 2: model1·T(3, 0, 0)·S(2): origin (1, 2, 0) + Rz(90°)(3, 0, 0) = (1, 5, 0).
+  expect_mat_near(model[2], columns({0, 2, 0, 0}, {-2, 0, 0, 0}, {0, 0, 2, 0}, {1, 5, 0, 1}), 1e-6f,
+                  "joint 2");
+}
+
+TEST(LocalToModelJob, RootMatrixSitsAboveEveryRoot) {
+  // Two roots (a forest), root matrix T(0, 10, 0)·S(2).
+  const std::vector<std::int16_t> parents{-1, 0, -1};
+  const std::vector<Transform> local{trs(vec3(1, 0, 0), kIdentity, vec3(1)),
+                                     trs(vec3(0, 0, 1), kIdentity, vec3(1)),
+                                     trs(vec3(0, 3, 0), kIdentity, vec3(1))};
+  std::vector<mat4> model(3);
+  LocalToModelJob job;
+  job.parents = parents;
+  job.input = local;
+  job.output = model;
+  job.root = columns({2, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 2, 0}, {0, 10, 0, 1});
+  ASSERT_TRUE(job.run());
+  expect_mat_near(model[0], columns({2, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 2, 0}, {2, 10, 0, 1}), 0.0f,
+                  "root joint 0");
+  expect_mat_near(model[1], columns({2, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 2, 0}, {2, 10, 2, 1}), 0.0f,
+                  "child 1");
+  expect_mat_near(model[2], columns({2, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 2, 0}, {0, 16, 0, 1}), 0.0f,
+                  "root joint 2");
+}
+
+TEST(LocalToModelJob, MatchesReferenceProductOfToMatrix) {
+  // Scalar reference: model = model[parent] · Transform::to_matrix(), through glm's 4x4 product.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> pos(0.5f, 1.5f);
+  const int n = 40;
+  std::vector<std::int16_t> parents(n);
+  std::vector<Transform> local(n);
+  for (int i = 0; i < n; ++i) {
+    parents[static_cast<std::size_t>(i)] =
+        i == 0 ? -1 : static_cast<std::int16_t>(std::uniform_int_distribution<int>(-1, i - 1)(rng));
+    local[static_cast<std::size_t>(i)] =
+        trs(vec3(u(rng), u(rng), u(rng)), glm::normalize(quat_xyzw(u(rng), u(rng), u(rng), u(rng))),
+            vec3(pos(rng), pos(rng), pos(rng)));
+  }
+  std::vector<mat4> model(n);
+  LocalToModelJob job;
+  job.parents = parents;
+  job.input = local;
+  job.output = model;
+  job.root = glm::translate(mat4(1.0f), vec3(0.5f, -2.0f, 1.0f));
+  ASSERT_TRUE(job.run());
+  std::vector<mat4> want(n);
+  for (int i = 0; i < n; ++i) {
+    const int p = parents[static_cast<std::size_t>(i)];
+    const mat4 parent = p < 0 ? job.root : want[static_cast<std::size_t>(p)];
+    want[static_cast<std::size_t>(i)] = parent * local[static_cast<std::size_t>(i)].to_matrix();
+    expect_mat_near(model[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)], 1e-4f,
+                    "joint " + std::to_string(i));
+  }
+}
+
+TEST(LocalToModelJob, LegacyRuleKeepsRestTranslation) {
+  const vec3 z(0, 0, 1);
+  const std::vector<std::int16_t> parents{-1, 0};
+  const std::vector<Transform> rest{trs(vec3(0, 1, 0), kIdentity, vec3(1)),
+                                    trs(vec3(2, 0, 0), kIdentity, vec3(1))};
+  const std::vector<Transform> pose{trs(vec3(5, 5, 5), axis_angle(z, kPi / 2), vec3(1)),
+                                    trs(vec3(7, 7, 7), kIdentity, vec3(3))};
+  std::vector<mat4> model(2);
+  LocalToModelJob job;
+  job.parents = parents;
+  job.input = pose;
+  job.output = model;
+  job.rest = rest;
+  job.legacy_rest_translation = true;
+  ASSERT_TRUE(job.run());
+  // Joint 0: T(rest 0, 1, 0)·Rz(90°). Joint 1: model0·T(rest 2, 0, 0)·S(3) -> origin
+  // (0, 1, 0) + Rz(90°)(2, 0, 0) = (0, 3, 0).
+  expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {0, 1, 0, 1}), 1e-6f,
+                  "legacy joint 0");
+  expect_mat_near(model[1], columns({0, 3, 0, 0}, {-3, 0, 0, 0}, {0, 0, 3, 0}, {0, 3, 0, 1}), 1e-6f,
+                  "legacy joint 1");
+  // Without the rule the pose's own translation is used.
+  job.legacy_rest_translation = false;
+  ASSERT_TRUE(job.run());
+  expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {5, 5, 5, 1}), 1e-6f,
+                  "full replacement joint 0");
+}
+
+}  // namespace
+}  // namespace critter::anim
