@@ -24,3 +24,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The Khronos glTF-Validator (npm) that checks every glTF critter writes; tests run it through
+# scripts/validate_gltf.mjs. Node from any source will do: Debian's packages only when it is absent.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "deps: installing nodejs npm"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+validator_dir="$(cd "$(dirname "$0")/.." && pwd)/build/validator"
+if [ ! -f "$validator_dir/node_modules/gltf-validator/package.json" ]; then
+  echo "deps: installing gltf-validator"
+  mkdir -p "$validator_dir"
+  npm install --prefix "$validator_dir" --no-audit --no-fund --loglevel=error \
+    gltf-validator@2.0.0-dev.3.10 >/dev/null
+fi
