@@ -8,12 +8,6 @@
 #include "command.h"
 
 namespace critter::cli {
-
-int report(const Error& error, std::ostream& err) {
-  err << error.to_string() << "\n";
-  return error.code == ErrorCode::kUsage ? kExitUsage : kExitBadInput;
-}
-
 namespace {
 
 using CommandFactory = Command (*)(CLI::App&);
