@@ -1,0 +1,238 @@
+#include <cmath>
+#include <limits>
+
+#include "io/gltf_internal.h"
+
+namespace critter::io::gltf {
+
+namespace {
+
+std::string_view type_name(dom::element_type t) {
+  switch (t) {
+    case dom::element_type::ARRAY:
+      return "an array";
+    case dom::element_type::OBJECT:
+      return "an object";
+    case dom::element_type::INT64:
+    case dom::element_type::UINT64:
+      return "an integer";
+    case dom::element_type::DOUBLE:
+      return "a number";
+    case dom::element_type::STRING:
+      return "a string";
+    case dom::element_type::BOOL:
+      return "a boolean";
+    case dom::element_type::NULL_VALUE:
+      return "null";
+  }
+  return "a value";
+}
+
+std::unexpected<Error> wrong_type(const Source& src, std::string where, std::string_view want,
+                                  dom::element e) {
+  return src.fail(ErrorCode::kInvalid, std::move(where),
+                  "expected " + std::string(want) + ", found " + std::string(type_name(e.type())));
+}
+
+// A non-negative integer; doubles with an integral value are accepted (some writers emit "3.0").
+std::optional<std::uint64_t> as_uint(dom::element e) {
+  switch (e.type()) {
+    case dom::element_type::UINT64:
+      return e.get_uint64().value_unsafe();
+    case dom::element_type::INT64: {
+      const std::int64_t v = e.get_int64().value_unsafe();
+      if (v < 0) return std::nullopt;
+      return static_cast<std::uint64_t>(v);
+    }
+    case dom::element_type::DOUBLE: {
+      const double d = e.get_double().value_unsafe();
+      if (!(d >= 0.0) || d >= 18446744073709551616.0 || std::floor(d) != d) return std::nullopt;
+      return static_cast<std::uint64_t>(d);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<double> as_number(dom::element e) {
+  switch (e.type()) {
+    case dom::element_type::UINT64:
+      return static_cast<double>(e.get_uint64().value_unsafe());
+    case dom::element_type::INT64:
+      return static_cast<double>(e.get_int64().value_unsafe());
+    case dom::element_type::DOUBLE:
+      return e.get_double().value_unsafe();
+    default:
+      return std::nullopt;
+  }
+}
+
+bool finite_float(double d) {
+  return std::isfinite(d) && std::abs(d) <= static_cast<double>(std::numeric_limits<float>::max());
+}
+
+std::unexpected<Error> missing(const Source& src, std::string where, std::string_view key) {
+  return src.fail(ErrorCode::kInvalid, std::move(where),
+                  "missing required property '" + std::string(key) + "'");
+}
+
+}  // namespace
+
+std::string join(std::string_view base, std::string_view key) {
+  std::string s;
+  s.reserve(base.size() + 1 + key.size());
+  s.append(base);
+  s.push_back('/');
+  s.append(key);
+  return s;
+}
+
+std::string join(std::string_view base, std::uint64_t index) {
+  return join(base, std::to_string(index));
+}
+
+std::size_t array_size(dom::array a) {
+  const std::size_t n = a.size();
+  if (n < 0xFFFFFF) return n;
+  std::size_t counted = 0;
+  for (auto it = a.begin(); it != a.end(); ++it) ++counted;
+  return counted;
+}
+
+bool Obj::has(std::string_view key) const {
+  return get(key).has_value();
+}
+
+std::optional<dom::element> Obj::get(std::string_view key) const {
+  dom::element e;
+  if (o.at_key(key).get(e) != simdjson::SUCCESS) return std::nullopt;
+  return e;
+}
+
+Result<std::uint64_t> Obj::req_uint(std::string_view key, std::uint64_t max) const {
+  const auto e = get(key);
+  if (!e) return missing(*src, at(key), key);
+  const auto v = as_uint(*e);
+  if (!v) return wrong_type(*src, at(key), "a non-negative integer", *e);
+  if (*v > max)
+    return src->fail(ErrorCode::kInvalid, at(key),
+                     "value " + std::to_string(*v) + " is above the limit " + std::to_string(max));
+  return *v;
+}
+
+Result<std::uint64_t> Obj::opt_uint(std::string_view key, std::uint64_t fallback,
+                                    std::uint64_t max) const {
+  if (!has(key)) return fallback;
+  return req_uint(key, max);
+}
+
+Result<std::uint32_t> Obj::req_index(std::string_view key, std::size_t count,
+                                     std::string_view what) const {
+  const auto e = get(key);
+  if (!e) return missing(*src, at(key), key);
+  return as_index(*e, count, what, at(key), *src);
+}
+
+Result<std::int32_t> Obj::opt_index(std::string_view key, std::size_t count,
+                                    std::string_view what) const {
+  const auto e = get(key);
+  if (!e) return -1;
+  GLTF_TRY(i, as_index(*e, count, what, at(key), *src));
+  return static_cast<std::int32_t>(i);
+}
+
+Result<double> Obj::opt_number(std::string_view key, double fallback) const {
+  const auto e = get(key);
+  if (!e) return fallback;
+  const auto v = as_number(*e);
+  if (!v) return wrong_type(*src, at(key), "a number", *e);
+  return *v;
+}
+
+Result<float> Obj::opt_float(std::string_view key, float fallback) const {
+  GLTF_TRY(v, opt_number(key, fallback));
+  if (!finite_float(v))
+    return src->fail(ErrorCode::kInvalid, at(key), "number is not finite as a float");
+  return static_cast<float>(v);
+}
+
+Result<bool> Obj::opt_bool(std::string_view key, bool fallback) const {
+  const auto e = get(key);
+  if (!e) return fallback;
+  bool b = false;
+  if (e->get_bool().get(b) != simdjson::SUCCESS) return wrong_type(*src, at(key), "a boolean", *e);
+  return b;
+}
+
+Result<std::string_view> Obj::opt_string(std::string_view key) const {
+  const auto e = get(key);
+  if (!e) return std::string_view{};
+  std::string_view s;
+  if (e->get_string().get(s) != simdjson::SUCCESS) return wrong_type(*src, at(key), "a string", *e);
+  return s;
+}
+
+Result<std::optional<Obj>> Obj::opt_object(std::string_view key) const {
+  const auto e = get(key);
+  if (!e) return std::optional<Obj>{};
+  GLTF_TRY(obj, as_object(*e, at(key), *src));
+  return std::optional<Obj>(std::move(obj));
+}
+
+Result<Obj> Obj::req_object(std::string_view key) const {
+  const auto e = get(key);
+  if (!e) return missing(*src, at(key), key);
+  return as_object(*e, at(key), *src);
+}
+
+Result<std::optional<dom::array>> Obj::opt_array(std::string_view key) const {
+  const auto e = get(key);
+  if (!e) return std::optional<dom::array>{};
+  dom::array a;
+  if (e->get_array().get(a) != simdjson::SUCCESS) return wrong_type(*src, at(key), "an array", *e);
+  return std::optional<dom::array>(a);
+}
+
+Result<dom::array> Obj::req_array(std::string_view key) const {
+  GLTF_TRY(a, opt_array(key));
+  if (!a) return missing(*src, at(key), key);
+  return *a;
+}
+
+Status Obj::opt_floats(std::string_view key, float* out, std::size_t n) const {
+  GLTF_TRY(a, opt_array(key));
+  if (!a) return {};
+  if (array_size(*a) != n)
+    return src->fail(ErrorCode::kInvalid, at(key),
+                     "expected an array of " + std::to_string(n) + " numbers");
+  std::size_t i = 0;
+  for (dom::element e : *a) {
+    const auto v = as_number(e);
+    if (!v) return wrong_type(*src, join(at(key), i), "a number", e);
+    if (!finite_float(*v))
+      return src->fail(ErrorCode::kInvalid, at(key),
+                       "element " + std::to_string(i) + " is not finite as a float");
+    out[i++] = static_cast<float>(*v);
+  }
+  return {};
+}
+
+Result<Obj> as_object(dom::element e, std::string where, const Source& src) {
+  dom::object o;
+  if (e.get_object().get(o) != simdjson::SUCCESS)
+    return wrong_type(src, std::move(where), "an object", e);
+  return Obj{o, std::move(where), &src};
+}
+
+Result<std::uint32_t> as_index(dom::element e, std::size_t count, std::string_view what,
+                               const std::string& where, const Source& src) {
+  const auto v = as_uint(e);
+  if (!v) return wrong_type(src, where, "a non-negative integer index", e);
+  if (*v >= count)
+    return src.fail(ErrorCode::kOutOfRange, where,
+                    std::string(what) + " " + std::to_string(*v) + " does not exist (" +
+                        std::to_string(count) + " in the file)");
+  return static_cast<std::uint32_t>(*v);
+}
+
+}  // namespace critter::io::gltf
