@@ -173,13 +173,20 @@ void Player::update(float dt) {
   const float seconds = std::isfinite(dt) && dt > 0.0f ? dt : 0.0f;
   // playback.md §4 frame order: blend timer, source, then the current play.
   if (fade_ != Fade::kNone) fade_time_ += seconds;
-  if (fade_ == Fade::kLive) source_.head.advance(seconds, nullptr);
+  // A play that was playing has moved (possibly onto its end, where it stops): sample it.
+  if (fade_ == Fade::kLive && source_.head.playing()) {
+    source_.head.advance(seconds, nullptr);
+    source_.dirty = true;
+  }
   const bool was_playing = current_.head.playing();
   current_.head.advance(seconds, &records_);
-  if (was_playing && !current_.head.playing()) end_current();
+  if (was_playing) {
+    current_.dirty = true;
+    if (!current_.head.playing()) end_current();
+  }
 
   if (!hold_ && current_.head.assigned()) {
-    if (current_.head.playing() || current_.dirty) sample(current_);
+    if (current_.dirty) sample(current_);
     if (fade_ != Fade::kNone && fade_time_ >= fade_duration_) {
       fade_ = Fade::kNone;
       source_.head.clear();
@@ -193,7 +200,7 @@ void Player::update(float dt) {
       std::span<const Transform> from = frozen_locals_;
       std::span<const float> from_weights = frozen_weights_;
       if (fade_ == Fade::kLive) {
-        if (source_.head.playing() || source_.dirty) sample(source_);
+        if (source_.dirty) sample(source_);
         from = source_.locals;
         from_weights = source_.weights;
       }

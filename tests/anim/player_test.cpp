@@ -1,0 +1,661 @@
+// Player (playback.md): sampling through the playhead, crossfades (live, frozen, interrupted,
+// target completing), cancel/stop, completion and interrupt reporting with on_done callbacks, and
+// morph weights (animation, crossfade, overrides). Clips are translation-only or simple rotations
+// so the expected poses are computed by hand.
+#include "critter/anim/player.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "critter/asset/model.h"
+
+namespace critter::anim {
+namespace {
+
+using Mode = PlaybackMode;
+constexpr float kPi = 3.14159265358979f;
+constexpr float kTol = 1e-5f;
+
+quat about_z(float angle) {
+  return quat_xyzw(0.0f, 0.0f, std::sin(angle * 0.5f), std::cos(angle * 0.5f));
+}
+
+// Angle (radians) of a rotation about +Z.
+float z_angle(const quat& q) {
+  return 2.0f * std::atan2(q.z, q.w);
+}
+
+RawTrack track(TrackTarget target, int index, std::uint32_t components, std::vector<float> times,
+               std::vector<float> values) {
+  RawTrack t;
+  t.target = target;
+  t.index = index;
+  t.interpolation = Interpolation::kLinear;
+  t.components = components;
+  t.times = std::move(times);
+  t.values = std::move(values);
+  return t;
+}
+
+Mesh triangle_mesh(std::string name, std::vector<float> default_weights) {
+  Mesh mesh;
+  mesh.name = std::move(name);
+  MeshPart part;
+  part.streams.positions = {vec3(0, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0)};
+  for (std::size_t t = 0; t < default_weights.size(); ++t) {
+    MorphTarget target;
+    target.positions = {vec3(0, 0, 1), vec3(0, 0, 1), vec3(0, 0, 1)};
+    part.morphs.targets.push_back(target);
+  }
+  mesh.parts.push_back(std::move(part));
+  mesh.default_weights = std::move(default_weights);
+  return mesh;
+}
+
+// Two joints: root at the origin, child at (0, 1, 0). Meshes: 0 without morphs, 1 with two
+// targets (defaults 0.25, 0), 2 with three (0.1, 0.2, 0.3). Clips:
+//   0 "slide" (2 s): root x = t; mesh 1 weights go from (0, 0) to (1, 0.5).
+//   1 "lift"  (1 s): root y = 4t; child rotates about Z from 0 to 90 degrees.
+//   2 "short" (0.5 s): child y = 1 + 4t (1 to 3).
+Model make_model() {
+  RawModel raw;
+  raw.name = "player-test";
+  raw.format = "code";
+  RawJoint root;
+  root.name = "root";
+  RawJoint child;
+  child.name = "child";
+  child.parent = 0;
+  child.rest.translation = vec3(0, 1, 0);
+  raw.skeleton.joints = {root, child};
+  raw.meshes.push_back(triangle_mesh("plain", {}));
+  raw.meshes.push_back(triangle_mesh("face", {0.25f, 0.0f}));
+  raw.meshes.push_back(triangle_mesh("blob", {0.1f, 0.2f, 0.3f}));
+
+  RawClip slide;
+  slide.name = "slide";
+  slide.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 2}, {0, 0, 0, 2, 0, 0}));
+  slide.tracks.push_back(track(TrackTarget::kWeights, 1, 2, {0, 2}, {0, 0, 1, 0.5f}));
+  const quat q90 = about_z(kPi / 2);
+  RawClip lift;
+  lift.name = "lift";
+  lift.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 0, 4, 0}));
+  lift.tracks.push_back(
+      track(TrackTarget::kRotation, 1, 4, {0, 1}, {0, 0, 0, 1, q90.x, q90.y, q90.z, q90.w}));
+  RawClip short_clip;
+  short_clip.name = "short";
+  short_clip.tracks.push_back(
+      track(TrackTarget::kTranslation, 1, 3, {0, 0.5f}, {0, 1, 0, 0, 3, 0}));
+  raw.clips = {slide, lift, short_clip};
+  auto model = build_model(std::move(raw));
+  EXPECT_TRUE(model) << model.error().to_string();
+  return std::move(*model);
+}
+
+constexpr int kSlide = 0;
+constexpr int kLift = 1;
+constexpr int kShort = 2;
+
+class PlayerTest : public ::testing::Test {
+ protected:
+  Model model_ = make_model();
+
+  static vec3 root(const Player& p) { return p.local_pose()[0].translation; }
+  static vec3 child(const Player& p) { return p.local_pose()[1].translation; }
+
+  static int count(const Player& p, RecordKind kind) {
+    int n = 0;
+    for (const PlayerRecord& r : p.records()) n += r.kind == kind;
+    return n;
+  }
+};
+
+PlayOptions blend(float seconds, BlendCurve curve = BlendCurve::kLinear) {
+  PlayOptions o;
+  o.blend_duration = seconds;
+  o.curve = curve;
+  return o;
+}
+
+TEST_F(PlayerTest, StartsAtRestWithDefaultWeights) {
+  Player p(model_);
+  ASSERT_EQ(p.local_pose().size(), 2u);
+  EXPECT_EQ(root(p), vec3(0, 0, 0));
+  EXPECT_EQ(child(p), vec3(0, 1, 0));
+  EXPECT_EQ(p.weights().size(), 5u);
+  ASSERT_EQ(p.morph_weights().size(), 2u);  // first mesh with targets is mesh 1
+  EXPECT_FLOAT_EQ(p.morph_weights()[0], 0.25f);
+  EXPECT_TRUE(p.morph_weights(0).empty());
+  EXPECT_EQ(p.morph_weights(2).size(), 3u);
+  EXPECT_TRUE(p.morph_weights(3).empty());
+  EXPECT_EQ(p.clip(), nullptr);
+  EXPECT_FLOAT_EQ(p.cursor(), 0.0f);
+  EXPECT_FLOAT_EQ(p.rate(), 1.0f);
+  EXPECT_FALSE(p.playing());
+  p.update(1.0f);  // nothing to play: the rest pose stays
+  EXPECT_EQ(root(p), vec3(0, 0, 0));
+}
+
+TEST_F(PlayerTest, PlayRejectsBadArgumentsAndKeepsTheCurrentPlay) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(0.5f);
+  EXPECT_FALSE(p.play(3, Mode::kLoopForward));
+  EXPECT_FALSE(p.play(-1, Mode::kLoopForward));
+  EXPECT_FALSE(p.play(kLift, static_cast<Mode>(7)));
+  PlayOptions o;
+  o.start_phase = 1.5f;
+  EXPECT_FALSE(p.play(kLift, Mode::kLoopForward, o));
+  o = {};
+  o.end_phase = -0.1f;
+  EXPECT_FALSE(p.play(kLift, Mode::kLoopForward, o));
+  o = {};
+  o.rate = std::nanf("");
+  auto r = p.play(kLift, Mode::kLoopForward, o);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(r.error().location, "options.rate");
+  o = {};
+  o.offset = INFINITY;
+  EXPECT_FALSE(p.play(kLift, Mode::kLoopForward, o));
+  o = {};
+  o.blend_duration = std::nanf("");
+  EXPECT_FALSE(p.play(kLift, Mode::kLoopForward, o));
+
+  EXPECT_EQ(p.clip(), &model_.clips()[kSlide]);
+  p.update(0.25f);
+  EXPECT_NEAR(root(p).x, 0.75f, kTol);
+}
+
+TEST_F(PlayerTest, PlayRejectsAClipBuiltForAnotherSkeleton) {
+  RawClip raw;
+  raw.name = "alien";
+  raw.tracks.push_back(track(TrackTarget::kTranslation, 5, 3, {0, 1}, {0, 0, 0, 1, 1, 1}));
+  auto alien = build_clip(raw, 8, {});
+  ASSERT_TRUE(alien);
+  Player p(model_);
+  EXPECT_FALSE(p.play(*alien, Mode::kLoopForward));
+  EXPECT_EQ(p.clip(), nullptr);
+}
+
+TEST_F(PlayerTest, SamplesTheClipAtTheCursor) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(0.5f);
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  EXPECT_EQ(child(p), vec3(0, 1, 0));  // no track: rest value
+  ASSERT_EQ(p.morph_weights().size(), 2u);
+  EXPECT_NEAR(p.morph_weights()[0], 0.25f, kTol);  // track replaces the base weights
+  EXPECT_NEAR(p.morph_weights()[1], 0.125f, kTol);
+  EXPECT_NEAR(p.morph_weights(2)[2], 0.3f, kTol);  // no track for mesh 2: defaults
+  p.update(2.0f);                                  // 2.5 s wraps to 0.5 s
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  EXPECT_NEAR(p.clip_time(), 0.5f, kTol);
+}
+
+TEST_F(PlayerTest, RangeAndReverseRange) {
+  Player p(model_);
+  PlayOptions o;
+  o.start_phase = 0.25f;
+  o.end_phase = 0.75f;
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward, o));
+  p.update(0.0f);
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);  // starts at 0.25 D
+  p.update(0.5f);
+  EXPECT_NEAR(root(p).x, 1.0f, kTol);
+  p.update(5.0f);
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);  // ends at 0.75 D
+
+  o.start_phase = 0.75f;
+  o.end_phase = 0.25f;
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward, o));
+  p.update(0.25f);
+  EXPECT_NEAR(root(p).x, 1.25f, kTol);  // clip time runs backward from 1.5
+}
+
+TEST_F(PlayerTest, OnceHoldsTheLastPoseAndCompletesOnce) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward));
+  p.update(1.5f);
+  EXPECT_TRUE(p.playing());
+  p.update(1.5f);
+  EXPECT_FALSE(p.playing());
+  EXPECT_NEAR(root(p).x, 2.0f, kTol);
+  EXPECT_NEAR(p.morph_weights()[0], 1.0f, kTol);
+  p.update(1.0f);
+  EXPECT_NEAR(root(p).x, 2.0f, kTol);
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 1);
+  EXPECT_EQ(count(p, RecordKind::kInterrupted), 0);
+  ASSERT_EQ(p.records().size(), 1u);
+  EXPECT_EQ(p.records()[0].clip, &model_.clips()[kSlide]);
+}
+
+TEST_F(PlayerTest, PingPongAndBackwardPoses) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kOncePingPong));
+  p.update(3.0f);  // 0.75 of 2L: back at clip time 1
+  EXPECT_NEAR(root(p).x, 1.0f, kTol);
+  EXPECT_NEAR(p.cursor(), 0.5f, kTol);
+  p.update(2.0f);
+  EXPECT_NEAR(root(p).x, 0.0f, kTol);  // ends on u = 0
+  EXPECT_FALSE(p.playing());
+
+  PlayOptions o;
+  o.offset = 0.25f;
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopBackward, o));
+  p.update(0.0f);
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);  // 0.75 D
+  p.set_cursor(2.0f);
+  p.update(0.0f);
+  EXPECT_NEAR(root(p).x, 2.0f, kTol);  // the last frame
+}
+
+TEST_F(PlayerTest, RateZeroAndNegativeRatePauseInPlace) {
+  Player p(model_);
+  PlayOptions o;
+  o.rate = -1.0f;
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward, o));
+  EXPECT_FLOAT_EQ(p.rate(), 0.0f);
+  p.update(0.7f);
+  EXPECT_NEAR(root(p).x, 0.0f, kTol);
+  p.set_rate(2.0f);
+  p.update(0.25f);
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  p.set_rate(0.0f);
+  p.update(1.0f);
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  EXPECT_TRUE(p.records().empty());
+}
+
+TEST_F(PlayerTest, NegativeDtChangesNothing) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(0.5f);
+  p.update(-0.3f);
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  EXPECT_NEAR(p.cursor(), 0.25f, kTol);
+}
+
+TEST_F(PlayerTest, NoneModeScrubsWithTheCursor) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kNone));
+  p.set_cursor(0.75f);
+  p.update(0.1f);
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);
+  p.update(10.0f);
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);
+  EXPECT_TRUE(p.playing());
+}
+
+TEST_F(PlayerTest, SetCursorOnCompletedPlayResamplesWithoutCompletingAgain) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward));
+  p.update(5.0f);
+  ASSERT_EQ(count(p, RecordKind::kCompleted), 1);
+  p.set_cursor(0.25f);
+  p.update(0.0f);
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  p.update(1.0f);
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  EXPECT_FALSE(p.playing());
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 1);
+}
+
+TEST_F(PlayerTest, CrossfadeBlendsALiveSourceLinearly) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, blend(1.0f)));
+  EXPECT_TRUE(p.crossfading());
+
+  p.update(0.25f);  // f = 0.25; source slide at 1.25 s, target lift at 0.25 s
+  EXPECT_NEAR(p.blend_weight(), 0.25f, kTol);
+  EXPECT_NEAR(root(p).x, 1.25f * 0.75f, kTol);
+  EXPECT_NEAR(root(p).y, 1.0f * 0.25f, kTol);
+  // child: rest rotation (source has no track) toward 22.5 degrees, a quarter of the way
+  EXPECT_NEAR(z_angle(p.local_pose()[1].rotation), 0.25f * kPi / 8.0f, 1e-5f);
+  // mesh 1 weights: source (0.625, 0.3125), target defaults (0.25, 0)
+  EXPECT_NEAR(p.morph_weights()[0], 0.625f * 0.75f + 0.25f * 0.25f, kTol);
+  EXPECT_NEAR(p.morph_weights()[1], 0.3125f * 0.75f, kTol);
+
+  p.update(0.5f);  // f = 0.75; source at 1.75 s (x 1.75), target at 0.75 s (y 3)
+  EXPECT_NEAR(root(p).x, 1.75f * 0.25f, kTol);
+  EXPECT_NEAR(root(p).y, 3.0f * 0.75f, kTol);
+
+  p.update(0.3f);  // timer 1.05 s: the source is dropped; target at 1.05 s wraps to 0.05 s
+  EXPECT_FALSE(p.crossfading());
+  EXPECT_FLOAT_EQ(p.blend_weight(), 1.0f);
+  EXPECT_NEAR(root(p).x, 0.0f, kTol);
+  EXPECT_NEAR(root(p).y, 0.2f, 1e-4f);
+}
+
+TEST_F(PlayerTest, CrossfadeSmoothstepCurve) {
+  EXPECT_FLOAT_EQ(blend_curve(BlendCurve::kSmoothstep, 0.25f), 0.15625f);
+  EXPECT_FLOAT_EQ(blend_curve(BlendCurve::kSmoothstep, 0.5f), 0.5f);
+  EXPECT_FLOAT_EQ(blend_curve(BlendCurve::kLinear, 0.3f), 0.3f);
+  EXPECT_FLOAT_EQ(blend_curve(BlendCurve::kLinear, 2.0f), 1.0f);
+  EXPECT_FLOAT_EQ(blend_curve(BlendCurve::kLinear, -1.0f), 0.0f);
+
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, blend(2.0f, BlendCurve::kSmoothstep)));
+  p.update(0.5f);  // x = 0.25: f = 0.15625; source x 1.5, target y 2
+  EXPECT_NEAR(p.blend_weight(), 0.15625f, kTol);
+  EXPECT_NEAR(root(p).x, 1.5f * (1.0f - 0.15625f), kTol);
+  EXPECT_NEAR(root(p).y, 2.0f * 0.15625f, kTol);
+}
+
+TEST_F(PlayerTest, CrossfadeFromNothingStartsAtRest) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward, blend(1.0f)));
+  p.update(0.5f);
+  EXPECT_NEAR(root(p).x, 0.5f * 0.5f, kTol);
+}
+
+TEST_F(PlayerTest, InterruptedCrossfadeFreezesTheBlendedPose) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, blend(1.0f)));
+  p.update(0.25f);  // shown: root (0.9375, 0.25, 0), child rotation 5.625 degrees
+  const vec3 shown = root(p);
+  const float shown_angle = z_angle(p.local_pose()[1].rotation);
+  ASSERT_NEAR(shown.x, 0.9375f, kTol);
+
+  ASSERT_TRUE(p.play(kShort, Mode::kLoopForward, blend(1.0f)));
+  p.update(0.25f);  // f = 0.25 from the frozen pose; short at 0.25 s: child y 2, root at rest
+  EXPECT_NEAR(root(p).x, shown.x * 0.75f, kTol);
+  EXPECT_NEAR(root(p).y, shown.y * 0.75f, kTol);
+  EXPECT_NEAR(child(p).y, 1.0f * 0.75f + 2.0f * 0.25f, kTol);
+  EXPECT_NEAR(z_angle(p.local_pose()[1].rotation), shown_angle * 0.75f, 1e-5f);
+  p.update(0.25f);  // the frozen source does not move: f = 0.5, short at 0.5 s wraps to 0
+  EXPECT_NEAR(root(p).x, shown.x * 0.5f, kTol);
+  EXPECT_NEAR(child(p).y, 1.0f * 0.5f + 1.0f * 0.5f, kTol);
+}
+
+TEST_F(PlayerTest, TargetCompletingDuringCrossfadeHolds) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  ASSERT_TRUE(p.play(kShort, Mode::kOnceForward, blend(1.0f)));
+  p.update(0.75f);  // short completes at 0.5 s and holds child y 3; source slide at 0.75 s
+  EXPECT_FALSE(p.playing());
+  EXPECT_TRUE(p.crossfading());
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 1);
+  EXPECT_NEAR(root(p).x, 0.75f * 0.25f, kTol);
+  EXPECT_NEAR(child(p).y, 1.0f * 0.25f + 3.0f * 0.75f, kTol);
+  p.update(0.5f);  // the crossfade finishes; the held target pose remains
+  EXPECT_FALSE(p.crossfading());
+  EXPECT_NEAR(root(p).x, 0.0f, kTol);
+  EXPECT_NEAR(child(p).y, 3.0f, kTol);
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 1);
+}
+
+TEST_F(PlayerTest, CrossfadeSourceReportsNoCompleted) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward));
+  p.update(1.5f);
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, blend(2.0f)));
+  ASSERT_EQ(p.records().size(), 1u);
+  EXPECT_EQ(p.records()[0].kind, RecordKind::kInterrupted);
+  p.update(1.0f);  // the source passes its end (2 s) while fading: silent, and holds x = 2
+  EXPECT_NEAR(root(p).x, 2.0f * 0.5f, kTol);
+  p.update(2.0f);
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 0);
+  EXPECT_EQ(count(p, RecordKind::kInterrupted), 1);
+}
+
+TEST_F(PlayerTest, ReplacedOncePlayReportsOneInterruptedAndItsCallback) {
+  Player p(model_);
+  int done_calls = 0;
+  RecordKind done_kind = RecordKind::kEvent;
+  PlayOptions o;
+  o.on_done = [&](const PlayerRecord& r) {
+    ++done_calls;
+    done_kind = r.kind;
+  };
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward, o));
+  p.update(0.5f);
+  ASSERT_TRUE(p.play(kLift, Mode::kOnceForward));  // hard cut
+  EXPECT_EQ(done_calls, 0);                        // only drain() invokes callbacks
+  p.update(0.5f);
+  EXPECT_EQ(count(p, RecordKind::kInterrupted), 1);
+  std::vector<RecordKind> seen;
+  p.drain([&](const PlayerRecord& r) { seen.push_back(r.kind); });
+  EXPECT_EQ(done_calls, 1);
+  EXPECT_EQ(done_kind, RecordKind::kInterrupted);
+  EXPECT_EQ(seen, std::vector<RecordKind>{RecordKind::kInterrupted});
+  EXPECT_TRUE(p.records().empty());
+  p.update(1.0f);  // lift completes; it had no callback
+  p.drain();
+  EXPECT_EQ(done_calls, 1);
+}
+
+TEST_F(PlayerTest, CompletedCallbackRunsOnceWhenDrained) {
+  Player p(model_);
+  int done_calls = 0;
+  PlayOptions o;
+  o.on_done = [&](const PlayerRecord& r) {
+    ++done_calls;
+    EXPECT_EQ(r.kind, RecordKind::kCompleted);
+  };
+  ASSERT_TRUE(p.play(kShort, Mode::kOnceForward, o));
+  p.update(1.0f);
+  EXPECT_EQ(done_calls, 0);
+  p.drain();
+  EXPECT_EQ(done_calls, 1);
+  p.update(1.0f);
+  p.cancel();  // already completed: no Interrupted
+  p.drain();
+  EXPECT_EQ(done_calls, 1);
+  EXPECT_TRUE(p.records().empty());
+}
+
+TEST_F(PlayerTest, LoopCallbacksNeverRun) {
+  Player p(model_);
+  int done_calls = 0;
+  PlayOptions o;
+  o.on_done = [&](const PlayerRecord&) { ++done_calls; };
+  ASSERT_TRUE(p.play(kShort, Mode::kLoopForward, o));
+  p.update(3.0f);
+  p.cancel();
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward));
+  p.drain();
+  EXPECT_EQ(done_calls, 0);
+}
+
+TEST_F(PlayerTest, CallbackMayStartAnotherPlay) {
+  Player p(model_);
+  PlayOptions o;
+  o.on_done = [&](const PlayerRecord&) {
+    PlayOptions next;
+    next.on_done = [](const PlayerRecord&) {};
+    ASSERT_TRUE(p.play(kLift, Mode::kOnceForward, next));
+  };
+  ASSERT_TRUE(p.play(kShort, Mode::kOnceForward, o));
+  p.update(1.0f);
+  p.drain();
+  EXPECT_EQ(p.clip(), &model_.clips()[kLift]);
+  EXPECT_TRUE(p.playing());
+  EXPECT_TRUE(p.records().empty());
+}
+
+TEST_F(PlayerTest, CancelDuringCrossfadeHoldsTheBlendedPose) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  ASSERT_TRUE(p.play(kLift, Mode::kOnceForward, blend(1.0f)));
+  p.update(0.25f);
+  const vec3 shown = root(p);
+  const float shown_weight = p.morph_weights()[0];
+  p.cancel();
+  EXPECT_EQ(count(p, RecordKind::kInterrupted), 1);
+  EXPECT_FALSE(p.playing());
+  EXPECT_FALSE(p.crossfading());
+  p.update(0.5f);
+  EXPECT_NEAR(root(p).x, shown.x, kTol);
+  EXPECT_NEAR(root(p).y, shown.y, kTol);
+  EXPECT_NEAR(p.morph_weights()[0], shown_weight, kTol);
+  p.cancel();  // a second cancel reports nothing more
+  EXPECT_EQ(count(p, RecordKind::kInterrupted), 1);
+}
+
+TEST_F(PlayerTest, CrossfadeFromACancelledPlayStartsFromTheHeldPose) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  p.cancel();
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, blend(1.0f)));
+  p.update(0.5f);  // held x = 1 fades toward lift (x 0, y 2)
+  EXPECT_NEAR(root(p).x, 0.5f, kTol);
+  EXPECT_NEAR(root(p).y, 1.0f, kTol);
+}
+
+TEST_F(PlayerTest, StopReturnsToRest) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward));
+  p.update(1.0f);
+  p.stop();
+  EXPECT_EQ(count(p, RecordKind::kInterrupted), 1);
+  EXPECT_EQ(p.clip(), nullptr);
+  EXPECT_FLOAT_EQ(p.cursor(), 0.0f);
+  EXPECT_FLOAT_EQ(p.rate(), 1.0f);
+  EXPECT_EQ(root(p), vec3(0, 0, 0));
+  EXPECT_FLOAT_EQ(p.morph_weights()[0], 0.25f);
+  p.update(1.0f);
+  EXPECT_EQ(root(p), vec3(0, 0, 0));
+}
+
+TEST_F(PlayerTest, EventsReachTheRecordListInOrder) {
+  const std::vector<ClipEvent> events = {
+      {0.0f, "start", ""}, {0.5f, "Footstep", "left"}, {1.0f, "end", ""}};
+  Player p(model_);
+  PlayOptions o;
+  o.events = events;
+  ASSERT_TRUE(p.play(kSlide, Mode::kOnceForward, o));
+  std::vector<std::string> seen;
+  const auto collect = [&](const PlayerRecord& r) {
+    seen.push_back(r.kind == RecordKind::kEvent ? std::string(r.name) : "!done");
+  };
+  p.update(1.0f);
+  p.drain(collect);
+  EXPECT_EQ(seen, (std::vector<std::string>{"start", "Footstep"}));
+  p.update(5.0f);
+  p.drain(collect);
+  EXPECT_EQ(seen, (std::vector<std::string>{"start", "Footstep", "end", "!done"}));
+}
+
+TEST_F(PlayerTest, CrossfadeSourceEventsAreSilent) {
+  const std::vector<ClipEvent> source_events = {{0.9f, "source", ""}};
+  const std::vector<ClipEvent> target_events = {{0.5f, "target", ""}};
+  Player p(model_);
+  PlayOptions o;
+  o.events = source_events;
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward, o));
+  p.update(1.0f);
+  PlayOptions b = blend(2.0f);
+  b.events = target_events;
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, b));
+  p.update(1.0f);  // the source passes 0.9 D, the target passes 0.5 D
+  ASSERT_EQ(p.records().size(), 1u);
+  EXPECT_EQ(p.records()[0].name, "target");
+}
+
+TEST_F(PlayerTest, HugeDtReturnsCountedRecords) {
+  const std::vector<ClipEvent> events = {{0.0f, "a", ""}, {0.5f, "b", ""}};
+  Player p(model_);
+  PlayOptions o;
+  o.events = events;
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, o));
+  p.update(1.0e6f);
+  EXPECT_LE(p.records().size(), 5 * events.size() + 1);
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+  for (const PlayerRecord& r : p.records()) (r.name == "a" ? a : b) += r.count;
+  EXPECT_EQ(a, 1000001u);
+  EXPECT_EQ(b, 1000000u);
+  EXPECT_NEAR(root(p).y, 0.0f, 1e-3f);  // 10^6 s is a whole number of 1 s cycles
+}
+
+TEST_F(PlayerTest, RecordStorageIsReusedAcrossFrames) {
+  const std::vector<ClipEvent> events = {{0.0f, "a", ""}, {0.5f, "b", ""}, {1.0f, "c", ""}};
+  Player p(model_);
+  PlayOptions o;
+  o.events = events;
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopPingPong, o));
+  p.update(0.1f);
+  const PlayerRecord* storage = p.records().data();
+  for (int i = 0; i < 500; ++i) {
+    p.update(i % 7 == 0 ? 37.3f : 0.27f);
+    EXPECT_EQ(p.records().data(), storage);
+    p.drain();
+  }
+}
+
+TEST_F(PlayerTest, MorphOverridesFollowDefoldRules) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  EXPECT_NEAR(p.morph_weights(1)[0], 0.5f, kTol);
+  EXPECT_NEAR(p.morph_weights(1)[1], 0.25f, kTol);
+
+  const std::vector<float> all = {0.9f};
+  p.set_morph_weights(all);  // applies at once; missing entries count as 0
+  EXPECT_FLOAT_EQ(p.morph_weights(1)[0], 0.9f);
+  EXPECT_FLOAT_EQ(p.morph_weights(1)[1], 0.0f);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[0], 0.9f);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[1], 0.0f);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[2], 0.0f);
+
+  const std::vector<float> blob = {0.4f, 0.5f, 0.6f, 0.7f};  // the fourth is ignored
+  ASSERT_TRUE(p.set_morph_weights(2, blob));
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[0], 0.4f);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[2], 0.6f);
+  EXPECT_FLOAT_EQ(p.morph_weights(1)[0], 0.9f);  // the all-mesh array still feeds mesh 1
+  EXPECT_EQ(p.weights().size(), 5u);
+
+  p.update(0.5f);  // overrides hold across updates
+  EXPECT_FLOAT_EQ(p.morph_weights(1)[0], 0.9f);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[1], 0.5f);
+  EXPECT_FLOAT_EQ(p.morph_weights()[0], 0.9f);
+
+  p.clear_morph_weights(2);  // back to the all-mesh array for mesh 2
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[0], 0.9f);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[1], 0.0f);
+
+  p.clear_morph_weights();  // animation (mesh 1 at 1.5 s) and defaults (mesh 2) again
+  EXPECT_NEAR(p.morph_weights(1)[0], 0.75f, kTol);
+  EXPECT_NEAR(p.morph_weights(1)[1], 0.375f, kTol);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[1], 0.2f);
+
+  p.set_morph_weights(std::span<const float>{});  // an empty override zeroes every target
+  EXPECT_FLOAT_EQ(p.morph_weights(1)[0], 0.0f);
+  EXPECT_FLOAT_EQ(p.morph_weights(2)[2], 0.0f);
+
+  auto bad = p.set_morph_weights(3, blob);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
+  EXPECT_TRUE(p.set_morph_weights(0, blob));  // a mesh without targets: accepted, no effect
+}
+
+TEST_F(PlayerTest, MorphOverridesApplyOnTopOfACrossfade) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  const std::vector<float> all = {0.8f, 0.7f};
+  p.set_morph_weights(all);
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward, blend(1.0f)));
+  p.update(0.5f);
+  EXPECT_FLOAT_EQ(p.morph_weights()[0], 0.8f);
+  p.clear_morph_weights();
+  // source slide at 1.5 s (0.75, 0.375), target defaults (0.25, 0), f = 0.5
+  EXPECT_NEAR(p.morph_weights()[0], 0.5f, kTol);
+  EXPECT_NEAR(p.morph_weights()[1], 0.1875f, kTol);
+}
+
+}  // namespace
+}  // namespace critter::anim
