@@ -72,10 +72,55 @@ CRITTER_AVX2 inline void store4x8(char* base, std::size_t stride, std::size_t i,
   }
 }
 
-// v / |v| lane by lane, 0 where |v| is 0 (the masked-out lanes hold 0 * inf = NaN).
+// xyz of 8 elements: packed vec3 arrays (stride 12, the common case of separate streams) load as
+// 6 128-bit reads and a shuffle network; other strides go through load4x8.
+CRITTER_AVX2 inline Vec3x8 load3x8(const char* base, std::size_t stride, std::size_t i) {
+  if (stride == 12) {
+    const float* p = at(base, stride, i);
+    const __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)),
+                                            _mm_loadu_ps(p + 12), 1);  // x0y0z0x1 | x4y4z4x5
+    const __m256 m14 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)),
+                                            _mm_loadu_ps(p + 16), 1);  // y1z1x2y2 | y5z5x6y6
+    const __m256 m25 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)),
+                                            _mm_loadu_ps(p + 20), 1);        // z2x3y3z3 | z6x7y7z7
+    const __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));  // x2y2x3y3
+    const __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));  // y0z0y1z1
+    return {_mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0)),
+            _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0)),
+            _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1))};
+  }
+  __m256 x, y, z, w;
+  load4x8(base, stride, i, x, y, z, w);
+  return {x, y, z};
+}
+
+// Inverse of load3x8: packed arrays are written as three 256-bit stores.
+CRITTER_AVX2 inline void store3x8(char* base, std::size_t stride, std::size_t i, Vec3x8 v) {
+  if (stride == 12) {
+    const __m256 rxy = _mm256_shuffle_ps(v.x, v.y, _MM_SHUFFLE(2, 0, 2, 0));  // x0x2y0y2
+    const __m256 ryz = _mm256_shuffle_ps(v.y, v.z, _MM_SHUFFLE(3, 1, 3, 1));  // y1y3z1z3
+    const __m256 rzx = _mm256_shuffle_ps(v.z, v.x, _MM_SHUFFLE(3, 1, 2, 0));  // z0z2x1x3
+    const __m256 r03 = _mm256_shuffle_ps(rxy, rzx, _MM_SHUFFLE(2, 0, 2, 0));  // x0y0z0x1
+    const __m256 r14 = _mm256_shuffle_ps(ryz, rxy, _MM_SHUFFLE(3, 1, 2, 0));  // y1z1x2y2
+    const __m256 r25 = _mm256_shuffle_ps(rzx, ryz, _MM_SHUFFLE(3, 1, 3, 1));  // z2x3y3z3
+    float* p = at(base, stride, i);
+    _mm256_storeu_ps(p, _mm256_permute2f128_ps(r03, r14, 0x20));
+    _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(r25, r03, 0x30));
+    _mm256_storeu_ps(p + 16, _mm256_permute2f128_ps(r14, r25, 0x31));
+    return;
+  }
+  store4x8(base, stride, i, v.x, v.y, v.z, v.z, false);
+}
+
+// v / |v| lane by lane, 0 where |v| is 0. The reciprocal square root estimate (12 bits) is refined
+// by one Newton-Raphson step to about 1e-7 relative error, much cheaper than sqrt and divide; the
+// masked-out lanes hold inf * 0 = NaN before the mask.
 CRITTER_AVX2 inline Vec3x8 normalized(Vec3x8 v) {
   const __m256 len2 = _mm256_fmadd_ps(v.z, v.z, _mm256_fmadd_ps(v.y, v.y, _mm256_mul_ps(v.x, v.x)));
-  const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(len2));
+  const __m256 r = _mm256_rsqrt_ps(len2);
+  // r' = r * (1.5 - 0.5 * len2 * r * r)
+  const __m256 half_len2_r = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), len2), r);
+  const __m256 inv = _mm256_mul_ps(r, _mm256_fnmadd_ps(half_len2_r, r, _mm256_set1_ps(1.5f)));
   const __m256 keep = _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ);
   return {_mm256_and_ps(_mm256_mul_ps(v.x, inv), keep),
           _mm256_and_ps(_mm256_mul_ps(v.y, inv), keep),
@@ -92,25 +137,36 @@ CRITTER_AVX2 inline __m256 diff_of_products(__m256 a, __m256 b, __m256 c, __m256
 CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
   constexpr std::size_t kLanes = 8;
   const std::uint32_t last = s.palette_last;
+  const float* const palette = s.palette;
+  const char* const joints = s.joints;
+  const char* const weights = s.weights;
+  const std::size_t js = s.joints_stride;
+  const std::size_t ws = s.weights_stride;
   std::size_t i = 0;
   for (; i + kLanes < s.count; i += kLanes) {
     // Blend the 4 palette matrices of each vertex: columns 0-1 in lo, 2-3 in hi.
     __m256 lo[kLanes], hi[kLanes];
-    for (std::size_t k = 0; k < kLanes; ++k) {
-      const std::uint16_t* j =
-          reinterpret_cast<const std::uint16_t*>(s.joints + (i + k) * s.joints_stride);
-      const float* w = at(s.weights, s.weights_stride, i + k);
-      __m256 l = _mm256_setzero_ps();
-      __m256 h = _mm256_setzero_ps();
-      for (std::size_t n = 0; n < 4; ++n) {
-        const std::uint32_t idx = j[n] <= last ? j[n] : last;
-        const float* m = s.palette + std::size_t{idx} * 16;
-        const __m256 wn = _mm256_broadcast_ss(w + n);
-        l = _mm256_fmadd_ps(wn, _mm256_loadu_ps(m), l);
-        h = _mm256_fmadd_ps(wn, _mm256_loadu_ps(m + 8), h);
-      }
-      lo[k] = l;
-      hi[k] = h;
+    const char* jp = joints + i * js;
+    const char* wp = weights + i * ws;
+    for (std::size_t k = 0; k < kLanes; ++k, jp += js, wp += ws) {
+      const std::uint16_t* j = reinterpret_cast<const std::uint16_t*>(jp);
+      const float* w = reinterpret_cast<const float*>(wp);
+      const float* m0 = palette + std::size_t{j[0] <= last ? j[0] : last} * 16;
+      const float* m1 = palette + std::size_t{j[1] <= last ? j[1] : last} * 16;
+      const float* m2 = palette + std::size_t{j[2] <= last ? j[2] : last} * 16;
+      const float* m3 = palette + std::size_t{j[3] <= last ? j[3] : last} * 16;
+      const __m256 w0 = _mm256_broadcast_ss(w);
+      const __m256 w1 = _mm256_broadcast_ss(w + 1);
+      const __m256 w2 = _mm256_broadcast_ss(w + 2);
+      const __m256 w3 = _mm256_broadcast_ss(w + 3);
+      __m256 l = _mm256_mul_ps(w0, _mm256_loadu_ps(m0));
+      __m256 h = _mm256_mul_ps(w0, _mm256_loadu_ps(m0 + 8));
+      l = _mm256_fmadd_ps(w1, _mm256_loadu_ps(m1), l);
+      h = _mm256_fmadd_ps(w1, _mm256_loadu_ps(m1 + 8), h);
+      l = _mm256_fmadd_ps(w2, _mm256_loadu_ps(m2), l);
+      h = _mm256_fmadd_ps(w2, _mm256_loadu_ps(m2 + 8), h);
+      lo[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(m3), l);
+      hi[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(m3 + 8), h);
     }
     // Transpose to one register per matrix element (rows 0-2 of each column are needed).
     __m256 e[2][6];
@@ -143,8 +199,8 @@ CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
     const Vec3x8 c{e[1][0], e[1][1], e[1][2]};
     const Vec3x8 t{e[1][3], e[1][4], e[1][5]};
 
-    __m256 px, py, pz, pw;
-    load4x8(s.in_positions, s.in_positions_stride, i, px, py, pz, pw);
+    const Vec3x8 pin = load3x8(s.in_positions, s.in_positions_stride, i);
+    const __m256 px = pin.x, py = pin.y, pz = pin.z;
     const __m256 ox =
         _mm256_fmadd_ps(c.x, pz, _mm256_fmadd_ps(b.x, py, _mm256_fmadd_ps(a.x, px, t.x)));
     const __m256 oy =
@@ -153,8 +209,8 @@ CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
         _mm256_fmadd_ps(c.z, pz, _mm256_fmadd_ps(b.z, py, _mm256_fmadd_ps(a.z, px, t.z)));
 
     if (s.in_normals != nullptr) {
-      __m256 nx, ny, nz, nw;
-      load4x8(s.in_normals, s.in_normals_stride, i, nx, ny, nz, nw);
+      const Vec3x8 nin = load3x8(s.in_normals, s.in_normals_stride, i);
+      const __m256 nx = nin.x, ny = nin.y, nz = nin.z;
       const Vec3x8 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
                       diff_of_products(b.x, c.y, b.y, c.x)};
       const Vec3x8 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
@@ -169,7 +225,7 @@ CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
                _mm256_fmadd_ps(c2.z, nz, _mm256_fmadd_ps(c1.z, ny, _mm256_mul_ps(c0.z, nx)))};
       n = normalized(
           {_mm256_xor_ps(n.x, sign), _mm256_xor_ps(n.y, sign), _mm256_xor_ps(n.z, sign)});
-      store4x8(s.out_normals, s.out_normals_stride, i, n.x, n.y, n.z, nw, false);
+      store3x8(s.out_normals, s.out_normals_stride, i, n);
     }
     if (s.in_tangents != nullptr) {
       __m256 tx, ty, tz, tw;
@@ -181,7 +237,7 @@ CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
       store4x8(s.out_tangents, s.out_tangents_stride, i, o.x, o.y, o.z, tw, true);
     }
     // Positions last: when skinning in place, the inputs above are read before any write.
-    store4x8(s.out_positions, s.out_positions_stride, i, ox, oy, oz, pw, false);
+    store3x8(s.out_positions, s.out_positions_stride, i, {ox, oy, oz});
   }
   return i;
 }
