@@ -7,6 +7,7 @@
 #include <string>
 
 #include "critter/io/gltf_reader.h"
+#include "critter/io/insomniac_reader.h"
 
 namespace critter::io {
 
@@ -29,6 +30,16 @@ bool has_glb_magic(const std::string& path) {
   return ok && magic[0] == 'g' && magic[1] == 'l' && magic[2] == 'T' && magic[3] == 'F';
 }
 
+// True when the file starts like an Insomniac .model (outer magic or DAT1), whatever its name.
+bool has_insomniac_magic(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  std::uint8_t head[40] = {};
+  const std::size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  return looks_like_insomniac_model(std::span<const std::uint8_t>(head, n));
+}
+
 }  // namespace
 
 Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostics* diag) {
@@ -38,6 +49,11 @@ Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostic
     return fail(Error::at(ErrorCode::kIo, file, "", "cannot open '" + file + "'"));
   const std::string ext = lower_extension(path);
   if (ext == ".gltf" || ext == ".glb" || has_glb_magic(file)) return load_gltf(path, options, diag);
+  if (ext == ".model" || has_insomniac_magic(file)) {
+    auto insomniac = insomniac_options_from(options);
+    if (!insomniac) return fail(Error::at(ErrorCode::kUsage, file, "", insomniac.error().message));
+    return load_insomniac(path, *insomniac, diag);
+  }
   return fail(Error::at(ErrorCode::kUnsupported, file, "",
                         "no reader for '" + (ext.empty() ? std::string("(no extension)") : ext) +
                             "' files (critter reads .gltf and .glb)"));
