@@ -83,7 +83,7 @@ constexpr NamedTag kSectionNames[] = {
     {0x00823787u, "Model Texture Overrides"},
     {0x237D59F1u, "Model Morph Info"},
     {0x45079BC5u, "Model Morph Data"},
-    {0x5796FEF6u, "Model Collision Index"},
+    {0x5796FEF6u, "Model Collision Index Data"},
     {0xF4CB2F37u, "Model Collision Vertex Data"},
     {0x4AD86765u, "Model Parent Ids"},
 };
