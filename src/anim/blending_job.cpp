@@ -96,33 +96,54 @@ Status BlendingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
 
   const std::size_t joints = rest.size();
+  // Without masks every joint has the same total weight: normalise the layer weights once and
+  // skip the per-joint division.
+  bool masked = false;
+  float uniform_total = 0.0f;
+  for (const BlendingLayer& l : layers) {
+    if (!(l.weight > 0.0f)) continue;
+    masked |= !l.joint_weights.empty();
+    uniform_total += l.weight;
+  }
+  const float uniform_rest = uniform_total < threshold ? threshold - uniform_total : 0.0f;
+  const float uniform_inv = 1.0f / (uniform_total + uniform_rest);
+
   for (std::size_t j = 0; j < joints; ++j) {
     vec3 t(0.0f), s(0.0f);
-    float qx = 0.0f, qy = 0.0f, qz = 0.0f, qw = 0.0f;
-    float total = 0.0f;
+    vec4 q(0.0f);
     const auto accumulate = [&](const Transform& p, float w) {
       t += p.translation * w;
       s += p.scale * w;
-      const quat& q = p.rotation;
+      const vec4 r(p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w);
       // Align with the running sum so that q and -q (the same orientation) add up instead of
       // cancelling out.
-      const float ws = (qx * q.x + qy * q.y + qz * q.z + qw * q.w) < 0.0f ? -w : w;
-      qx += ws * q.x;
-      qy += ws * q.y;
-      qz += ws * q.z;
-      qw += ws * q.w;
-      total += w;
+      q += r * (glm::dot(q, r) < 0.0f ? -w : w);
     };
-    for (const BlendingLayer& l : layers) {
-      const float w = effective_weight(l, j);
-      if (w > 0.0f) accumulate(l.pose[j], w);
+    if (!masked) {
+      for (const BlendingLayer& l : layers)
+        if (l.weight > 0.0f) accumulate(l.pose[j], l.weight * uniform_inv);
+      if (uniform_rest > 0.0f) accumulate(rest[j], uniform_rest * uniform_inv);
+    } else {
+      float total = 0.0f;
+      for (const BlendingLayer& l : layers) {
+        const float w = effective_weight(l, j);
+        if (w > 0.0f) {
+          accumulate(l.pose[j], w);
+          total += w;
+        }
+      }
+      if (total < threshold) {
+        accumulate(rest[j], threshold - total);
+        total = threshold;
+      }
+      const float inv = 1.0f / total;
+      t *= inv;
+      s *= inv;
     }
-    if (total < threshold) accumulate(rest[j], threshold - total);
-    const float inv = 1.0f / total;
     Transform& o = output[j];
-    o.translation = t * inv;
-    o.scale = s * inv;
-    quat r = quat_xyzw(qx, qy, qz, qw);
+    o.translation = t;
+    o.scale = s;
+    quat r = quat_xyzw(q.x, q.y, q.z, q.w);
 
     for (const BlendingLayer& l : additive_layers) {
       const float w = effective_weight(l, j);

@@ -170,32 +170,44 @@ Status SamplingJob::validate() const {
   const std::size_t joints = rest.size();
   const std::size_t meshes = weight_offsets.size() - 1;
   const auto tracks = clip->tracks();
+  // validate() runs every frame: a branch-light pass first, the detailed pass (which builds the
+  // message) only when something is wrong.
+  bool bad = false;
+  for (const Track& t : tracks) {
+    const auto index = static_cast<std::uint32_t>(t.index);  // negative -> huge
+    if (t.target == TrackTarget::kWeights) {
+      bad |= index >= meshes || t.components != weight_offsets[index + 1] - weight_offsets[index];
+    } else {
+      bad |= (index >= joints) | (t.components != (t.target == TrackTarget::kRotation ? 4u : 3u));
+    }
+    bad |= t.key_count == 0;
+  }
+  if (!bad) return {};
   for (std::size_t i = 0; i < tracks.size(); ++i) {
     const Track& t = tracks[i];
-    // The location string is built only on failure: validate() runs every frame.
-    const auto where = [i] { return "tracks/" + std::to_string(i); };
-    if (t.key_count == 0) return job_error(where(), "track has no keys");
-    if (t.index < 0) return job_error(where(), "track index is negative");
+    const std::string where = "tracks/" + std::to_string(i);
+    if (t.key_count == 0) return job_error(where, "track has no keys");
+    if (t.index < 0) return job_error(where, "track index is negative");
     const auto index = static_cast<std::size_t>(t.index);
     if (t.target == TrackTarget::kWeights) {
       if (index >= meshes)
-        return job_error(where(), "weights track targets mesh " + std::to_string(index) + ", " +
-                                      std::to_string(meshes) + " meshes given");
+        return job_error(where, "weights track targets mesh " + std::to_string(index) + ", " +
+                                    std::to_string(meshes) + " meshes given");
       const std::uint32_t count = weight_offsets[index + 1] - weight_offsets[index];
       if (t.components != count)
-        return job_error(where(), "weights track has " + std::to_string(t.components) +
-                                      " components, mesh " + std::to_string(index) + " has " +
-                                      std::to_string(count) + " weights");
+        return job_error(where, "weights track has " + std::to_string(t.components) +
+                                    " components, mesh " + std::to_string(index) + " has " +
+                                    std::to_string(count) + " weights");
     } else {
       if (index >= joints)
-        return job_error(where(), std::string(to_string(t.target)) + " track targets joint " +
-                                      std::to_string(index) + ", rest pose has " +
-                                      std::to_string(joints) + " joints");
+        return job_error(where, std::string(to_string(t.target)) + " track targets joint " +
+                                    std::to_string(index) + ", rest pose has " +
+                                    std::to_string(joints) + " joints");
       const std::uint32_t want = t.target == TrackTarget::kRotation ? 4u : 3u;
       if (t.components != want)
-        return job_error(where(), std::string(to_string(t.target)) + " track has " +
-                                      std::to_string(t.components) + " components, expected " +
-                                      std::to_string(want));
+        return job_error(where, std::string(to_string(t.target)) + " track has " +
+                                    std::to_string(t.components) + " components, expected " +
+                                    std::to_string(want));
     }
   }
   return {};

@@ -210,7 +210,7 @@ TEST(BlendingJob, NoActiveLayerGivesRestAndDefaults) {
   f.run({});
   for (std::size_t j = 0; j < f.rest.size(); ++j) {
     expect_vec_near(f.out[j].translation, f.rest[j].translation, 0.0f);
-    expect_quat_near(f.out[j].rotation, f.rest[j].rotation, 0.0f);
+    expect_quat_near(f.out[j].rotation, f.rest[j].rotation, 1e-7f);
   }
   EXPECT_FLOAT_EQ(f.out_weights[0], 0.0f);
   EXPECT_FLOAT_EQ(f.out_weights[1], 0.5f);
