@@ -2,12 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "critter/asset/demo_creature.h"
+#include "critter/deform/morph_texture.h"
+#include "critter/io/load.h"
 
 namespace critter::deform {
 namespace {
@@ -237,6 +241,90 @@ TEST(SkinMeshPartDemo, DemoQuadrupedRestPoseReturnsItsBindMesh) {
     }
   }
   EXPECT_GT(checked, 0u);
+}
+
+// Every skinned shared model, in its rest pose: all deformed vertices are finite and lie within
+// ten times the model's rest bounds around their centre.
+TEST(SkinMeshPartModels, SharedModelsRestPoseStaysFiniteAndBounded) {
+  const std::string dir = CRITTER_SHARED_MODELS;
+  for (const char* file :
+       {"RiggedFigure/RiggedFigure.glb", "SimpleSkin/SimpleSkin.gltf", "girl/girl.glb",
+        "greenman/greenman.glb", "Wizard/Wizard.glb", "ozz_cubicspline/cubicspline.gltf",
+        "ozz_multiple_roots/multiple_roots.gltf"}) {
+    SCOPED_TRACE(file);
+    auto model = io::load(dir + "/" + file);
+    ASSERT_TRUE(model) << model.error().to_string();
+    ASSERT_FALSE(model->bounds().empty());
+    const vec3 center = model->bounds().center();
+    const float reach = 10.0f * std::max(glm::length(model->bounds().extent()), 1e-3f);
+    std::size_t palette_size = 0;
+    for (const Skin& s : model->skins()) palette_size = std::max(palette_size, s.joints.size());
+    std::vector<mat4> palette(palette_size);
+    std::size_t skinned = 0;
+    for (std::size_t m = 0; m < model->meshes().size(); ++m) {
+      const Mesh& mesh = model->meshes()[m];
+      for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
+        const VertexStreams& vs = mesh.parts[p].streams;
+        std::vector<vec3> pos(vs.positions.size());
+        std::vector<vec3> nrm(vs.normals.size());
+        ASSERT_TRUE(
+            skin_mesh_part(*model, m, p, model->rest_model_transforms(), {}, palette, pos, nrm));
+        for (const vec3& v : pos) {
+          ASSERT_TRUE(all_finite(v));
+          ASSERT_LE(glm::length(v - center), reach);
+        }
+        for (const vec3& n : nrm) {
+          ASSERT_TRUE(all_finite(n));
+          ASSERT_LE(glm::length(n), 1.0f + 1e-5f);
+        }
+        if (mesh.skin >= 0) skinned += pos.size();
+      }
+    }
+    EXPECT_GT(skinned, 0u) << "no skinned vertex";
+  }
+}
+
+// Morphed shared models: each part's morph texture holds its deltas at the texel of the vertex
+// (spec layout), and morphing with the default weights stays finite.
+TEST(SkinMeshPartModels, SharedMorphModelsPackAndMorph) {
+  const std::string dir = CRITTER_SHARED_MODELS;
+  for (const char* file :
+       {"AnimatedMorphSphere/AnimatedMorphSphere.gltf", "MorphStressTest/MorphStressTest.gltf",
+        "MorphPrimitivesTest/MorphPrimitivesTest.gltf"}) {
+    SCOPED_TRACE(file);
+    auto model = io::load(dir + "/" + file);
+    ASSERT_TRUE(model) << model.error().to_string();
+    std::size_t packed = 0;
+    for (std::size_t m = 0; m < model->meshes().size(); ++m) {
+      const Mesh& mesh = model->meshes()[m];
+      for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
+        const MeshPart& part = mesh.parts[p];
+        if (part.morphs.empty()) continue;
+        auto tex = pack_morph_texture(part.morphs, part.vertex_count(), mesh.name);
+        ASSERT_TRUE(tex) << tex.error().to_string();
+        EXPECT_EQ(tex->layers, 3 * part.morphs.target_count());
+        EXPECT_GE(std::size_t{tex->width} * tex->height, part.vertex_count());
+        EXPECT_LT(std::size_t{tex->width} * tex->height / 2,
+                  std::max<std::size_t>(part.vertex_count(), 1));
+        for (std::uint32_t t = 0; t < part.morphs.target_count(); ++t) {
+          const MorphTarget& target = part.morphs.targets[t];
+          const std::size_t v = part.vertex_count() - 1;
+          if (!target.positions.empty()) {
+            EXPECT_EQ(tex->texels[tex->offset(3 * t, v) + 1], target.positions[v].y);
+          }
+          if (!target.normals.empty()) {
+            EXPECT_EQ(tex->texels[tex->offset(3 * t + 1, v) + 2], target.normals[v].z);
+          }
+        }
+        std::vector<vec3> pos(part.vertex_count());
+        std::vector<mat4> palette(model->skins().empty() ? 0 : model->skins()[0].joints.size());
+        ASSERT_TRUE(skin_mesh_part(*model, m, p, model->rest_model_transforms(), {}, palette, pos));
+        for (const vec3& v : pos) ASSERT_TRUE(all_finite(v));
+        ++packed;
+      }
+    }
+    EXPECT_GT(packed, 0u);
+  }
 }
 
 }  // namespace
