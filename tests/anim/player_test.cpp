@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "critter/anim/transform_blend.h"
 #include "critter/asset/model.h"
+#include "critter/io/load.h"
 
 namespace critter::anim {
 namespace {
@@ -655,6 +657,85 @@ TEST_F(PlayerTest, MorphOverridesApplyOnTopOfACrossfade) {
   // source slide at 1.5 s (0.75, 0.375), target defaults (0.25, 0), f = 0.5
   EXPECT_NEAR(p.morph_weights()[0], 0.5f, kTol);
   EXPECT_NEAR(p.morph_weights()[1], 0.1875f, kTol);
+}
+
+// --- shared models ---------------------------------------------------------------------------
+
+std::string shared(const std::string& relative) {
+  return std::string(CRITTER_SHARED_MODELS) + "/" + relative;
+}
+
+TEST(PlayerSharedModels, InterpolationValuesThroughThePlayer) {
+  // playback.md §2: x goes 0 -> 1 over [0, 1] s with zero tangents.
+  struct Case {
+    const char* file;
+    float at_quarter;
+    float at_half;
+  };
+  for (const Case& c : {Case{"animation_interpolation_step.gltf", 0.0f, 0.0f},
+                        Case{"animation_interpolation_linear.gltf", 0.25f, 0.5f},
+                        Case{"animation_interpolation_cubic.gltf", 0.15625f, 0.5f}}) {
+    SCOPED_TRACE(c.file);
+    auto model = io::load(shared(std::string("assimp_interpolation_synthetic/") + c.file));
+    ASSERT_TRUE(model) << model.error().to_string();
+    const int mover = model->find_bone("Mover");
+    ASSERT_GE(mover, 0);
+    ASSERT_EQ(model->clips().size(), 1u);
+    ASSERT_FLOAT_EQ(model->clips()[0].duration(), 1.0f);
+    Player p(*model);
+    ASSERT_TRUE(p.play(0, Mode::kNone));
+    p.set_cursor(0.25f);
+    p.update(0.0f);
+    EXPECT_NEAR(p.local_pose()[static_cast<std::size_t>(mover)].translation.x, c.at_quarter, 1e-6f);
+    p.set_cursor(0.5f);
+    p.update(0.0f);
+    EXPECT_NEAR(p.local_pose()[static_cast<std::size_t>(mover)].translation.x, c.at_half, 1e-6f);
+  }
+}
+
+TEST(PlayerSharedModels, CrossfadeMatchesSampledAndBlendedPoses) {
+  // girl.glb: IdleTrack (1.67 s) crossfades into RunTrack (1.0 s). The Player's pose must equal
+  // sampling both clips where their playheads are and blending with f by hand.
+  auto model = io::load(shared("girl/girl.glb"));
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_GE(model->clips().size(), 2u);
+  Player p(*model);
+  ASSERT_TRUE(p.play(0, Mode::kLoopForward));
+  p.update(0.3f);
+  PlayOptions o;
+  o.blend_duration = 0.5f;
+  ASSERT_TRUE(p.play(1, Mode::kLoopForward, o));
+  p.update(0.2f);
+  ASSERT_NEAR(p.blend_weight(), 0.4f, 1e-6f);
+
+  const MorphLayout layout = MorphLayout::of(*model);
+  const auto rest = model->skeleton().rest_pose();
+  const auto sample = [&](int clip, float time) {
+    Pose pose = Pose::rest(*model, layout);
+    SamplingContext context;
+    const SamplingJob job{.clip = &model->clips()[static_cast<std::size_t>(clip)],
+                          .time = time,
+                          .context = &context,
+                          .rest = rest,
+                          .default_weights = layout.defaults,
+                          .weight_offsets = layout.offsets,
+                          .output = pose.locals,
+                          .output_weights = pose.weights};
+    EXPECT_TRUE(job.run());
+    return pose;
+  };
+  const Pose source = sample(0, 0.5f);
+  const Pose target = sample(1, 0.2f);
+  ASSERT_EQ(p.local_pose().size(), source.locals.size());
+  for (std::size_t j = 0; j < source.locals.size(); ++j) {
+    const Transform want = blend_transforms(source.locals[j], target.locals[j], 0.4f);
+    const Transform& got = p.local_pose()[j];
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(got.translation[k], want.translation[k], 1e-5f) << "joint " << j;
+      EXPECT_NEAR(got.scale[k], want.scale[k], 1e-5f) << "joint " << j;
+    }
+    EXPECT_NEAR(std::abs(glm::dot(got.rotation, want.rotation)), 1.0f, 1e-5f) << "joint " << j;
+  }
 }
 
 }  // namespace
