@@ -64,9 +64,9 @@ CRITTER_AVX2 inline void store4x8(char* base, std::size_t stride, std::size_t i,
       _mm_storeu_ps(plo, lo);
       _mm_storeu_ps(phi, hi);
     } else {
-      _mm_store_sd(reinterpret_cast<double*>(plo), _mm_castps_pd(lo));
+      _mm_storeu_si64(plo, _mm_castps_si128(lo));
       _mm_store_ss(plo + 2, _mm_movehl_ps(lo, lo));
-      _mm_store_sd(reinterpret_cast<double*>(phi), _mm_castps_pd(hi));
+      _mm_storeu_si64(phi, _mm_castps_si128(hi));
       _mm_store_ss(phi + 2, _mm_movehl_ps(hi, hi));
     }
   }

@@ -45,7 +45,7 @@ inline void store4x4(char* base, std::size_t stride, std::size_t i, __m128 r[4],
     if (with_w) {
       _mm_storeu_ps(p, r[k]);
     } else {
-      _mm_store_sd(reinterpret_cast<double*>(p), _mm_castps_pd(r[k]));
+      _mm_storeu_si64(p, _mm_castps_si128(r[k]));
       _mm_store_ss(p + 2, _mm_movehl_ps(r[k], r[k]));
     }
   }
