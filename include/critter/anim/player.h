@@ -58,7 +58,8 @@ class Player {
   // own rate, silently; when a crossfade is already running, or the current play is not playing
   // (completed, cancelled, stopped, none yet), the pose shown by the last update is frozen and
   // used as the source instead. Fails (kUsage) on a bad clip index, a mode outside 0..6, a phase
-  // outside [0, 1] or any non-finite option; nothing changes then.
+  // outside [0, 1] or any non-finite option; nothing changes then. May allocate (the on_done copy,
+  // an event list longer than any before); update() does not.
   Status play(int clip_index, PlaybackMode mode, const PlayOptions& options = {});
   Status play(const Clip& clip, PlaybackMode mode, const PlayOptions& options = {});
 
