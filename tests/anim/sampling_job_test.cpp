@@ -2,11 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "critter/anim/pose.h"
+#include "critter/io/load.h"
 
 namespace critter::anim {
 namespace {
@@ -517,6 +521,140 @@ TEST(SamplingJob, ContextFollowsAClipChange) {
   Fixture fresh(5);
   const std::vector<Transform>& want = fresh.sample(b, 0.3f);
   for (std::size_t j = 0; j < want.size(); ++j) EXPECT_EQ(got[j], want[j]) << "joint " << j;
+}
+
+// --- shared model files -----------------------------------------------------------------------
+
+Model load_shared(const std::string& relative) {
+  const std::string path = std::string(CRITTER_SHARED_MODELS) + "/" + relative;
+  auto model = io::load(path);
+  EXPECT_TRUE(model) << model.error().to_string();
+  return model ? std::move(*model) : Model{};
+}
+
+TEST(SamplingJobModels, AssimpInterpolationSyntheticMatchesPublishedValues) {
+  // playback.md §2: x goes 0 -> 1 over t in [0, 1], all tangents zero.
+  struct Case {
+    const char* file;
+    float at_quarter, at_half;
+  };
+  const Case cases[] = {{"animation_interpolation_step.gltf", 0.0f, 0.0f},
+                        {"animation_interpolation_linear.gltf", 0.25f, 0.5f},
+                        {"animation_interpolation_cubic.gltf", 0.15625f, 0.5f}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    const Model model = load_shared(std::string("assimp_interpolation_synthetic/") + c.file);
+    ASSERT_EQ(model.clips().size(), 1u);
+    const int mover = model.find_bone("Mover");
+    ASSERT_GE(mover, 0);
+    const MorphLayout layout = MorphLayout::of(model);
+    Pose pose = Pose::rest(model, layout);
+    SamplingContext context;
+    SamplingJob job;
+    job.clip = &model.clips()[0];
+    job.context = &context;
+    job.rest = model.skeleton().rest_pose();
+    job.default_weights = layout.defaults;
+    job.weight_offsets = layout.offsets;
+    job.output = pose.locals;
+    job.output_weights = pose.weights;
+    const auto x_at = [&](float t) {
+      job.time = t;
+      auto ok = job.run();
+      EXPECT_TRUE(ok) << ok.error().to_string();
+      return pose.locals[static_cast<std::size_t>(mover)].translation.x;
+    };
+    EXPECT_NEAR(x_at(0.25f), c.at_quarter, 1e-6f);
+    EXPECT_NEAR(x_at(0.5f), c.at_half, 1e-6f);
+    EXPECT_NEAR(x_at(1.0f), 1.0f, 1e-6f);
+    EXPECT_NEAR(x_at(0.0f), 0.0f, 1e-6f);
+  }
+}
+
+// The glTF 2.0 Appendix C cubic Hermite, evaluated directly in double precision: find the key
+// interval by a linear scan, then apply the formula with tangents scaled by the interval.
+std::vector<double> reference_cubic(std::span<const float> times, std::span<const float> values,
+                                    std::size_t c, double t) {
+  const std::size_t n = times.size();
+  const auto value = [&](std::size_t k, std::size_t i) {
+    return double{values[k * 3 * c + c + i]};
+  };
+  std::vector<double> out(c);
+  if (t <= times[0] || n == 1) {
+    for (std::size_t i = 0; i < c; ++i) out[i] = value(0, i);
+    return out;
+  }
+  if (t >= times[n - 1]) {
+    for (std::size_t i = 0; i < c; ++i) out[i] = value(n - 1, i);
+    return out;
+  }
+  std::size_t k = 0;
+  while (!(times[k] <= t && t < times[k + 1])) ++k;
+  const double td = double{times[k + 1]} - double{times[k]};
+  const double s = (t - times[k]) / td;
+  for (std::size_t i = 0; i < c; ++i) {
+    const double vk = value(k, i), vk1 = value(k + 1, i);
+    const double bk = values[k * 3 * c + 2 * c + i];  // out-tangent of key k
+    const double ak1 = values[(k + 1) * 3 * c + i];   // in-tangent of key k + 1
+    out[i] = (2 * s * s * s - 3 * s * s + 1) * vk + td * (s * s * s - 2 * s * s + s) * bk +
+             (-2 * s * s * s + 3 * s * s) * vk1 + td * (s * s * s - s * s) * ak1;
+  }
+  if (c == 4) {
+    double len = 0;
+    for (double v : out) len += v * v;
+    len = std::sqrt(len);
+    for (double& v : out) v /= len;
+  }
+  return out;
+}
+
+// The sampled value of a T/R/S target in file order: x, y, z (, w).
+std::array<float, 4> components_of(const Transform& t, TrackTarget target) {
+  switch (target) {
+    case TrackTarget::kRotation:
+      return {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
+    case TrackTarget::kScale:
+      return {t.scale.x, t.scale.y, t.scale.z, 0.0f};
+    default:
+      return {t.translation.x, t.translation.y, t.translation.z, 0.0f};
+  }
+}
+
+TEST(SamplingJobModels, OzzCubicSplineMatchesTheGltfFormula) {
+  const Model model = load_shared("ozz_cubicspline/cubicspline.gltf");
+  ASSERT_FALSE(model.clips().empty());
+  const Clip& clip = model.clips()[0];
+  const MorphLayout layout = MorphLayout::of(model);
+  Pose pose = Pose::rest(model, layout);
+  SamplingContext context;
+  SamplingJob job;
+  job.clip = &clip;
+  job.context = &context;
+  job.rest = model.skeleton().rest_pose();
+  job.default_weights = layout.defaults;
+  job.weight_offsets = layout.offsets;
+  job.output = pose.locals;
+  job.output_weights = pose.weights;
+  int cubic_tracks = 0;
+  for (const Track& t : clip.tracks())
+    cubic_tracks += t.interpolation == Interpolation::kCubicSpline;
+  ASSERT_GE(cubic_tracks, 2);
+  const int steps = 240;
+  for (int i = -5; i <= steps + 5; ++i) {
+    const float time = clip.duration() * static_cast<float>(i) / steps;
+    job.time = time;
+    ASSERT_TRUE(job.run());
+    for (const Track& t : clip.tracks()) {
+      if (t.interpolation != Interpolation::kCubicSpline) continue;
+      const auto want =
+          reference_cubic(clip.track_times(t), clip.track_values(t), t.components, time);
+      const Transform& got = pose.locals[static_cast<std::size_t>(t.index)];
+      const std::array<float, 4> g = components_of(got, t.target);
+      for (std::size_t c = 0; c < t.components; ++c)
+        EXPECT_NEAR(g[c], want[c], 1e-6)
+            << "joint " << t.index << " component " << c << " at t = " << time;
+    }
+  }
 }
 
 }  // namespace
