@@ -61,8 +61,9 @@ struct BlendingJob {
   // average, rotations are summed after aligning each to the running sum's hemisphere, then
   // normalised. Additive layers with effective weight w: translation += w·Δt, rotation =
   // rotation · slerp(identity, Δr, w), scale *= 1 + w·(Δs − 1). Morph weights: override layers
-  // average by layer weight (with the default weights filling in below the threshold), then
-  // additive layers add w·value. Output rotations are normalised. Never throws, logs or allocates.
+  // with non-empty weights average by layer weight (the default weights fill in below the
+  // threshold; layers without weights do not count), then additive layers add w·value. Output
+  // rotations are normalised. Never throws, logs or allocates.
   Status run() const;
 };
 
