@@ -1,0 +1,54 @@
+#include "critter/anim/instance.h"
+
+#include "critter/anim/local_to_model_job.h"
+
+namespace critter::anim {
+
+Instance::Instance(const Model& model) : model_(&model), player_(model) {
+  model_transforms_.assign(static_cast<std::size_t>(model.skeleton().joint_count()), mat4(1.0f));
+  palette_offset_.push_back(0);
+  for (const Skin& skin : model.skins())
+    palette_offset_.push_back(palette_offset_.back() + skin.joints.size());
+  palettes_.assign(palette_offset_.back(), mat4(1.0f));
+  refresh();
+}
+
+void Instance::update(float dt) {
+  player_.update(dt);
+  refresh();
+}
+
+void Instance::refresh() {
+  LocalToModelJob ltm;
+  ltm.parents = model_->skeleton().parents();
+  ltm.input = player_.local_pose();
+  ltm.root = root_;
+  ltm.legacy_rest_translation = legacy_rest_translation_;
+  ltm.rest = model_->skeleton().rest_pose();
+  ltm.output = model_transforms_;
+  // The job's inputs are sized from the model at construction, so it cannot fail here; a
+  // non-finite root matrix leaves the previous matrices in place.
+  if (!ltm.run()) return;
+
+  const auto skins = model_->skins();
+  for (std::size_t s = 0; s < skins.size(); ++s) {
+    const Skin& skin = skins[s];
+    mat4* out = palettes_.data() + palette_offset_[s];
+    for (std::size_t j = 0; j < skin.joints.size(); ++j)
+      out[j] = model_transforms_[static_cast<std::size_t>(skin.joints[j])] * skin.inverse_bind[j];
+  }
+}
+
+std::span<const mat4> Instance::palette(int skin) const {
+  if (skin < 0 || static_cast<std::size_t>(skin) + 1 >= palette_offset_.size()) return {};
+  const std::size_t begin = palette_offset_[static_cast<std::size_t>(skin)];
+  const std::size_t end = palette_offset_[static_cast<std::size_t>(skin) + 1];
+  return std::span<const mat4>(palettes_).subspan(begin, end - begin);
+}
+
+mat4 Instance::bone_transform(int bone) const {
+  if (bone < 0 || static_cast<std::size_t>(bone) >= model_transforms_.size()) return mat4(1.0f);
+  return model_transforms_[static_cast<std::size_t>(bone)];
+}
+
+}  // namespace critter::anim
