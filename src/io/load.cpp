@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "critter/io/assimp_importer.h"
 #include "critter/io/gltf_reader.h"
 #include "critter/io/insomniac_reader.h"
 
@@ -54,6 +55,7 @@ Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostic
     if (!insomniac) return fail(Error::at(ErrorCode::kUsage, file, "", insomniac.error().message));
     return load_insomniac(path, *insomniac, diag);
   }
+  if (is_assimp_extension(file)) return import_assimp(path, ImportOptions::from(options), diag);
   return fail(Error::at(ErrorCode::kUnsupported, file, "",
                         "no reader for '" + (ext.empty() ? std::string("(no extension)") : ext) +
                             "' files (critter reads .gltf and .glb)"));

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "critter/asset/model.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
+#include "critter/io/clip_ranges.h"
 
 namespace critter::io {
 
@@ -27,6 +29,9 @@ struct LoadOptions {
   // Game hint for files that do not name their game (headerless Insomniac .model): "msmr", "mm",
   // "rcra" or "so"; empty = detect.
   std::string game;
+  // Named frame ranges that cut the file's single long animation into clips (B3D and other
+  // Assimp formats; see clip_ranges.h and assimp_importer.h). Empty: clips as the file has them.
+  std::vector<ClipRange> clips;
 };
 
 // Loads any supported model file. Warnings about usable quirks go to `diag` (may be null).
