@@ -170,7 +170,7 @@ Status AtomicFileSet::commit() {
       if (!S_ISREG(st.st_mode)) {
         roll_back();
         discard();
-        return io_fail(e.destination, "exists and is not a regular file");
+        return io_fail(p.destination, "exists and is not a regular file");
       }
       // A hard link keeps the old contents reachable until the commit is known to succeed.
       p.backup = sibling_name(e.destination, ".bak");
@@ -178,7 +178,7 @@ Status AtomicFileSet::commit() {
         const int err = errno;
         roll_back();
         discard();
-        return io_fail(e.destination, "cannot keep a backup of the existing file: " + reason(err));
+        return io_fail(p.destination, "cannot keep a backup of the existing file: " + reason(err));
       }
     }
     if (std::rename(e.temporary.c_str(), e.destination.c_str()) != 0) {
@@ -186,7 +186,7 @@ Status AtomicFileSet::commit() {
       if (!p.backup.empty()) std::remove(p.backup.c_str());
       roll_back();
       discard();
-      return io_fail(e.destination, "cannot replace: " + reason(err));
+      return io_fail(p.destination, "cannot replace: " + reason(err));
     }
     done.push_back(std::move(p));
   }
