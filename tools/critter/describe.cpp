@@ -11,8 +11,11 @@
 namespace critter::cli {
 namespace {
 
-// Text for people: 6 significant digits, so float noise (0.17999999) reads as 0.18.
+// Text for people: 6 significant digits, so float noise (0.17999999) reads as 0.18, and
+// magnitudes under 1e-6 (rounding residue such as -1.5e-07 in a skinned bound) read as 0. The JSON
+// output keeps the exact values.
 std::string num(float v) {
+  if (std::abs(v) < 1e-6f) return "0";
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
   return std::string(buf, r.ptr);
@@ -229,16 +232,33 @@ void describe_text(const Model& model, std::string_view file, std::span<const Wa
 
   const Skeleton& sk = model.skeleton();
   out << "\nbones (" << sk.joint_count() << "):\n";
-  std::vector<int> depth(static_cast<std::size_t>(sk.joint_count()), 0);
-  for (int i = 0; i < sk.joint_count(); ++i) {
+  // Print the tree depth-first so every bone sits under its parent. Parents-first order alone is
+  // not enough: a bone's children need not follow it directly.
+  const auto count = static_cast<std::size_t>(sk.joint_count());
+  std::vector<std::vector<int>> children(count);
+  std::vector<int> stack;
+  for (std::size_t i = count; i-- > 0;) {
+    const int parent = sk.parents()[i];
+    // Filled in reverse so that popping from the stack visits lower indices first.
+    if (parent >= 0) {
+      children[static_cast<std::size_t>(parent)].push_back(static_cast<int>(i));
+    } else {
+      stack.push_back(static_cast<int>(i));
+    }
+  }
+  std::vector<int> depth(count, 0);
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
     const auto u = static_cast<std::size_t>(i);
-    const int parent = sk.parents()[u];
-    // Parents come first, so the parent's depth is already known.
-    if (parent >= 0) depth[u] = depth[static_cast<std::size_t>(parent)] + 1;
     out << std::string(2 + 2 * static_cast<std::size_t>(depth[u]), ' ') << "[" << i << "] "
         << quoted(sk.names()[u]);
     if (sk.source_indices()[u] >= 0) out << "  (node " << sk.source_indices()[u] << ")";
     out << "\n";
+    for (int c : children[u]) {
+      depth[static_cast<std::size_t>(c)] = depth[u] + 1;
+      stack.push_back(c);
+    }
   }
 
   out << "\nmeshes (" << model.meshes().size() << "):\n";
@@ -322,6 +342,19 @@ void describe_text(const Model& model, std::string_view file, std::span<const Wa
 
   out << "\nwarnings (" << warnings.size() << "):\n";
   for (const Warning& w : warnings) out << "  " << w.to_string() << "\n";
+}
+
+std::string format_number(float v) {
+  return num(v);
+}
+std::string format_vec(const vec3& v) {
+  return vec_text(v);
+}
+nlohmann::json json_number(float v) {
+  return jnum(v);
+}
+nlohmann::json json_vec(const vec3& v) {
+  return jvec({v.x, v.y, v.z});
 }
 
 }  // namespace critter::cli
