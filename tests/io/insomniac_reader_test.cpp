@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include "critter/io/gltf_writer.h"
 #include "critter/io/load.h"
 #include "support/insomniac_writer.h"
 
@@ -123,8 +125,8 @@ RawModel make_creature(int n = 6) {
   MeshPart part = grid_part(n, 1.0f, 0.0f);
   part.material = 0;
   const std::size_t vc = part.vertex_count();
-  part.streams.joints.resize(vc);
-  part.streams.weights.resize(vc);
+  part.streams.joints.assign(vc, glm::u16vec4(0));
+  part.streams.weights.assign(vc, vec4(0.0f));
   for (std::size_t v = 0; v < vc; ++v) {
     if (v % 3 == 0) {
       part.streams.joints[v] = {1, 0, 0, 0};
@@ -802,6 +804,39 @@ TEST(InsomniacRead, LoadDispatchesModelFiles) {
   auto bad = io::load(path.string(), lo);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(InsomniacRead, ConvertedGlbPassesTheValidator) {
+  InsomniacWriteOptions wo;
+  testing::InsomniacTestLocator hand;
+  hand.name = "weapon_attach";
+  hand.joint = 2;
+  wo.locators = {hand};
+  auto model = read(testing::write_insomniac_model(make_creature(), wo));
+  ASSERT_TRUE(model) << model.error().to_string();
+  auto glb = io::encode_glb(*model, "creature.glb");
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  const auto dir = std::filesystem::temp_directory_path() / "critter_insomniac_glb_test";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "creature.glb";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(glb->data()),
+              static_cast<std::streamsize>(glb->size()));
+  }
+  const std::string report = (dir / "report.json").string();
+  const std::string cmd = "node '" + std::string(CRITTER_SOURCE_DIR) +
+                          "/scripts/validate_gltf.mjs' '" + path.string() + "' > '" + report +
+                          "' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(report);
+  std::string text, line;
+  while (std::getline(in, line))
+    for (char c : line)
+      if (c != ' ') text.push_back(c);
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_NE(text.find("\"numErrors\":0,"), std::string::npos) << text;
   std::filesystem::remove_all(dir);
 }
 
