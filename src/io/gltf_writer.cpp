@@ -14,11 +14,14 @@
 #include <nlohmann/json.hpp>
 
 #include "critter/io/atomic_file.h"
+#include "output_images.h"
 
 namespace critter::io {
 
 namespace {
 
+using detail::OutputImages;
+using detail::percent_encode;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -44,78 +47,6 @@ bool ends_with_glb(std::string_view path) {
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext == ".glb";
-}
-
-// glTF URIs are URI references: every byte outside the unreserved set is percent-encoded.
-std::string percent_encode(std::string_view name) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : name) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-// A file-name fragment from an arbitrary image name: portable characters only, bounded length.
-std::string sanitize(std::string_view name) {
-  std::string out;
-  for (unsigned char c : name) {
-    if (out.size() >= 64) break;
-    out += (std::isalnum(c) || c == '-' || c == '_' || c == '.') ? static_cast<char>(c) : '_';
-  }
-  while (!out.empty() && out.front() == '.') out.erase(out.begin());
-  return out;
-}
-
-// MIME type from the image's own field, then from its first bytes, then from a file extension.
-std::string mime_of(const Image& img, std::span<const std::uint8_t> bytes) {
-  if (!img.mime_type.empty()) return img.mime_type;
-  if (bytes.size() >= 8 && bytes[0] == 0x89 && bytes[1] == 'P' && bytes[2] == 'N' &&
-      bytes[3] == 'G')
-    return "image/png";
-  if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF)
-    return "image/jpeg";
-  std::string ext =
-      fs::path(img.resolved_path.empty() ? img.uri : img.resolved_path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".png") return "image/png";
-  if (ext == ".jpg" || ext == ".jpeg") return "image/jpeg";
-  if (ext == ".ktx2") return "image/ktx2";
-  if (ext == ".webp") return "image/webp";
-  return {};
-}
-
-std::string extension_for(std::string_view mime) {
-  if (mime == "image/png") return ".png";
-  if (mime == "image/jpeg") return ".jpg";
-  if (mime == "image/ktx2") return ".ktx2";
-  if (mime == "image/webp") return ".webp";
-  return ".bin";
-}
-
-bool read_whole_file(const std::string& path, std::vector<std::uint8_t>* out) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  out->clear();
-  std::uint8_t buffer[1 << 16];
-  bool ok = true;
-  for (;;) {
-    const std::size_t n = std::fread(buffer, 1, sizeof buffer, f);
-    out->insert(out->end(), buffer, buffer + n);
-    if (n < sizeof buffer) {
-      ok = !std::ferror(f);
-      break;
-    }
-  }
-  std::fclose(f);
-  return ok;
 }
 
 bool is_identity(const Transform& t) {
@@ -155,29 +86,9 @@ const char* path_name(TrackTarget t) {
   return "weights";
 }
 
-// Where the images of a .gltf go: files beside the output, staged in the caller's set.
-struct FileSink {
-  AtomicFileSet* files = nullptr;
-  fs::path dir;
-  std::string stem;
-  std::set<std::string> used;  // file names taken in `dir` by this write
-  std::vector<std::string> written;
-
-  std::string unique(std::string name) {
-    if (used.insert(name).second) return name;
-    const fs::path p(name);
-    const std::string base = p.stem().string();
-    const std::string ext = p.extension().string();
-    for (std::size_t n = 2;; ++n) {
-      std::string candidate = base + "_" + str(n) + ext;
-      if (used.insert(candidate).second) return candidate;
-    }
-  }
-};
-
 class Encoder {
  public:
-  Encoder(const Model& model, std::string out_name, Diagnostics* diag, FileSink* sink)
+  Encoder(const Model& model, std::string out_name, Diagnostics* diag, OutputImages* sink)
       : model_(model), out_name_(std::move(out_name)), diag_(diag), sink_(sink) {}
 
   Status run() {
@@ -298,14 +209,14 @@ class Encoder {
         std::vector<std::uint8_t> file_bytes;
         std::span<const std::uint8_t> bytes = img.bytes;
         if (bytes.empty()) {
-          if (!read_whole_file(img.resolved_path, &file_bytes)) {
+          if (!detail::read_whole_file(img.resolved_path, &file_bytes)) {
             warn(where, "image file '" + img.resolved_path +
                             "' cannot be read; left out with the textures that use it");
             continue;
           }
           bytes = file_bytes;
         }
-        const std::string mime = mime_of(img, bytes);
+        const std::string mime = detail::image_mime(img, bytes);
         out["bufferView"] = add_view(bytes.data(), bytes.size(), 0);
         if (!mime.empty()) {
           out["mimeType"] = mime;
@@ -313,31 +224,19 @@ class Encoder {
           warn(where, "image format unknown; written without a MIME type");
           out["mimeType"] = "application/octet-stream";
         }
-      } else if (!img.bytes.empty()) {
-        const std::string mime = mime_of(img, img.bytes);
-        std::string base = sanitize(img.name);
-        if (base.empty()) base = "image" + str(i);
-        const std::string name = sink_->unique(sink_->stem + "_" + base + extension_for(mime));
-        const std::string path = (sink_->dir / name).string();
-        if (auto r = sink_->files->stage(path, img.bytes); !r) return r;
-        sink_->written.push_back(path);
-        out["uri"] = percent_encode(name);
-        if (!mime.empty()) out["mimeType"] = mime;
       } else {
-        std::FILE* probe = std::fopen(img.resolved_path.c_str(), "rb");
-        if (!probe) {
+        auto name = sink_->place(img, i);
+        if (!name) return std::unexpected(std::move(name.error()));
+        if (name->empty()) {
           warn(where, "image file '" + img.resolved_path +
                           "' cannot be read; left out with the textures that use it");
           continue;
         }
-        std::fclose(probe);
-        std::string base = sanitize(fs::path(img.resolved_path).filename().string());
-        if (base.empty()) base = "image" + str(i);
-        const std::string name = sink_->unique(base);
-        const std::string path = (sink_->dir / name).string();
-        if (auto r = sink_->files->stage_copy(path, img.resolved_path); !r) return r;
-        sink_->written.push_back(path);
-        out["uri"] = percent_encode(name);
+        out["uri"] = percent_encode(*name);
+        if (!img.bytes.empty()) {
+          const std::string mime = detail::image_mime(img, img.bytes);
+          if (!mime.empty()) out["mimeType"] = mime;
+        }
       }
       doc_["images"].push_back(std::move(out));
       image_map_[i] = static_cast<int>(doc_["images"].size()) - 1;
@@ -744,7 +643,7 @@ class Encoder {
   const Model& model_;
   std::string out_name_;
   Diagnostics* diag_;
-  FileSink* sink_;  // null for GLB
+  OutputImages* sink_;  // null for GLB
   json doc_ = json::object();
   std::vector<std::uint8_t> bin_;
   std::string bin_name_;
@@ -810,22 +709,19 @@ Result<GltfWriteReport> write_impl(const Model& model, std::string_view path,
     report.mesh_nodes_added = enc.mesh_nodes_added();
   } else {
     const fs::path p(out);
-    FileSink sink;
-    sink.files = &files;
-    sink.dir = p.parent_path();
-    sink.stem = p.stem().string();
-    sink.used.insert(p.filename().string());
+    OutputImages sink(&files, p.parent_path(), p.stem().string());
+    sink.reserve(p.filename().string());
     Encoder enc(model, out, diag, &sink);
-    const std::string bin_name = sink.unique(sink.stem + ".bin");
+    const std::string bin_name = sink.reserve(sink.stem() + ".bin");
     enc.set_bin_name(bin_name);
     if (auto r = enc.run(); !r) return std::unexpected(std::move(r.error()));
     if (!enc.bin().empty()) {
-      const std::string bin_path = (sink.dir / bin_name).string();
+      const std::string bin_path = (sink.dir() / bin_name).string();
       if (auto r = files.stage(bin_path, enc.bin()); !r)
         return std::unexpected(std::move(r.error()));
       report.files.push_back(bin_path);
     }
-    for (std::string& w : sink.written) report.files.push_back(std::move(w));
+    for (const std::string& w : sink.written()) report.files.push_back(w);
     const std::string text = dump(enc.doc(), options.json_indent) + "\n";
     // The JSON goes last so that a reader never finds it before the files it names.
     if (auto r = files.stage(out, text); !r) return std::unexpected(std::move(r.error()));

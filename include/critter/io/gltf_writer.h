@@ -29,7 +29,7 @@
 //   wrap/filter state.
 // - Images: in a .glb every image is embedded as a buffer view with its MIME type; for a .gltf an
 //   external image file is copied next to the output under its own file name and embedded bytes
-//   are written to a file named "<output stem>_<image name or index>.<png|jpg|...>" next to it.
+//   are written to a file named "<output stem>_<image name or image<i>>.<png|jpg|...>" next to it.
 //   A missing image (Image::missing, or a file that cannot be read now) is left out with a
 //   warning and the texture slots that used it are dropped.
 // - asset.generator is "critter".
