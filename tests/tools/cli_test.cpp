@@ -305,6 +305,49 @@ TEST_F(CliTest, InfoShowsMorphTargets) {
   EXPECT_EQ(j["images"].size(), 3u);
 }
 
+TEST_F(CliTest, InfoReadsColladaAndB3d) {
+  // INDEX.md: two <animation_clip>s "bend" and "turn"; the cart has one bone-driven animation and
+  // a texture that is present beside it.
+  const RunResult dae =
+      run({"info", "--json",
+           shared_model("library_animation_clips_collada/library_animation_clips.dae")});
+  ASSERT_EQ(dae.exit_code, 0) << dae.err;
+  const nlohmann::json d = nlohmann::json::parse(dae.out, nullptr, false);
+  ASSERT_FALSE(d.is_discarded()) << dae.out;
+  EXPECT_EQ(d["format"], "collada");
+  ASSERT_EQ(d["animations"].size(), 2u);
+  EXPECT_EQ(d["animations"][0]["name"], "bend");
+  EXPECT_EQ(d["animations"][1]["name"], "turn");
+
+  const RunResult b3d = run({"info", "--json", shared_model("minetest_cart_b3d/carts_cart.b3d")});
+  ASSERT_EQ(b3d.exit_code, 0) << b3d.err;
+  const nlohmann::json b = nlohmann::json::parse(b3d.out, nullptr, false);
+  ASSERT_FALSE(b.is_discarded()) << b3d.out;
+  EXPECT_EQ(b["format"], "b3d");
+  EXPECT_EQ(b["animations"].size(), 1u);
+  ASSERT_EQ(b["images"].size(), 1u);
+  EXPECT_EQ(b["images"][0]["storage"], "external");
+}
+
+TEST_F(CliTest, InfoOnUnknownExtensionIsBadInput) {
+  const std::string path = (dir_ / "notes.xyz").string();
+  std::ofstream(path) << "not a model\n";
+  const RunResult r = run({"info", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(starts_with(r.err, path + ": no reader for '.xyz' files")) << r.err;
+}
+
+TEST_F(CliTest, JsonKeysComeInDocumentedOrder) {
+  const RunResult r = run({"demo", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::size_t file = r.out.find("\"file\"");
+  const std::size_t bones = r.out.find("\"bones\"");
+  const std::size_t warnings = r.out.find("\"warnings\"");
+  ASSERT_NE(warnings, std::string::npos);
+  EXPECT_LT(file, bones);
+  EXPECT_LT(bones, warnings);
+}
+
 TEST_F(CliTest, DemoDescribesTheQuadruped) {
   const RunResult r = run({"demo"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -23,15 +23,15 @@ std::string num(float v) {
 
 // JSON number carrying the float's shortest round-trip text: 0.3f is written as 0.3, not as its
 // double expansion 0.30000001192092896, and still reads back to the same float.
-nlohmann::json jnum(float v) {
+nlohmann::ordered_json jnum(float v) {
   if (!std::isfinite(v)) return nullptr;
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   return std::strtod(std::string(buf, r.ptr).c_str(), nullptr);
 }
 
-nlohmann::json jvec(std::initializer_list<float> v) {
-  nlohmann::json a = nlohmann::json::array();
+nlohmann::ordered_json jvec(std::initializer_list<float> v) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
   for (float f : v) a.push_back(jnum(f));
   return a;
 }
@@ -129,9 +129,9 @@ std::string bone_label(const Model& m, std::int32_t bone) {
 
 }  // namespace
 
-nlohmann::json describe_json(const Model& model, std::string_view file,
-                             std::span<const Warning> warnings) {
-  using nlohmann::json;
+nlohmann::ordered_json describe_json(const Model& model, std::string_view file,
+                                     std::span<const Warning> warnings) {
+  using json = nlohmann::ordered_json;
   json j;
   j["file"] = file.empty() ? json(nullptr) : json(std::string(file));
   j["format"] = model.format();

@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -27,14 +28,22 @@ namespace critter::cli {
 //   images     {name, uri, mime_type, storage: "embedded"|"external"|"missing", bytes, path}
 //   bounds     {min: [x,y,z], max: [x,y,z]} (both null for a model without geometry)
 //   warnings   [Warning::to_string(), ...]
-// Floats are written with the shortest decimal text that reads back to the same float.
-nlohmann::json describe_json(const Model& model, std::string_view file,
-                             std::span<const Warning> warnings);
+// Keys come in the order above. Floats are written with the shortest decimal text that reads back
+// to the same float.
+nlohmann::ordered_json describe_json(const Model& model, std::string_view file,
+                                     std::span<const Warning> warnings);
 
 // The same facts as indented text for people: the bone tree (one bone per line, indented by depth,
 // with its position in the skeleton), meshes and parts, skins, morph targets, animations,
 // materials, images, bounds and warnings. `file` empty means built in code.
 void describe_text(const Model& model, std::string_view file, std::span<const Warning> warnings,
                    std::ostream& out);
+
+// Number formatting shared by every command's output. Text: 6 significant digits, magnitudes
+// under 1e-6 as 0. JSON: the float's shortest round-trip decimal (null when not finite).
+std::string format_number(float v);
+std::string format_vec(const vec3& v);
+nlohmann::json json_number(float v);
+nlohmann::json json_vec(const vec3& v);
 
 }  // namespace critter::cli
