@@ -211,6 +211,68 @@ Status check_scene(const aiScene* scene, const std::string& path) {
   return {};
 }
 
+// Merges vertices whose every stream (skin weights and morph deltas included) is bit-for-bit
+// equal. Importers such as B3D and OBJ give every face corner its own vertex; sharing them again
+// shrinks meshes without changing what is drawn.
+void join_identical_vertices(MeshPart& part) {
+  VertexStreams& s = part.streams;
+  const std::size_t n = s.vertex_count();
+  std::unordered_map<std::string, std::uint32_t> first;
+  first.reserve(n);
+  std::vector<std::uint32_t> remap(n);
+  std::vector<std::uint32_t> kept;
+  kept.reserve(n);
+  std::string key;
+  const auto add = [&key](const auto& stream, std::size_t v) {
+    if (!stream.empty()) {
+      key.append(reinterpret_cast<const char*>(&stream[v]), sizeof(stream[v]));
+    }
+  };
+  for (std::size_t v = 0; v < n; ++v) {
+    key.clear();
+    add(s.positions, v);
+    add(s.normals, v);
+    add(s.tangents, v);
+    add(s.uv0, v);
+    add(s.uv1, v);
+    add(s.colors, v);
+    add(s.joints, v);
+    add(s.weights, v);
+    for (const MorphTarget& t : part.morphs.targets) {
+      add(t.positions, v);
+      add(t.normals, v);
+      add(t.tangents, v);
+    }
+    const auto [it, inserted] = first.emplace(key, static_cast<std::uint32_t>(kept.size()));
+    if (inserted) kept.push_back(static_cast<std::uint32_t>(v));
+    remap[v] = it->second;
+  }
+  if (kept.size() == n) return;
+  if (part.indices.empty()) {
+    part.indices = std::move(remap);
+  } else {
+    for (std::uint32_t& i : part.indices) i = remap[i];
+  }
+  const auto compact = [&kept](auto& stream) {
+    if (stream.empty()) return;
+    for (std::size_t k = 0; k < kept.size(); ++k) stream[k] = stream[kept[k]];
+    stream.resize(kept.size());
+  };
+  compact(s.positions);
+  compact(s.normals);
+  compact(s.tangents);
+  compact(s.uv0);
+  compact(s.uv1);
+  compact(s.colors);
+  compact(s.joints);
+  compact(s.weights);
+  for (MorphTarget& t : part.morphs.targets) {
+    compact(t.positions);
+    compact(t.normals);
+    compact(t.tangents);
+  }
+}
+
 class Converter {
  public:
   Converter(const aiScene& scene, std::string path, std::string format,
@@ -566,6 +628,7 @@ class Converter {
       const float w = static_cast<float>(am.mWeight);
       mesh.default_weights.push_back(std::isfinite(w) ? w : 0.0f);
     }
+    join_identical_vertices(part);
     mesh.parts.push_back(std::move(part));
     return mesh;
   }
@@ -987,14 +1050,10 @@ Result<RawModel> import_raw(const std::string& path, const ImportOptions& option
   }
   if (auto r = check_scene(scene, path); !r) return fail(r.error());
 
-  // Pass 2: triangulate, one primitive type per mesh, join identical vertices. Joining is
-  // skipped when a mesh has morph targets: it compares base vertices only and could merge
-  // vertices whose targets differ.
-  bool morphs = false;
-  for (unsigned i = 0; i < scene->mNumMeshes; ++i) morphs |= scene->mMeshes[i]->mNumAnimMeshes > 0;
-  unsigned steps = aiProcess_Triangulate | aiProcess_SortByPType;
-  if (!morphs) steps |= aiProcess_JoinIdenticalVertices;
-  scene = importer.ApplyPostProcessing(steps);
+  // Pass 2: triangulate and keep one primitive type per mesh. Identical vertices are joined
+  // later by critter (join_identical_vertices), not by Assimp's step, which compares neither
+  // skin weights nor morph targets and could merge vertices that differ in them.
+  scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_SortByPType);
   if (!scene) {
     return fail(Error::at(ErrorCode::kParse, path, "",
                           std::string("Assimp post-processing: ") + importer.GetErrorString()));

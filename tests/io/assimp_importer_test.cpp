@@ -345,6 +345,41 @@ TEST(AssimpImporter, CharacterB3dPosesLikeAssimp) {
                            1.0);
 }
 
+// Shared vertices draw exactly the triangles Assimp gives, corner by corner.
+TEST(AssimpImporter, JoinedVerticesDrawAssimpsTriangles) {
+  for (const std::string& path : {kCharacter, kCart, kBoat}) {
+    Reference ref;
+    load_reference(path, ref);
+    ASSERT_EQ(ref.scene->mNumMeshes, 1u);
+    const aiMesh& src = *ref.scene->mMeshes[0];
+    const auto raw = io::import_assimp_raw(path);
+    ASSERT_TRUE(raw) << raw.error().to_string();
+    ASSERT_EQ(raw->meshes.size(), 1u);
+    const MeshPart& part = raw->meshes[0].parts[0];
+    const VertexStreams& s = part.streams;
+    ASSERT_EQ(part.indices.size(), std::size_t{src.mNumFaces} * 3) << path;
+    EXPECT_LT(s.vertex_count(), src.mNumVertices) << path;
+    for (unsigned f = 0; f < src.mNumFaces; ++f) {
+      ASSERT_EQ(src.mFaces[f].mNumIndices, 3u);
+      for (unsigned k = 0; k < 3; ++k) {
+        const unsigned a = src.mFaces[f].mIndices[k];
+        const std::uint32_t v = part.indices[std::size_t{f} * 3 + k];
+        ASSERT_LT(v, s.vertex_count());
+        const aiVector3D& p = src.mVertices[a];
+        EXPECT_EQ(s.positions[v], vec3(p.x, p.y, p.z)) << path << " face " << f;
+        if (src.mNormals) {
+          const aiVector3D& n = src.mNormals[a];
+          EXPECT_EQ(s.normals[v], vec3(n.x, n.y, n.z)) << path << " face " << f;
+        }
+        if (src.mTextureCoords[0]) {
+          const aiVector3D& uv = src.mTextureCoords[0][a];
+          EXPECT_EQ(s.uv0[v], vec2(uv.x, 1.0f - uv.y)) << path << " face " << f;
+        }
+      }
+    }
+  }
+}
+
 TEST(AssimpImporter, CharacterB3dWithoutZeroBasedFramesKeepsFileFrames) {
   io::ImportOptions options;
   options.b3d_zero_based_frames = false;

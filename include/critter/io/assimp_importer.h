@@ -8,12 +8,13 @@
 //   named after the node ("node_<i>" when unnamed); rest = the node's decomposed transformation
 //   (shear dropped, see Transform::from_matrix).
 // - Meshes: every (node, aiMesh) pair is one Mesh with one MeshPart, hanging from the node's joint
-//   (a mesh several nodes use is duplicated per node). Polygons are triangulated, identical
-//   vertices joined (not for meshes with morph targets), point/line/triangle primitives split into
-//   separate meshes. Positions, normals, tangents (w = handedness from the bitangent: -1 when
-//   dot(cross(normal, tangent), bitangent) < 0), uv0/uv1 with v flipped to glTF's top-left origin
-//   (v' = 1 - v), vertex colour set 0. Morph targets (aiAnimMesh) become MorphTargets holding
-//   deltas from the base mesh, named after the anim mesh, default weights from aiAnimMesh::mWeight.
+//   (a mesh several nodes use is duplicated per node). Polygons are triangulated, point/line/
+//   triangle primitives split into separate meshes, and vertices equal in every stream (skin
+//   weights and morph deltas included, bit for bit) shared. Positions, normals, tangents (w =
+//   handedness from the bitangent: -1 when dot(cross(normal, tangent), bitangent) < 0), uv0/uv1
+//   with v flipped to glTF's top-left origin (v' = 1 - v), vertex colour set 0. Morph targets
+//   (aiAnimMesh) become MorphTargets holding deltas from the base mesh, named after the anim mesh,
+//   default weights from aiAnimMesh::mWeight.
 // - Skins: a mesh with bones gets a Skin (identical skins are shared): joints = the nodes named
 //   by the bones, inverse bind = aiBone::mOffsetMatrix. Per vertex the 4 largest influences are
 //   kept and renormalised to sum 1; one warning per mesh whose vertices had more than 4.
