@@ -33,6 +33,9 @@ int report(const Error& error, std::ostream& err);
 Command add_info_command(CLI::App& root);
 // `critter demo [--json]`: builds the built-in demo quadruped and describes it.
 Command add_demo_command(CLI::App& root);
+// `critter convert IN... (-o OUT | --out-dir DIR) [--format glb|gltf|obj] ...`: writes models
+// as glTF or OBJ.
+Command add_convert_command(CLI::App& root);
 // `critter pose FILE [--anim A] --time T...`: local and model-space transforms at clip times.
 Command add_pose_command(CLI::App& root);
 

@@ -16,6 +16,7 @@ using CommandFactory = Command (*)(CLI::App&);
 constexpr CommandFactory kCommands[] = {
     add_info_command,
     add_demo_command,
+    add_convert_command,
     add_pose_command,
 };
 

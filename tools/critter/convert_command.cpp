@@ -1,0 +1,275 @@
+// `critter convert IN... (-o OUT | --out-dir DIR) [--format glb|gltf|obj] [--clips RANGES]
+// [--anim NAME --time T] [-j N]`: loads model files and writes them as glTF (.glb or .gltf) or
+// OBJ. Every output is written atomically; a file that fails is reported with its location and
+// the batch goes on.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "command.h"
+#include "critter/io/clip_ranges.h"
+#include "critter/io/gltf_writer.h"
+#include "critter/io/load.h"
+#include "critter/io/obj_writer.h"
+
+namespace critter::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ConvertOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string out_dir;
+  std::string format;
+  std::string clips;
+  std::string anim;
+  double time = 0.0;
+  bool time_given = false;
+  int jobs = 1;
+  bool allow_outside_uris = false;
+  bool quiet = false;
+};
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// "glb", "gltf" or "obj" from an output file name; empty when the extension is none of them.
+std::string format_of(const std::string& path) {
+  const std::string ext = lower(fs::path(path).extension().string());
+  if (ext == ".glb" || ext == ".gltf" || ext == ".obj") return ext.substr(1);
+  return {};
+}
+
+Error usage(std::string location, std::string message) {
+  return Error::at(ErrorCode::kUsage, "convert", std::move(location), std::move(message));
+}
+
+// One conversion to do and, once done, how it went.
+struct Job {
+  std::string input;
+  std::string output;
+  bool ok = false;
+  Error error;
+  std::vector<Warning> warnings;
+  std::vector<std::string> files;
+};
+
+// The clip named or numbered by `anim` (a name first, then an index).
+Result<int> find_clip(const Model& model, const std::string& anim, const std::string& file) {
+  if (const int by_name = model.find_clip(anim); by_name >= 0) return by_name;
+  int index = -1;
+  const auto r = std::from_chars(anim.data(), anim.data() + anim.size(), index);
+  if (r.ec == std::errc() && r.ptr == anim.data() + anim.size() && index >= 0 &&
+      static_cast<std::size_t>(index) < model.clips().size())
+    return index;
+  std::string names;
+  for (const Clip& c : model.clips()) names.append(names.empty() ? "" : ", ").append(c.name());
+  return fail(
+      Error::at(ErrorCode::kUsage, file, "--anim",
+                "no animation '" + anim + "' (have: " + (names.empty() ? "none" : names) + ")"));
+}
+
+void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_options,
+                 const std::string& format) {
+  Diagnostics diag;
+  auto finish = [&](Error e) {
+    job.ok = false;
+    job.error = std::move(e);
+    job.warnings.assign(diag.items().begin(), diag.items().end());
+  };
+  Result<Model> model = io::load(job.input, load_options, &diag);
+  if (!model) return finish(std::move(model.error()));
+  if (format == "obj") {
+    io::ObjWriteOptions wo;
+    if (!o.anim.empty()) {
+      auto clip = find_clip(*model, o.anim, job.input);
+      if (!clip) return finish(std::move(clip.error()));
+      wo.clip = *clip;
+      wo.time = static_cast<float>(o.time);
+    }
+    auto r = io::write_obj(*model, job.output, wo, &diag);
+    if (!r) return finish(std::move(r.error()));
+    job.files = r->files;
+  } else {
+    io::GltfWriteOptions wo;
+    wo.container = format == "glb" ? io::GltfContainer::kGlb : io::GltfContainer::kGltf;
+    auto r = io::write_gltf(*model, job.output, wo, &diag);
+    if (!r) return finish(std::move(r.error()));
+    job.files = r->files;
+  }
+  job.ok = true;
+  job.warnings.assign(diag.items().begin(), diag.items().end());
+}
+
+// "[#######.............] 7/20" redrawn in place.
+void draw_progress(std::ostream& out, std::size_t done, std::size_t total) {
+  constexpr std::size_t kWidth = 30;
+  const std::size_t filled = total == 0 ? kWidth : done * kWidth / total;
+  out << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done
+      << "/" << total << std::flush;
+}
+
+int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
+  // Usage checks: everything that does not depend on the files themselves.
+  auto bad = [&](std::string location, std::string message) {
+    return report(usage(std::move(location), std::move(message)), err);
+  };
+  if (o.output.empty() == o.out_dir.empty())
+    return bad("", o.output.empty() ? "give -o OUT (one input) or --out-dir DIR"
+                                    : "-o and --out-dir exclude each other");
+  if (!o.output.empty() && o.inputs.size() != 1)
+    return bad("-o", "-o names one output; use --out-dir DIR for " +
+                         std::to_string(o.inputs.size()) + " inputs");
+  std::string format = lower(o.format);
+  if (!format.empty() && format != "glb" && format != "gltf" && format != "obj")
+    return bad("--format", "unknown format '" + o.format + "' (glb, gltf or obj)");
+  if (format.empty()) {
+    if (!o.output.empty()) {
+      format = format_of(o.output);
+      if (format.empty())
+        return bad("-o", "cannot tell the format of '" + o.output +
+                             "': use a .glb, .gltf or .obj name or --format");
+    } else {
+      format = "glb";
+    }
+  }
+  if (!o.output.empty() && !format_of(o.output).empty() && format_of(o.output) != format)
+    return bad("-o", "'" + o.output + "' does not match --format " + format);
+  if (o.time_given && o.anim.empty()) return bad("--time", "--time needs --anim");
+  if (!o.anim.empty() && format != "obj")
+    return bad("--anim", "--anim and --time pose an OBJ export; glTF keeps every animation");
+  if (o.time_given && !std::isfinite(o.time)) return bad("--time", "time is not finite");
+  if (o.jobs < 1) return bad("-j", "needs at least 1 job");
+
+  io::LoadOptions load_options;
+  load_options.allow_outside_uris = o.allow_outside_uris;
+  if (!o.clips.empty()) {
+    auto ranges = io::parse_clip_ranges(o.clips, "--clips");
+    if (!ranges) return report(ranges.error(), err);
+    load_options.clips = std::move(*ranges);
+  }
+
+  std::vector<Job> jobs(o.inputs.size());
+  std::map<std::string, std::size_t> claimed;  // output path -> input that writes it
+  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
+    jobs[i].input = o.inputs[i];
+    if (!o.output.empty()) {
+      jobs[i].output = o.output;
+    } else {
+      jobs[i].output =
+          (fs::path(o.out_dir) / (fs::path(o.inputs[i]).stem().string() + "." + format)).string();
+    }
+    auto [it, fresh] = claimed.emplace(jobs[i].output, i);
+    if (!fresh)
+      return bad("--out-dir", "'" + o.inputs[it->second] + "' and '" + o.inputs[i] +
+                                  "' would both write '" + jobs[i].output + "'");
+  }
+  if (!o.out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(o.out_dir, ec);
+    if (!fs::is_directory(o.out_dir))
+      return report(
+          Error::at(ErrorCode::kIo, o.out_dir, "",
+                    "cannot create the output folder" + (ec ? ": " + ec.message() : std::string())),
+          err);
+  }
+
+  const bool batch = jobs.size() > 1;
+  const bool progress = batch && !o.quiet && &out == &std::cout && ::isatty(STDOUT_FILENO);
+  const auto start = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
+  std::mutex mutex;
+  if (progress) draw_progress(out, 0, jobs.size());
+  auto worker = [&]() {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= jobs.size()) return;
+      convert_one(jobs[i], o, load_options, format);
+      if (progress) {
+        std::lock_guard<std::mutex> lock(mutex);
+        draw_progress(out, ++done, jobs.size());
+      }
+    }
+  };
+  const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(o.jobs), jobs.size());
+  if (threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+  }
+  if (progress) out << "\r" << std::string(40, ' ') << "\r";
+
+  // Reports in input order whatever the thread timing was.
+  std::size_t failed = 0;
+  for (const Job& job : jobs) {
+    for (const Warning& w : job.warnings) err << w.to_string() << "\n";
+    if (!job.ok) {
+      ++failed;
+      err << job.error.to_string() << "\n";
+    } else if (!batch && !o.quiet) {
+      out << job.input << " -> " << job.output << "\n";
+    }
+  }
+  if (batch) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char time_text[32];
+    std::snprintf(time_text, sizeof time_text, "%.2f", seconds);
+    out << "converted " << jobs.size() - failed << " of " << jobs.size() << " files to " << format
+        << " in " << o.out_dir << " (" << failed << " failed, " << time_text << " s)\n";
+  }
+  return failed == 0 ? kExitOk : kExitBadInput;
+}
+
+}  // namespace
+
+Command add_convert_command(CLI::App& root) {
+  auto options = std::make_shared<ConvertOptions>();
+  CLI::App* app = root.add_subcommand(
+      "convert",
+      "Write model files as glTF (.glb, .gltf) or OBJ; one file with -o, many with --out-dir");
+  app->add_option("IN", options->inputs, "Model files to convert")->required();
+  app->add_option("-o,--output", options->output,
+                  "Output file for a single input; its extension picks the format");
+  app->add_option("--out-dir", options->out_dir,
+                  "Folder for the outputs of one or more inputs (created when missing); each is "
+                  "named after its input");
+  app->add_option("--format", options->format, "glb, gltf or obj (default: from -o, else glb)");
+  app->add_option("--clips", options->clips,
+                  "Cut the file's animation into named frame ranges: name:start-end,...");
+  app->add_option("--anim", options->anim, "OBJ only: pose with this animation (name or index)");
+  app->add_option("--time", options->time, "OBJ only: seconds into --anim (default 0)")
+      ->each([options](const std::string&) { options->time_given = true; });
+  app->add_option("-j,--jobs", options->jobs, "Convert this many files in parallel (default 1)");
+  app->add_flag("--allow-outside-uris", options->allow_outside_uris,
+                "Let models reference files outside their own folder");
+  app->add_flag("-q,--quiet", options->quiet, "Print nothing but warnings and errors");
+  return Command{app, [options](std::ostream& out, std::ostream& err) {
+                   return run_convert(*options, out, err);
+                 }};
+}
+
+}  // namespace critter::cli
