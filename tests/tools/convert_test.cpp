@@ -1,0 +1,255 @@
+// `critter convert` as a user runs it: outputs, exit codes, exact messages, batches.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "critter/io/load.h"
+#include "support/cli_runner.h"
+#include "support/gltf_validation.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using critter::test_support::CliTest;
+using critter::test_support::RunResult;
+using critter::test_support::shared_model;
+using critter::test_support::slurp;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::size_t count_lines_starting(const std::string& text, const std::string& prefix) {
+  std::size_t n = 0;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) n += line.rfind(prefix, 0) == 0;
+  return n;
+}
+
+const char* const kCharacterB3d =
+    "/usr/share/games/minetest/games/minetest_game/mods/player_api/models/character.b3d";
+
+class ConvertTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    out_ = dir_ / "out";
+    fs::create_directories(out_);
+  }
+  fs::path out_;
+};
+
+TEST_F(ConvertTest, OneFileToGlbValidatesAndReloads) {
+  const std::string in = shared_model("RiggedFigure/RiggedFigure.glb");
+  const std::string out = (out_ / "figure.glb").string();
+  const RunResult r = run({"convert", in, "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, in + " -> " + out + "\n");
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(names_in(out_), (std::vector<std::string>{"figure.glb"}));
+  const auto v = critter::testing::validate_gltf(out);
+  EXPECT_EQ(v.errors, 0) << v.summary();
+  EXPECT_EQ(v.warnings, 0) << v.summary();
+
+  auto a = critter::io::load(in);
+  auto b = critter::io::load(out);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(b->clips().size(), a->clips().size());
+  EXPECT_EQ(b->meshes().size(), a->meshes().size());
+  for (const std::string& name : a->skeleton().names()) EXPECT_GE(b->find_bone(name), 0) << name;
+}
+
+TEST_F(ConvertTest, OneFileToGltfWritesItsBufferAndTextureBeside) {
+  const RunResult r =
+      run({"convert", shared_model("girl/girl.glb"), "-o", (out_ / "girl.gltf").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // girl.glb embeds one image named "girl": it becomes girl_girl.png.
+  EXPECT_EQ(names_in(out_), (std::vector<std::string>{"girl.bin", "girl.gltf", "girl_girl.png"}));
+  const auto v = critter::testing::validate_gltf(out_ / "girl.gltf");
+  EXPECT_EQ(v.errors, 0) << v.summary();
+}
+
+TEST_F(ConvertTest, PosedObjAtATime) {
+  const std::string in = shared_model("girl/girl.glb");
+  const RunResult rest = run({"convert", in, "-o", (out_ / "rest.obj").string()});
+  ASSERT_EQ(rest.exit_code, 0) << rest.err;
+  const RunResult run_pose = run(
+      {"convert", in, "-o", (out_ / "run.obj").string(), "--anim", "RunTrack", "--time", "0.5"});
+  ASSERT_EQ(run_pose.exit_code, 0) << run_pose.err;
+  EXPECT_EQ(names_in(out_), (std::vector<std::string>{"rest.mtl", "rest.obj", "rest_girl.png",
+                                                      "run.mtl", "run.obj", "run_girl.png"}));
+  auto model = critter::io::load(in);
+  ASSERT_TRUE(model);
+  std::size_t vertices = 0;
+  for (const auto& mesh : model->meshes())
+    for (const auto& part : mesh.parts) vertices += part.vertex_count();
+  const std::string a = slurp(out_ / "rest.obj");
+  const std::string b = slurp(out_ / "run.obj");
+  EXPECT_EQ(count_lines_starting(a, "v "), vertices);
+  EXPECT_EQ(count_lines_starting(b, "v "), vertices);
+  EXPECT_NE(a, b);
+  EXPECT_TRUE(contains(b, "clip 'RunTrack' at 0.5 s")) << b.substr(0, 200);
+}
+
+TEST_F(ConvertTest, UsageErrors) {
+  const std::string in = shared_model("SimpleSkin/SimpleSkin.gltf");
+  const std::string glb = (out_ / "x.glb").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      {{"convert", in}, "convert: give -o OUT (one input) or --out-dir DIR\n"},
+      {{"convert", in, "-o", glb, "--out-dir", out_.string()},
+       "convert: -o and --out-dir exclude each other\n"},
+      {{"convert", in, in, "-o", glb},
+       "convert:-o: -o names one output; use --out-dir DIR for 2 inputs\n"},
+      {{"convert", in, "-o", (out_ / "x.fbx").string()},
+       "convert:-o: cannot tell the format of '" + (out_ / "x.fbx").string() +
+           "': use a .glb, .gltf or .obj name or --format\n"},
+      {{"convert", in, "-o", glb, "--format", "obj"},
+       "convert:-o: '" + glb + "' does not match --format obj\n"},
+      {{"convert", in, "-o", glb, "--format", "fbx"},
+       "convert:--format: unknown format 'fbx' (glb, gltf or obj)\n"},
+      {{"convert", in, "-o", glb, "--anim", "0"},
+       "convert:--anim: --anim and --time pose an OBJ export; glTF keeps every animation\n"},
+      {{"convert", in, "-o", (out_ / "x.obj").string(), "--time", "1"},
+       "convert:--time: --time needs --anim\n"},
+      {{"convert", in, "-o", glb, "-j", "0"}, "convert:-j: needs at least 1 job\n"},
+      {{"convert", in, "x/SimpleSkin.gltf", "--out-dir", out_.string()},
+       "convert:--out-dir: '" + in + "' and 'x/SimpleSkin.gltf' would both write '" +
+           (out_ / "SimpleSkin.glb").string() + "'\n"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.err;
+    EXPECT_EQ(r.err, c.err);
+    EXPECT_EQ(r.out, "");
+  }
+  const RunResult clips = run({"convert", in, "-o", glb, "--clips", "walk:1"});
+  EXPECT_EQ(clips.exit_code, 2);
+  EXPECT_TRUE(contains(clips.err, "--clips")) << clips.err;
+  EXPECT_TRUE(names_in(out_).empty());
+}
+
+TEST_F(ConvertTest, UnknownAnimationIsABadInput) {
+  const std::string in = shared_model("girl/girl.glb");
+  const RunResult r =
+      run({"convert", in, "-o", (out_ / "g.obj").string(), "--anim", "Dance", "--time", "1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, in + ":--anim: no animation 'Dance' (have: IdleTrack, RunTrack)\n");
+  EXPECT_TRUE(names_in(out_).empty());
+}
+
+// A batch with a broken file and a missing one: the good files are converted, each failure is
+// reported with its location, the summary counts them, and the exit status is 1.
+TEST_F(ConvertTest, BatchGoesOnAfterAFailure) {
+  const fs::path broken = dir_ / "broken.glb";
+  {
+    std::ofstream f(broken, std::ios::binary);
+    f << "glTF" << std::string("\x02\x00\x00\x00\x10\x00\x00\x00", 8) << "junk";
+  }
+  const std::string missing = (dir_ / "missing.gltf").string();
+  const RunResult r = run({"convert", shared_model("SimpleSkin/SimpleSkin.gltf"), broken.string(),
+                           missing, shared_model("AnimatedTriangle/AnimatedTriangle.gltf"),
+                           "--out-dir", out_.string(), "-j", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(
+      std::regex_match(r.out, std::regex("converted 2 of 4 files to glb in " + out_.string() +
+                                         R"( \(2 failed, [0-9]+\.[0-9]{2} s\)\n)")))
+      << r.out;
+  EXPECT_EQ(names_in(out_), (std::vector<std::string>{"AnimatedTriangle.glb", "SimpleSkin.glb"}));
+  // Failures in input order, each "path:location: message".
+  std::istringstream err(r.err);
+  std::string first, second, extra;
+  std::getline(err, first);
+  std::getline(err, second);
+  EXPECT_TRUE(first.rfind(broken.string() + ":byte ", 0) == 0) << r.err;
+  EXPECT_EQ(second, missing + ": cannot open '" + missing + "'");
+  EXPECT_FALSE(std::getline(err, extra)) << r.err;
+}
+
+// A failed conversion leaves an existing output as it was.
+TEST_F(ConvertTest, FailureKeepsTheExistingOutput) {
+  const fs::path out = out_ / "keep.glb";
+  { std::ofstream(out) << "previous"; }
+  const RunResult r = run({"convert", (dir_ / "missing.glb").string(), "-o", out.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(slurp(out), "previous");
+  // The writer's own failure: the output's folder does not exist.
+  const fs::path nowhere = dir_ / "no" / "such" / "x.glb";
+  const RunResult w =
+      run({"convert", shared_model("SimpleSkin/SimpleSkin.gltf"), "-o", nowhere.string()});
+  EXPECT_EQ(w.exit_code, 1);
+  EXPECT_EQ(w.err,
+            nowhere.string() + ": cannot create a file in its folder: No such file or directory\n");
+}
+
+// Parallel conversion writes exactly the bytes a serial one does.
+TEST_F(ConvertTest, ParallelBatchMatchesSerial) {
+  const std::vector<std::string> inputs = {
+      shared_model("SimpleSkin/SimpleSkin.gltf"),
+      shared_model("greenman/greenman.glb"),
+      shared_model("ozz_cubicspline/cubicspline.gltf"),
+      shared_model("MorphStressTest/MorphStressTest.gltf"),
+      shared_model("AnimatedMorphSphere/AnimatedMorphSphere.gltf"),
+      shared_model("minetest_cart_b3d/carts_cart.b3d"),
+  };
+  std::vector<std::string> serial = {"convert"}, parallel = {"convert"};
+  serial.insert(serial.end(), inputs.begin(), inputs.end());
+  parallel.insert(parallel.end(), inputs.begin(), inputs.end());
+  const fs::path a = out_ / "serial", b = out_ / "parallel";
+  serial.insert(serial.end(), {"--out-dir", a.string(), "--format", "gltf"});
+  parallel.insert(parallel.end(), {"--out-dir", b.string(), "--format", "gltf", "-j", "3"});
+  const RunResult rs = run(serial);
+  ASSERT_EQ(rs.exit_code, 0) << rs.err;
+  const RunResult rp = run(parallel);
+  ASSERT_EQ(rp.exit_code, 0) << rp.err;
+  EXPECT_TRUE(std::regex_match(rp.out, std::regex("converted 6 of 6 files to gltf in " +
+                                                  b.string() + R"( \(0 failed, .* s\)\n)")))
+      << rp.out;
+  const auto names = names_in(a);
+  EXPECT_EQ(names_in(b), names);
+  // Every model's .gltf, .bin and textures, e.g. MorphStressTest's three PNGs.
+  EXPECT_GE(names.size(), 15u);
+  for (const std::string& n : names) EXPECT_EQ(slurp(b / n), slurp(a / n)) << n;
+  for (const std::string& n : names) {
+    if (fs::path(n).extension() != ".gltf") continue;
+    const auto v = critter::testing::validate_gltf(b / n);
+    EXPECT_EQ(v.errors, 0) << n << "\n" << v.summary();
+  }
+}
+
+// Named frame ranges cut Minetest's player model (one long B3D animation) into clips.
+TEST_F(ConvertTest, ClipsCutTheAnimation) {
+  const fs::path out = out_ / "character.glb";
+  const RunResult r =
+      run({"convert", kCharacterB3d, "-o", out.string(), "--clips", "stand:0-79,walk:168-187"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto model = critter::io::load(out.string());
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_EQ(model->clips().size(), 2u);
+  EXPECT_EQ(model->clips()[0].name(), "stand");
+  EXPECT_EQ(model->clips()[1].name(), "walk");
+  // Frames 168-187 last 19 frames, frames 0-79 last 79, at the same frame rate.
+  EXPECT_NEAR(model->clips()[1].duration() / model->clips()[0].duration(), 19.0 / 79.0, 1e-5);
+  const auto v = critter::testing::validate_gltf(out);
+  EXPECT_EQ(v.errors, 0) << v.summary();
+}
+
+}  // namespace
