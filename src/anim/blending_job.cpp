@@ -6,6 +6,10 @@
 
 #include "anim/quat_slerp.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace critter::anim {
 
 namespace {
@@ -55,6 +59,51 @@ inline quat scale_rotation(quat delta, float w) {
   const float k = std::sin(w * half) / sin_half;
   return quat_xyzw(delta.x * k, delta.y * k, delta.z * k, std::cos(w * half));
 }
+
+#if defined(__SSE2__)
+
+// The sum of the four lanes of v, in every lane.
+inline __m128 sum_lanes(__m128 v) {
+  v = _mm_add_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_add_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
+}
+
+// Running weighted sum of transforms for one joint. A Transform is 10 floats (t, r, s); three
+// overlapping 4-float windows cover it: floats 0-3 (t and a spare lane), 3-6 (r) and 6-9 (a spare
+// lane and s). The spare lanes are summed too and never stored.
+struct Accumulator {
+  __m128 t = _mm_setzero_ps(), r = _mm_setzero_ps(), s = _mm_setzero_ps();
+
+  void add(const Transform& p, float weight) {
+    const float* f = &p.translation.x;
+    const __m128 pt = _mm_loadu_ps(f), pr = _mm_loadu_ps(f + 3), ps = _mm_loadu_ps(f + 6);
+    const __m128 w = _mm_set1_ps(weight);
+    // Align with the running sum so that q and -q (the same orientation) add up instead of
+    // cancelling out.
+    const __m128 flip = _mm_and_ps(_mm_cmplt_ps(sum_lanes(_mm_mul_ps(r, pr)), _mm_setzero_ps()),
+                                   _mm_set1_ps(-0.0f));
+    t = _mm_add_ps(t, _mm_mul_ps(pt, w));
+    r = _mm_add_ps(r, _mm_mul_ps(pr, _mm_xor_ps(w, flip)));
+    s = _mm_add_ps(s, _mm_mul_ps(ps, w));
+  }
+
+  // Writes t, s and the normalised rotation (`fallback` when it has zero length).
+  void store(const quat& fallback, Transform& o) const {
+    const float len2 = _mm_cvtss_f32(sum_lanes(_mm_mul_ps(r, r)));
+    __m128 q;
+    if (len2 > 1e-24f)
+      q = _mm_mul_ps(r, _mm_set1_ps(detail::inv_sqrt(len2)));
+    else
+      q = _mm_loadu_ps(&fallback.x);
+    float* f = &o.translation.x;
+    // In this order each store overwrites the spare lane of the one before.
+    _mm_storeu_ps(f + 6, s);
+    _mm_storeu_ps(f, t);
+    _mm_storeu_ps(f + 3, q);
+  }
+};
+
+#endif
 
 }  // namespace
 
@@ -108,7 +157,21 @@ Status BlendingJob::run() const {
   const float uniform_rest = uniform_total < threshold ? threshold - uniform_total : 0.0f;
   const float uniform_inv = 1.0f / (uniform_total + uniform_rest);
 
-  for (std::size_t j = 0; j < joints; ++j) {
+  // The common case (no masks, no additive layers) with SSE: three registers per joint.
+  bool blended = false;
+#if defined(__SSE2__)
+  if (!masked && additive_layers.empty()) {
+    for (std::size_t j = 0; j < joints; ++j) {
+      Accumulator acc;
+      for (const BlendingLayer& l : layers)
+        if (l.weight > 0.0f) acc.add(l.pose[j], l.weight * uniform_inv);
+      if (uniform_rest > 0.0f) acc.add(rest[j], uniform_rest * uniform_inv);
+      acc.store(rest[j].rotation, output[j]);
+    }
+    blended = true;
+  }
+#endif
+  for (std::size_t j = 0; !blended && j < joints; ++j) {
     vec3 t(0.0f), s(0.0f);
     vec4 q(0.0f);
     const auto accumulate = [&](const Transform& p, float w) {

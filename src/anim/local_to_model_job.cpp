@@ -2,6 +2,10 @@
 
 #include <string>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 namespace critter::anim {
 
 namespace {
@@ -12,8 +16,9 @@ Status job_error(std::string location, std::string message) {
 }
 
 // parent · T(t)·R(q)·S(s) without building the local matrix: the rotation columns are scaled and
-// pushed through the parent's upper 3x4 directly, which saves the general 4x4 product. The
-// parent's last row is carried along, so any (even projective) root matrix is handled.
+// pushed through the parent's four columns directly, which saves the general 4x4 product. The
+// parent's last row is carried along, so any (even projective) root matrix is handled. With SSE
+// each column is one register; the operations and their order are those of the scalar form.
 inline void compose(const mat4& parent, const vec3& t, const quat& q, const vec3& s, mat4& out) {
   const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
   const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
@@ -28,11 +33,26 @@ inline void compose(const mat4& parent, const vec3& t, const quat& q, const vec3
   const float r20 = (2.0f * (xz + wy)) * s.z;
   const float r21 = (2.0f * (yz - wx)) * s.z;
   const float r22 = (1.0f - 2.0f * (xx + yy)) * s.z;
+#if defined(__SSE2__)
+  const float* pm = &parent[0][0];
+  const __m128 p0 = _mm_loadu_ps(pm), p1 = _mm_loadu_ps(pm + 4);
+  const __m128 p2 = _mm_loadu_ps(pm + 8), p3 = _mm_loadu_ps(pm + 12);
+  const auto column = [&](float a, float b, float c) {
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(p0, _mm_set1_ps(a)), _mm_mul_ps(p1, _mm_set1_ps(b))),
+                      _mm_mul_ps(p2, _mm_set1_ps(c)));
+  };
+  float* om = &out[0][0];
+  _mm_storeu_ps(om, column(r00, r01, r02));
+  _mm_storeu_ps(om + 4, column(r10, r11, r12));
+  _mm_storeu_ps(om + 8, column(r20, r21, r22));
+  _mm_storeu_ps(om + 12, _mm_add_ps(column(t.x, t.y, t.z), p3));
+#else
   const vec4 p0 = parent[0], p1 = parent[1], p2 = parent[2], p3 = parent[3];
   out[0] = p0 * r00 + p1 * r01 + p2 * r02;
   out[1] = p0 * r10 + p1 * r11 + p2 * r12;
   out[2] = p0 * r20 + p1 * r21 + p2 * r22;
   out[3] = p0 * t.x + p1 * t.y + p2 * t.z + p3;
+#endif
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 
 #include <cmath>
 
-#if defined(__SSE__)
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__SSE__)
 #include <xmmintrin.h>
 #endif
 
@@ -65,6 +67,61 @@ inline quat slerp_shortest(const quat& a, const quat& b, float f) {
   const float inv_len = 1.5f - 0.5f * len2;
   return quat_xyzw(x * inv_len, y * inv_len, z * inv_len, w * inv_len);
 }
+
+#if defined(__SSE2__)
+
+// Four quaternions, one per lane, components in separate registers.
+struct Quat4 {
+  __m128 x, y, z, w;
+};
+
+// slerp_shortest on four lanes at once, with the same operations in the same order, so each lane
+// equals the scalar result bit for bit; a lane with f == 0 returns its `a` unchanged, as the
+// samplers need at keys. Only the narrow-arc series is vectorised: when some lane's |cos θ| is
+// below 0.95 (or not a number) nothing is written and false is returned; the caller then takes
+// the scalar function per lane.
+inline bool slerp_shortest4(const Quat4& a, const Quat4& b, __m128 f, Quat4& out) {
+  const __m128 sign_mask = _mm_set1_ps(-0.0f);
+  __m128 d = _mm_add_ps(
+      _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)), _mm_mul_ps(a.z, b.z)),
+      _mm_mul_ps(a.w, b.w));
+  const __m128 sign = _mm_and_ps(d, sign_mask);
+  d = _mm_xor_ps(d, sign);
+  if (_mm_movemask_ps(_mm_cmpnge_ps(d, _mm_set1_ps(0.95f))) != 0) return false;
+  const __m128 one = _mm_set1_ps(1.0f);
+  const __m128 g = _mm_sub_ps(one, f);
+  const __m128 xm1 = _mm_sub_ps(d, one);
+  const __m128 f2 = _mm_mul_ps(f, f), g2 = _mm_mul_ps(g, g);
+  __m128 hf = one, hg = one;
+  constexpr float kInv[4] = {0.0f, 1.0f / 3.0f, 1.0f / 10.0f, 1.0f / 21.0f};
+  for (int m = 3; m >= 1; --m) {
+    const __m128 k = _mm_mul_ps(_mm_set1_ps(kInv[m]), xm1);
+    const __m128 mm = _mm_set1_ps(static_cast<float>(m * m));
+    hf = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(f2, mm), k), hf));
+    hg = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(g2, mm), k), hg));
+  }
+  const __m128 ca = _mm_mul_ps(g, hg);
+  const __m128 cb = _mm_xor_ps(_mm_mul_ps(f, hf), sign);
+  const __m128 x = _mm_add_ps(_mm_mul_ps(ca, a.x), _mm_mul_ps(cb, b.x));
+  const __m128 y = _mm_add_ps(_mm_mul_ps(ca, a.y), _mm_mul_ps(cb, b.y));
+  const __m128 z = _mm_add_ps(_mm_mul_ps(ca, a.z), _mm_mul_ps(cb, b.z));
+  const __m128 w = _mm_add_ps(_mm_mul_ps(ca, a.w), _mm_mul_ps(cb, b.w));
+  const __m128 len2 =
+      _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                 _mm_mul_ps(w, w));
+  const __m128 inv_len = _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
+  const __m128 at_key = _mm_cmpeq_ps(f, _mm_setzero_ps());
+  const auto pick = [&](__m128 key, __m128 mid) {
+    return _mm_or_ps(_mm_and_ps(at_key, key), _mm_andnot_ps(at_key, _mm_mul_ps(mid, inv_len)));
+  };
+  out.x = pick(a.x, x);
+  out.y = pick(a.y, y);
+  out.z = pick(a.z, z);
+  out.w = pick(a.w, w);
+  return true;
+}
+
+#endif
 
 // 1/sqrt(x) for x > 0 to about 2e-7 relative: the hardware estimate refined by one Newton step,
 // which costs a fraction of the latency of sqrt followed by a division. Scalar fallback without

@@ -7,6 +7,10 @@
 
 #include "anim/quat_slerp.h"
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 namespace critter::anim {
 
 namespace {
@@ -144,6 +148,81 @@ inline quat sample_quat(const Track& track, const float* times, const float* val
   return load_quat(values);
 }
 
+using Segment = SamplingContext::Segment;
+
+// LINEAR rotation tracks (sorted by joint): slerp from the segment's start key to its end key.
+// Four tracks at a time where SSE2 is available; the scalar slerp otherwise, for the last few
+// tracks and for batches with a wide arc.
+inline void sample_linear_rotations(std::span<const std::uint32_t> list, const Track* tracks,
+                                    const std::uint32_t* track_timelines, const Segment* segments,
+                                    const float* times, const float* values, Transform* out) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 4 <= list.size(); i += 4) {
+    __m128 a[4], b[4];
+    float f[4];
+    float* dst[4];
+    for (int lane = 0; lane < 4; ++lane) {
+      const std::uint32_t ti = list[i + static_cast<std::size_t>(lane)];
+      const Track& t = tracks[ti];
+      const Segment seg = segments[track_timelines[ti]];
+      const float* v0 = values + t.value_begin + std::size_t{seg.key} * 4;
+      // At a key (fraction 0, which includes the last key) the end key may not exist.
+      const float* v1 = seg.fraction != 0.0f ? v0 + 4 : v0;
+      a[lane] = _mm_loadu_ps(v0);
+      b[lane] = _mm_loadu_ps(v1);
+      f[lane] = seg.fraction;
+      dst[lane] = &out[t.index].rotation.x;
+    }
+    _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
+    _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
+    detail::Quat4 r;
+    if (detail::slerp_shortest4({a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, _mm_loadu_ps(f),
+                                r)) {
+      _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+      _mm_storeu_ps(dst[0], r.x);
+      _mm_storeu_ps(dst[1], r.y);
+      _mm_storeu_ps(dst[2], r.z);
+      _mm_storeu_ps(dst[3], r.w);
+    } else {
+      for (std::size_t lane = 0; lane < 4; ++lane) {
+        const std::uint32_t ti = list[i + lane];
+        const Track& t = tracks[ti];
+        const Segment seg = segments[track_timelines[ti]];
+        out[t.index].rotation = sample_quat(t, times + t.key_begin, values + t.value_begin,
+                                            KeySpan{seg.key, seg.fraction});
+      }
+    }
+  }
+#endif
+  for (; i < list.size(); ++i) {
+    const Track& t = tracks[list[i]];
+    const Segment seg = segments[track_timelines[list[i]]];
+    out[t.index].rotation =
+        sample_quat(t, times + t.key_begin, values + t.value_begin, KeySpan{seg.key, seg.fraction});
+  }
+}
+
+// LINEAR translation and scale tracks (sorted by joint): v0 + (v1 − v0)·s, which at a key
+// (s == 0, v1 == v0) is v0 exactly.
+inline void sample_linear_vectors(std::span<const std::uint32_t> list, const Track* tracks,
+                                  const std::uint32_t* track_timelines, const Segment* segments,
+                                  const float* values, std::size_t value_count, Transform* out) {
+  static_cast<void>(value_count);
+  for (const std::uint32_t ti : list) {
+    const Track& t = tracks[ti];
+    const Segment seg = segments[track_timelines[ti]];
+    const float* v0 = values + t.value_begin + std::size_t{seg.key} * 3;
+    const float* v1 = seg.fraction != 0.0f ? v0 + 3 : v0;
+    vec3& dst =
+        t.target == TrackTarget::kTranslation ? out[t.index].translation : out[t.index].scale;
+    const float s = seg.fraction;
+    dst.x = v0[0] + (v1[0] - v0[0]) * s;
+    dst.y = v0[1] + (v1[1] - v0[1]) * s;
+    dst.z = v0[2] + (v1[2] - v0[2]) * s;
+  }
+}
+
 }  // namespace
 
 Status SamplingJob::validate() const {
@@ -170,17 +249,14 @@ Status SamplingJob::validate() const {
   const std::size_t joints = rest.size();
   const std::size_t meshes = weight_offsets.size() - 1;
   const auto tracks = clip->tracks();
-  // validate() runs every frame: a branch-light pass first, the detailed pass (which builds the
-  // message) only when something is wrong.
-  bool bad = false;
-  for (const Track& t : tracks) {
+  // validate() runs every frame. build_clip already guarantees keys and T/R/S component counts,
+  // so the cheap pass checks the clip's largest joint index and the weights tracks only; the
+  // detailed pass (which builds the message) runs only when something is wrong.
+  bool bad = !tracks.empty() && clip->max_joint() >= static_cast<std::int64_t>(joints);
+  for (const std::uint32_t i : clip->weight_tracks()) {
+    const Track& t = tracks[i];
     const auto index = static_cast<std::uint32_t>(t.index);  // negative -> huge
-    if (t.target == TrackTarget::kWeights) {
-      bad |= index >= meshes || t.components != weight_offsets[index + 1] - weight_offsets[index];
-    } else {
-      bad |= (index >= joints) | (t.components != (t.target == TrackTarget::kRotation ? 4u : 3u));
-    }
-    bad |= t.key_count == 0;
+    bad |= index >= meshes || t.components != weight_offsets[index + 1] - weight_offsets[index];
   }
   if (!bad) return {};
   for (std::size_t i = 0; i < tracks.size(); ++i) {
@@ -217,25 +293,46 @@ Status SamplingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
 
   const auto tracks = clip->tracks();
+  const auto timelines = clip->timelines();
   SamplingContext& ctx = *context;
-  if (ctx.clip_ != clip || ctx.cursors_.size() != tracks.size()) {
-    ctx.cursors_.assign(tracks.size(), 0u);
+  if (ctx.clip_ != clip || ctx.cursors_.size() != timelines.size()) {
+    ctx.cursors_.assign(timelines.size(), 0u);
     ctx.clip_ = clip;
   }
+  ctx.segments_.resize(timelines.size());
 
-  // Complete poses (playback.md §2): start from rest and defaults, let tracks overwrite.
-  std::copy(rest.begin(), rest.end(), output.begin());
+  // Every track of a timeline has the same key times, so the time is located once per timeline.
+  const float* all_times = clip->times().data();
+  SamplingContext::Segment* segments = ctx.segments_.data();
+  for (std::size_t i = 0; i < timelines.size(); ++i) {
+    const KeySpan at =
+        locate(all_times + timelines[i].key_begin, timelines[i].key_count, time, ctx.cursors_[i]);
+    segments[i] = {at.k, at.s};
+  }
+
+  // Complete poses (playback.md §2): start from rest and defaults, let tracks overwrite. Joints
+  // below the clip's animated prefix get all three channels from tracks. (A moved-from clip has
+  // no tracks but may keep its counters, hence the emptiness test.)
+  const std::size_t prefix =
+      tracks.empty() ? 0 : std::min<std::size_t>(clip->animated_joint_prefix(), rest.size());
+  std::copy(rest.begin() + static_cast<std::ptrdiff_t>(prefix), rest.end(),
+            output.begin() + static_cast<std::ptrdiff_t>(prefix));
   std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
 
-  const float* all_times = clip->times().data();
   const float* all_values = clip->values().data();
-  std::uint32_t* cursors = ctx.cursors_.data();
+  const std::uint32_t* track_timelines = clip->track_timelines().data();
   Transform* out = output.data();
-  for (std::size_t i = 0; i < tracks.size(); ++i) {
+  sample_linear_rotations(clip->linear_rotation_tracks(), tracks.data(), track_timelines, segments,
+                          all_times, all_values, out);
+  sample_linear_vectors(clip->linear_vector_tracks(), tracks.data(), track_timelines, segments,
+                        all_values, clip->values().size(), out);
+
+  for (const std::uint32_t i : clip->other_tracks()) {
     const Track& track = tracks[i];
     const float* times = all_times + track.key_begin;
     const float* values = all_values + track.value_begin;
-    const KeySpan at = locate(times, track.key_count, time, cursors[i]);
+    const SamplingContext::Segment seg = segments[track_timelines[i]];
+    const KeySpan at{seg.key, seg.fraction};
     switch (track.target) {
       case TrackTarget::kTranslation:
         out[track.index].translation = sample_vec3(track, times, values, at);

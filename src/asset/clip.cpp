@@ -1,7 +1,10 @@
 #include "critter/asset/clip.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace critter {
 
@@ -29,6 +32,96 @@ std::string_view to_string(TrackTarget t) {
       return "weights";
   }
   return "?";
+}
+
+namespace {
+
+// FNV-1a over the bit patterns of a key time list.
+std::uint64_t hash_times(std::span<const float> times) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const float t : times) {
+    h ^= std::bit_cast<std::uint32_t>(t);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+void Clip::index_for_sampling(std::size_t mesh_count) {
+  Clip& clip = *this;
+  const std::size_t n = clip.tracks_.size();
+  const std::span<const float> all_times(clip.times_);
+
+  // Timelines: bucket by hash, then compare the times themselves.
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> buckets;
+  clip.track_timelines_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Track& t = clip.tracks_[i];
+    const auto times = all_times.subspan(t.key_begin, t.key_count);
+    auto& bucket = buckets[hash_times(times)];
+    std::uint32_t found = static_cast<std::uint32_t>(clip.timelines_.size());
+    for (const std::uint32_t candidate : bucket) {
+      const Clip::Timeline& tl = clip.timelines_[candidate];
+      if (tl.key_count == t.key_count &&
+          std::ranges::equal(all_times.subspan(tl.key_begin, tl.key_count), times)) {
+        found = candidate;
+        break;
+      }
+    }
+    if (found == clip.timelines_.size()) {
+      clip.timelines_.push_back({t.key_begin, t.key_count});
+      bucket.push_back(found);
+    }
+    clip.track_timelines_[i] = found;
+  }
+
+  // Live tracks: walking backwards, a track is live when no later track had its target.
+  for (const Track& t : clip.tracks_)
+    if (t.target != TrackTarget::kWeights) clip.max_joint_ = std::max(clip.max_joint_, t.index);
+  const auto joints = static_cast<std::size_t>(clip.max_joint_ + 1);
+  std::vector<std::uint8_t> channels(joints, 0);  // bit (1 << target) per joint
+  std::vector<std::uint8_t> mesh_seen(mesh_count, 0);
+  std::vector<std::uint8_t> live(n, 0);
+  for (std::size_t i = n; i-- > 0;) {
+    const Track& t = clip.tracks_[i];
+    const auto index = static_cast<std::size_t>(t.index);
+    if (t.target == TrackTarget::kWeights) {
+      if (index < mesh_count && !mesh_seen[index]) {
+        mesh_seen[index] = 1;
+        live[i] = 1;
+      }
+    } else {
+      const auto bit = static_cast<std::uint8_t>(1u << static_cast<unsigned>(t.target));
+      if (!(channels[index] & bit)) {
+        channels[index] |= bit;
+        live[i] = 1;
+      }
+    }
+  }
+  while (clip.animated_prefix_ < joints && channels[clip.animated_prefix_] == 7u)
+    ++clip.animated_prefix_;
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const Track& t = clip.tracks_[i];
+    const auto ti = static_cast<std::uint32_t>(i);
+    if (t.target == TrackTarget::kWeights) clip.weight_tracks_.push_back(ti);
+    if (!live[i]) continue;
+    if (t.interpolation != Interpolation::kLinear || t.target == TrackTarget::kWeights)
+      clip.other_tracks_.push_back(ti);
+    else if (t.target == TrackTarget::kRotation)
+      clip.linear_rotations_.push_back(ti);
+    else
+      clip.linear_vectors_.push_back(ti);
+  }
+  const auto by_joint = [&](std::uint32_t a, std::uint32_t b) {
+    const Track& ta = clip.tracks_[a];
+    const Track& tb = clip.tracks_[b];
+    if (ta.index != tb.index) return ta.index < tb.index;
+    return ta.target < tb.target;
+  };
+  std::ranges::sort(clip.linear_rotations_, by_joint);
+  std::ranges::sort(clip.linear_vectors_, by_joint);
 }
 
 Result<Clip> build_clip(const RawClip& raw, int joint_count,
@@ -132,6 +225,7 @@ Result<Clip> build_clip(const RawClip& raw, int joint_count,
     clip.duration_ = std::max(clip.duration_, t.times.back());
     clip.tracks_.push_back(built);
   }
+  clip.index_for_sampling(morph_counts.size());
   return clip;
 }
 

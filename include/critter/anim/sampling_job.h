@@ -18,14 +18,26 @@
 
 namespace critter::anim {
 
-// Per-instance cache of key cursors, one per track of the clip it was last used with. Forward
-// playback finds the next key in amortised O(1) per track; a random seek falls back to a binary
-// search (O(log n)). Reset automatically when used with a different clip.
+// Per-instance cache of key cursors, one per timeline (Clip::timelines(), at most one per track)
+// of the clip it was last used with. Forward playback finds the next key in amortised O(1) per
+// timeline; a random seek falls back to a binary search (O(log n)). Reset automatically when used
+// with a different clip. Cursors are only hints: a stale cursor costs a search, never a wrong
+// result.
 class SamplingContext {
  public:
   SamplingContext() = default;
   // Pre-sizes for clips of up to `max_tracks` tracks so that run() never allocates.
-  explicit SamplingContext(std::size_t max_tracks) { cursors_.reserve(max_tracks); }
+  explicit SamplingContext(std::size_t max_tracks) {
+    cursors_.reserve(max_tracks);
+    segments_.reserve(max_tracks);
+  }
+
+  // Where a sampled time falls on one timeline: the last key at or before it and the fraction of
+  // the way to the next key (0 means the key's own value). SamplingJob's scratch.
+  struct Segment {
+    std::uint32_t key;
+    float fraction;
+  };
 
   // Forgets the cached clip and cursors.
   void invalidate() {
@@ -37,6 +49,7 @@ class SamplingContext {
   friend struct SamplingJob;
   const Clip* clip_ = nullptr;
   std::vector<std::uint32_t> cursors_;
+  std::vector<Segment> segments_;
 };
 
 struct SamplingJob {

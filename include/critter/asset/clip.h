@@ -73,14 +73,52 @@ class Clip {
                                                    std::size_t{t.key_count} * t.stride());
   }
 
+  // Sampling index, derived from the tracks at build time so that samplers need no per-frame
+  // analysis of the clip. The tracks above stay the source of truth.
+  //
+  // A timeline is one list of key times. Tracks whose key times are identical (glTF channels
+  // often share their sampler's input accessor) share a timeline, so a sampler can locate a time
+  // once per timeline instead of once per track.
+  struct Timeline {
+    std::uint32_t key_begin;  // first time in times()
+    std::uint32_t key_count;  // >= 1
+  };
+  std::span<const Timeline> timelines() const { return timelines_; }
+  // Per track (same order as tracks()), the index of its timeline in timelines().
+  std::span<const std::uint32_t> track_timelines() const { return track_timelines_; }
+  // The live tracks (those not overridden by a later track with the same target and index, see
+  // SamplingJob), as indices into tracks(), in three groups: LINEAR rotations sorted by joint,
+  // LINEAR translations and scales sorted by joint (translation first), and every other live
+  // track (STEP, CUBICSPLINE, weights) in input order. Each live track is in exactly one group.
+  std::span<const std::uint32_t> linear_rotation_tracks() const { return linear_rotations_; }
+  std::span<const std::uint32_t> linear_vector_tracks() const { return linear_vectors_; }
+  std::span<const std::uint32_t> other_tracks() const { return other_tracks_; }
+  // Indices of all weights tracks (live or not), input order.
+  std::span<const std::uint32_t> weight_tracks() const { return weight_tracks_; }
+  // The largest joint index of a T/R/S track; -1 when the clip has none.
+  std::int32_t max_joint() const { return max_joint_; }
+  // J such that every joint below J has a translation, a rotation and a scale track: a sampler
+  // need not start those joints from the rest pose.
+  std::uint32_t animated_joint_prefix() const { return animated_prefix_; }
+
  private:
   friend Result<Clip> build_clip(const RawClip&, int, std::span<const std::size_t>,
                                  std::string_view);
+  // Fills the sampling index from the tracks (build_clip's last step).
+  void index_for_sampling(std::size_t mesh_count);
   std::string name_;
   float duration_ = 0.0f;
   std::vector<Track> tracks_;
   std::vector<float> times_;
   std::vector<float> values_;
+  std::vector<Timeline> timelines_;
+  std::vector<std::uint32_t> track_timelines_;
+  std::vector<std::uint32_t> linear_rotations_;
+  std::vector<std::uint32_t> linear_vectors_;
+  std::vector<std::uint32_t> other_tracks_;
+  std::vector<std::uint32_t> weight_tracks_;
+  std::int32_t max_joint_ = -1;
+  std::uint32_t animated_prefix_ = 0;
 };
 
 // Validates and builds a clip. `joint_count` bounds T/R/S indices; `morph_counts[m]` is mesh m's
