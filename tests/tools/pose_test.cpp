@@ -74,6 +74,38 @@ TEST_F(CliTest, PoseTextNamesNodesAndTimes) {
   EXPECT_NE(r.out.find("[0] Mover  t (0.15625, 0, 0)"), std::string::npos) << r.out;
 }
 
+// Every animated shared glTF poses at several times of each of its clips with finite matrices.
+TEST_F(CliTest, PoseWorksOnEveryAnimatedSharedGltf) {
+  const char* const models[] = {"RiggedFigure/RiggedFigure.glb",
+                                "SimpleSkin/SimpleSkin.gltf",
+                                "girl/girl.glb",
+                                "greenman/greenman.glb",
+                                "Wizard/Wizard.glb",
+                                "ozz_cubicspline/cubicspline.gltf",
+                                "ozz_multiple_roots/multiple_roots.gltf",
+                                "MorphStressTest/MorphStressTest.gltf",
+                                "AnimatedMorphSphere/AnimatedMorphSphere.gltf",
+                                "AnimatedTriangle/AnimatedTriangle.gltf",
+                                kCubic,
+                                kStep};
+  for (const char* m : models) {
+    const RunResult info = run({"info", shared_model(m), "--json"});
+    ASSERT_EQ(info.exit_code, 0) << m << ": " << info.err;
+    const auto clips = nlohmann::json::parse(info.out)["animations"];
+    ASSERT_FALSE(clips.empty()) << m;
+    for (std::size_t c = 0; c < clips.size(); ++c) {
+      const RunResult r = run({"pose", shared_model(m), "--anim", std::to_string(c), "--time", "0",
+                               "--time", "0.37", "--time", "100.5", "--json"});
+      ASSERT_EQ(r.exit_code, 0) << m << " clip " << c << ": " << r.err;
+      const auto doc = nlohmann::json::parse(r.out);
+      ASSERT_EQ(doc["times"].size(), 3u);
+      for (const auto& t : doc["times"])
+        for (const auto& n : t["nodes"])
+          for (const auto& v : n["world"]) ASSERT_TRUE(v.is_number()) << m << " " << n["name"];
+    }
+  }
+}
+
 TEST_F(CliTest, PoseUsageErrors) {
   RunResult r = run({"pose", shared_model(kCubic), "--anim", "run"});
   EXPECT_EQ(r.exit_code, 2);
