@@ -150,76 +150,63 @@ inline quat sample_quat(const Track& track, const float* times, const float* val
 
 using Segment = SamplingContext::Segment;
 
-// LINEAR rotation tracks (sorted by joint): slerp from the segment's start key to its end key.
-// Four tracks at a time where SSE2 is available; the scalar slerp otherwise, for the last few
-// tracks and for batches with a wide arc.
-inline void sample_linear_rotations(std::span<const std::uint32_t> list, const Track* tracks,
-                                    const std::uint32_t* track_timelines, const Segment* segments,
-                                    const float* times, const float* values, Transform* out) {
-  std::size_t i = 0;
+// One LINEAR batch (Clip::LinearBatch): up to four tracks of one target on one timeline, whose
+// interleaved key blocks v0 (segment start) and v1 (segment end) are contiguous. Rotations take
+// the 4-wide slerp, or the scalar one per lane when the batch has a wide arc; translations and
+// scales are v0 + (v1 − v0)·s, which at a key (s == 0, v1 == v0) is v0 exactly.
+inline void sample_batch(const Clip::LinearBatch& batch, Segment seg, const float* batch_values,
+                         Transform* out) {
+  const bool rotation = batch.target == TrackTarget::kRotation;
+  const std::size_t block = rotation ? 16 : 12;
+  const float* v0 = batch_values + batch.value_begin + std::size_t{seg.key} * block;
+  // At a key (fraction 0, which includes the last key) the end key may not exist.
+  const float* v1 = seg.fraction != 0.0f ? v0 + block : v0;
 #if defined(__SSE2__)
-  for (; i + 4 <= list.size(); i += 4) {
-    __m128 a[4], b[4];
-    float f[4];
-    float* dst[4];
-    for (int lane = 0; lane < 4; ++lane) {
-      const std::uint32_t ti = list[i + static_cast<std::size_t>(lane)];
-      const Track& t = tracks[ti];
-      const Segment seg = segments[track_timelines[ti]];
-      const float* v0 = values + t.value_begin + std::size_t{seg.key} * 4;
-      // At a key (fraction 0, which includes the last key) the end key may not exist.
-      const float* v1 = seg.fraction != 0.0f ? v0 + 4 : v0;
-      a[lane] = _mm_loadu_ps(v0);
-      b[lane] = _mm_loadu_ps(v1);
-      f[lane] = seg.fraction;
-      dst[lane] = &out[t.index].rotation.x;
-    }
-    _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
-    _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
+  const __m128 f = _mm_set1_ps(seg.fraction);
+  if (rotation) {
+    const detail::Quat4 a{_mm_loadu_ps(v0), _mm_loadu_ps(v0 + 4), _mm_loadu_ps(v0 + 8),
+                          _mm_loadu_ps(v0 + 12)};
+    const detail::Quat4 b{_mm_loadu_ps(v1), _mm_loadu_ps(v1 + 4), _mm_loadu_ps(v1 + 8),
+                          _mm_loadu_ps(v1 + 12)};
     detail::Quat4 r;
-    if (detail::slerp_shortest4({a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, _mm_loadu_ps(f),
-                                r)) {
+    if (detail::slerp_shortest4(a, b, f, r)) {
       _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-      _mm_storeu_ps(dst[0], r.x);
-      _mm_storeu_ps(dst[1], r.y);
-      _mm_storeu_ps(dst[2], r.z);
-      _mm_storeu_ps(dst[3], r.w);
-    } else {
-      for (std::size_t lane = 0; lane < 4; ++lane) {
-        const std::uint32_t ti = list[i + lane];
-        const Track& t = tracks[ti];
-        const Segment seg = segments[track_timelines[ti]];
-        out[t.index].rotation = sample_quat(t, times + t.key_begin, values + t.value_begin,
-                                            KeySpan{seg.key, seg.fraction});
-      }
+      const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
+      for (int lane = 0; lane < batch.lanes; ++lane)
+        _mm_storeu_ps(&out[batch.joints[lane]].rotation.x, lanes[lane]);
+      return;
     }
+  } else {
+    __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v0 + 4), z = _mm_loadu_ps(v0 + 8);
+    x = _mm_add_ps(x, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1), x), f));
+    y = _mm_add_ps(y, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1 + 4), y), f));
+    z = _mm_add_ps(z, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1 + 8), z), f));
+    __m128 w = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    const __m128 lanes[4] = {x, y, z, w};
+    const bool translation = batch.target == TrackTarget::kTranslation;
+    for (int lane = 0; lane < batch.lanes; ++lane) {
+      Transform& o = out[batch.joints[lane]];
+      float* dst = translation ? &o.translation.x : &o.scale.x;
+      // 8 + 4 bytes: a 16-byte store would spill into the next field.
+      _mm_storel_pi(reinterpret_cast<__m64*>(dst), lanes[lane]);
+      _mm_store_ss(dst + 2, _mm_movehl_ps(lanes[lane], lanes[lane]));
+    }
+    return;
   }
 #endif
-  for (; i < list.size(); ++i) {
-    const Track& t = tracks[list[i]];
-    const Segment seg = segments[track_timelines[list[i]]];
-    out[t.index].rotation =
-        sample_quat(t, times + t.key_begin, values + t.value_begin, KeySpan{seg.key, seg.fraction});
-  }
-}
-
-// LINEAR translation and scale tracks (sorted by joint): v0 + (v1 − v0)·s, which at a key
-// (s == 0, v1 == v0) is v0 exactly.
-inline void sample_linear_vectors(std::span<const std::uint32_t> list, const Track* tracks,
-                                  const std::uint32_t* track_timelines, const Segment* segments,
-                                  const float* values, std::size_t value_count, Transform* out) {
-  static_cast<void>(value_count);
-  for (const std::uint32_t ti : list) {
-    const Track& t = tracks[ti];
-    const Segment seg = segments[track_timelines[ti]];
-    const float* v0 = values + t.value_begin + std::size_t{seg.key} * 3;
-    const float* v1 = seg.fraction != 0.0f ? v0 + 3 : v0;
-    vec3& dst =
-        t.target == TrackTarget::kTranslation ? out[t.index].translation : out[t.index].scale;
-    const float s = seg.fraction;
-    dst.x = v0[0] + (v1[0] - v0[0]) * s;
-    dst.y = v0[1] + (v1[1] - v0[1]) * s;
-    dst.z = v0[2] + (v1[2] - v0[2]) * s;
+  const float s = seg.fraction;
+  for (int lane = 0; lane < batch.lanes; ++lane) {
+    Transform& o = out[batch.joints[lane]];
+    if (rotation) {
+      const quat a = quat_xyzw(v0[lane], v0[4 + lane], v0[8 + lane], v0[12 + lane]);
+      const quat b = quat_xyzw(v1[lane], v1[4 + lane], v1[8 + lane], v1[12 + lane]);
+      o.rotation = s == 0.0f ? a : detail::slerp_shortest(a, b, s);
+    } else {
+      vec3& dst = batch.target == TrackTarget::kTranslation ? o.translation : o.scale;
+      for (int c = 0; c < 3; ++c)
+        dst[c] = v0[4 * c + lane] + (v1[4 * c + lane] - v0[4 * c + lane]) * s;
+    }
   }
 }
 
@@ -322,10 +309,9 @@ Status SamplingJob::run() const {
   const float* all_values = clip->values().data();
   const std::uint32_t* track_timelines = clip->track_timelines().data();
   Transform* out = output.data();
-  sample_linear_rotations(clip->linear_rotation_tracks(), tracks.data(), track_timelines, segments,
-                          all_times, all_values, out);
-  sample_linear_vectors(clip->linear_vector_tracks(), tracks.data(), track_timelines, segments,
-                        all_values, clip->values().size(), out);
+  const float* batch_values = clip->batch_values().data();
+  for (const Clip::LinearBatch& batch : clip->linear_batches())
+    sample_batch(batch, segments[batch.timeline], batch_values, out);
 
   for (const std::uint32_t i : clip->other_tracks()) {
     const Track& track = tracks[i];

@@ -4,7 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <unordered_map>
+#include <utility>
 
 namespace critter {
 
@@ -102,6 +104,8 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
   while (clip.animated_prefix_ < joints && channels[clip.animated_prefix_] == 7u)
     ++clip.animated_prefix_;
 
+  // Live LINEAR T/R/S tracks grouped by (target, timeline), each group sorted by joint.
+  std::map<std::pair<TrackTarget, std::uint32_t>, std::vector<std::uint32_t>> groups;
   for (std::size_t i = 0; i < n; ++i) {
     const Track& t = clip.tracks_[i];
     const auto ti = static_cast<std::uint32_t>(i);
@@ -109,19 +113,33 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
     if (!live[i]) continue;
     if (t.interpolation != Interpolation::kLinear || t.target == TrackTarget::kWeights)
       clip.other_tracks_.push_back(ti);
-    else if (t.target == TrackTarget::kRotation)
-      clip.linear_rotations_.push_back(ti);
     else
-      clip.linear_vectors_.push_back(ti);
+      groups[{t.target, clip.track_timelines_[i]}].push_back(ti);
   }
-  const auto by_joint = [&](std::uint32_t a, std::uint32_t b) {
-    const Track& ta = clip.tracks_[a];
-    const Track& tb = clip.tracks_[b];
-    if (ta.index != tb.index) return ta.index < tb.index;
-    return ta.target < tb.target;
-  };
-  std::ranges::sort(clip.linear_rotations_, by_joint);
-  std::ranges::sort(clip.linear_vectors_, by_joint);
+  for (auto& [key, list] : groups) {
+    std::ranges::sort(list, {}, [&](std::uint32_t i) { return clip.tracks_[i].index; });
+    const std::uint32_t components = key.first == TrackTarget::kRotation ? 4u : 3u;
+    const std::uint32_t keys = clip.timelines_[key.second].key_count;
+    for (std::size_t first = 0; first < list.size(); first += 4) {
+      Clip::LinearBatch batch{};
+      batch.target = key.first;
+      batch.lanes = static_cast<std::uint8_t>(std::min<std::size_t>(4, list.size() - first));
+      batch.timeline = key.second;
+      batch.value_begin = static_cast<std::uint32_t>(clip.batch_values_.size());
+      const float* lane_values[4];
+      for (std::size_t lane = 0; lane < 4; ++lane) {
+        const Track& t = clip.tracks_[list[first + (lane < batch.lanes ? lane : 0)]];
+        batch.joints[lane] = t.index;
+        lane_values[lane] = clip.values_.data() + t.value_begin;
+      }
+      for (std::uint32_t k = 0; k < keys; ++k)
+        for (std::uint32_t c = 0; c < components; ++c)
+          for (const float* v : lane_values) clip.batch_values_.push_back(v[k * components + c]);
+      clip.linear_batches_.push_back(batch);
+    }
+  }
+  std::ranges::stable_sort(clip.linear_batches_, {},
+                           [](const Clip::LinearBatch& b) { return b.joints[0]; });
 }
 
 Result<Clip> build_clip(const RawClip& raw, int joint_count,

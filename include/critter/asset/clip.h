@@ -86,12 +86,24 @@ class Clip {
   std::span<const Timeline> timelines() const { return timelines_; }
   // Per track (same order as tracks()), the index of its timeline in timelines().
   std::span<const std::uint32_t> track_timelines() const { return track_timelines_; }
-  // The live tracks (those not overridden by a later track with the same target and index, see
-  // SamplingJob), as indices into tracks(), in three groups: LINEAR rotations sorted by joint,
-  // LINEAR translations and scales sorted by joint (translation first), and every other live
-  // track (STEP, CUBICSPLINE, weights) in input order. Each live track is in exactly one group.
-  std::span<const std::uint32_t> linear_rotation_tracks() const { return linear_rotations_; }
-  std::span<const std::uint32_t> linear_vector_tracks() const { return linear_vectors_; }
+  // The live tracks are those not overridden by a later track with the same target and index
+  // (see SamplingJob). Live LINEAR translation, rotation and scale tracks come in batches of up
+  // to four tracks with one target and one timeline, sorted by joint; every other live track
+  // (STEP, CUBICSPLINE, weights) is listed in other_tracks(), in input order.
+  //
+  // A batch's key values are a copy of its tracks' values interleaved per key: for each key, the
+  // x of every lane, then y, z (and w for rotations), so a sampler reads two contiguous blocks
+  // per batch. Lanes from `lanes` to 3 repeat lane 0. This copy is the memory price of sampling
+  // speed: it roughly doubles the size of a clip's LINEAR T/R/S values.
+  struct LinearBatch {
+    TrackTarget target;         // kTranslation, kRotation or kScale
+    std::uint8_t lanes;         // tracks in the batch, 1 to 4
+    std::uint32_t timeline;     // index into timelines()
+    std::uint32_t value_begin;  // first float in batch_values(); 4 * components floats per key
+    std::int32_t joints[4];     // the joint each lane animates
+  };
+  std::span<const LinearBatch> linear_batches() const { return linear_batches_; }
+  std::span<const float> batch_values() const { return batch_values_; }
   std::span<const std::uint32_t> other_tracks() const { return other_tracks_; }
   // Indices of all weights tracks (live or not), input order.
   std::span<const std::uint32_t> weight_tracks() const { return weight_tracks_; }
@@ -113,8 +125,8 @@ class Clip {
   std::vector<float> values_;
   std::vector<Timeline> timelines_;
   std::vector<std::uint32_t> track_timelines_;
-  std::vector<std::uint32_t> linear_rotations_;
-  std::vector<std::uint32_t> linear_vectors_;
+  std::vector<LinearBatch> linear_batches_;
+  std::vector<float> batch_values_;
   std::vector<std::uint32_t> other_tracks_;
   std::vector<std::uint32_t> weight_tracks_;
   std::int32_t max_joint_ = -1;
