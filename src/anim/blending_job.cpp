@@ -74,6 +74,15 @@ inline __m128 sum_lanes(__m128 v) {
 struct Accumulator {
   __m128 t = _mm_setzero_ps(), r = _mm_setzero_ps(), s = _mm_setzero_ps();
 
+  // The first contribution: nothing to align with yet.
+  void set(const Transform& p, float weight) {
+    const float* f = &p.translation.x;
+    const __m128 w = _mm_set1_ps(weight);
+    t = _mm_mul_ps(_mm_loadu_ps(f), w);
+    r = _mm_mul_ps(_mm_loadu_ps(f + 3), w);
+    s = _mm_mul_ps(_mm_loadu_ps(f + 6), w);
+  }
+
   void add(const Transform& p, float weight) {
     const float* f = &p.translation.x;
     const __m128 pt = _mm_loadu_ps(f), pr = _mm_loadu_ps(f + 3), ps = _mm_loadu_ps(f + 6);
@@ -160,12 +169,29 @@ Status BlendingJob::run() const {
   // The common case (no masks, no additive layers) with SSE: three registers per joint.
   bool blended = false;
 #if defined(__SSE2__)
-  if (!masked && additive_layers.empty()) {
+  // The active layers' poses and normalised weights, gathered once.
+  constexpr std::size_t kMaxFast = 8;
+  const Transform* poses[kMaxFast + 1];
+  float weights[kMaxFast + 1];
+  std::size_t active = 0;
+  for (const BlendingLayer& l : layers) {
+    if (!(l.weight > 0.0f)) continue;
+    if (active == kMaxFast) {
+      active = kMaxFast + 1;
+      break;
+    }
+    poses[active] = l.pose.data();
+    weights[active++] = l.weight * uniform_inv;
+  }
+  if (!masked && additive_layers.empty() && active <= kMaxFast) {
+    if (uniform_rest > 0.0f) {
+      poses[active] = rest.data();
+      weights[active++] = uniform_rest * uniform_inv;
+    }
     for (std::size_t j = 0; j < joints; ++j) {
       Accumulator acc;
-      for (const BlendingLayer& l : layers)
-        if (l.weight > 0.0f) acc.add(l.pose[j], l.weight * uniform_inv);
-      if (uniform_rest > 0.0f) acc.add(rest[j], uniform_rest * uniform_inv);
+      acc.set(poses[0][j], weights[0]);
+      for (std::size_t i = 1; i < active; ++i) acc.add(poses[i][j], weights[i]);
       acc.store(rest[j].rotation, output[j]);
     }
     blended = true;

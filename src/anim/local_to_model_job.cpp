@@ -15,45 +15,55 @@ Status job_error(std::string location, std::string message) {
       Error::at(ErrorCode::kUsage, "LocalToModelJob", std::move(location), std::move(message)));
 }
 
+// The columns of R(q)·S(s) (column vectors), as in glm::mat3_cast.
+struct RotationScale {
+  float r00, r01, r02, r10, r11, r12, r20, r21, r22;
+  RotationScale(const quat& q, const vec3& s) {
+    const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    r00 = (1.0f - 2.0f * (yy + zz)) * s.x;
+    r01 = (2.0f * (xy + wz)) * s.x;
+    r02 = (2.0f * (xz - wy)) * s.x;
+    r10 = (2.0f * (xy - wz)) * s.y;
+    r11 = (1.0f - 2.0f * (xx + zz)) * s.y;
+    r12 = (2.0f * (yz + wx)) * s.y;
+    r20 = (2.0f * (xz + wy)) * s.z;
+    r21 = (2.0f * (yz - wx)) * s.z;
+    r22 = (1.0f - 2.0f * (xx + yy)) * s.z;
+  }
+};
+
 // parent · T(t)·R(q)·S(s) without building the local matrix: the rotation columns are scaled and
 // pushed through the parent's four columns directly, which saves the general 4x4 product. The
-// parent's last row is carried along, so any (even projective) root matrix is handled. With SSE
-// each column is one register; the operations and their order are those of the scalar form.
-inline void compose(const mat4& parent, const vec3& t, const quat& q, const vec3& s, mat4& out) {
-  const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
-  const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
-  const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-  // Columns of R·S (column vectors), as in glm::mat3_cast.
-  const float r00 = (1.0f - 2.0f * (yy + zz)) * s.x;
-  const float r01 = (2.0f * (xy + wz)) * s.x;
-  const float r02 = (2.0f * (xz - wy)) * s.x;
-  const float r10 = (2.0f * (xy - wz)) * s.y;
-  const float r11 = (1.0f - 2.0f * (xx + zz)) * s.y;
-  const float r12 = (2.0f * (yz + wx)) * s.y;
-  const float r20 = (2.0f * (xz + wy)) * s.z;
-  const float r21 = (2.0f * (yz - wx)) * s.z;
-  const float r22 = (1.0f - 2.0f * (xx + yy)) * s.z;
+// parent's last row is carried along, so any (even projective) root matrix is handled.
 #if defined(__SSE2__)
-  const float* pm = &parent[0][0];
-  const __m128 p0 = _mm_loadu_ps(pm), p1 = _mm_loadu_ps(pm + 4);
-  const __m128 p2 = _mm_loadu_ps(pm + 8), p3 = _mm_loadu_ps(pm + 12);
+// Columns in registers, replaced by the result; same operations and order as the scalar form.
+inline void compose(__m128& c0, __m128& c1, __m128& c2, __m128& c3, const vec3& t, const quat& q,
+                    const vec3& s) {
+  const RotationScale m(q, s);
   const auto column = [&](float a, float b, float c) {
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(p0, _mm_set1_ps(a)), _mm_mul_ps(p1, _mm_set1_ps(b))),
-                      _mm_mul_ps(p2, _mm_set1_ps(c)));
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(a)), _mm_mul_ps(c1, _mm_set1_ps(b))),
+                      _mm_mul_ps(c2, _mm_set1_ps(c)));
   };
-  float* om = &out[0][0];
-  _mm_storeu_ps(om, column(r00, r01, r02));
-  _mm_storeu_ps(om + 4, column(r10, r11, r12));
-  _mm_storeu_ps(om + 8, column(r20, r21, r22));
-  _mm_storeu_ps(om + 12, _mm_add_ps(column(t.x, t.y, t.z), p3));
-#else
-  const vec4 p0 = parent[0], p1 = parent[1], p2 = parent[2], p3 = parent[3];
-  out[0] = p0 * r00 + p1 * r01 + p2 * r02;
-  out[1] = p0 * r10 + p1 * r11 + p2 * r12;
-  out[2] = p0 * r20 + p1 * r21 + p2 * r22;
-  out[3] = p0 * t.x + p1 * t.y + p2 * t.z + p3;
-#endif
+  const __m128 o0 = column(m.r00, m.r01, m.r02);
+  const __m128 o1 = column(m.r10, m.r11, m.r12);
+  const __m128 o2 = column(m.r20, m.r21, m.r22);
+  c3 = _mm_add_ps(column(t.x, t.y, t.z), c3);
+  c0 = o0;
+  c1 = o1;
+  c2 = o2;
 }
+#else
+inline void compose(const mat4& parent, const vec3& t, const quat& q, const vec3& s, mat4& out) {
+  const RotationScale m(q, s);
+  const vec4 p0 = parent[0], p1 = parent[1], p2 = parent[2], p3 = parent[3];
+  out[0] = p0 * m.r00 + p1 * m.r01 + p2 * m.r02;
+  out[1] = p0 * m.r10 + p1 * m.r11 + p2 * m.r12;
+  out[2] = p0 * m.r20 + p1 * m.r21 + p2 * m.r22;
+  out[3] = p0 * t.x + p1 * t.y + p2 * t.z + p3;
+}
+#endif
 
 }  // namespace
 
@@ -85,11 +95,36 @@ Status LocalToModelJob::run() const {
   const Transform* local = input.data();
   const Transform* rest_pose = legacy_rest_translation ? rest.data() : local;
   mat4* model = output.data();
+#if defined(__SSE2__)
+  // Most joints follow their parent (chains: spine, limbs, fingers, tails), so the previous
+  // joint's columns stay in registers instead of taking a store-to-load round trip, which is the
+  // longest part of the per-joint dependency chain.
+  const float* rm = &root[0][0];
+  __m128 c0 = _mm_loadu_ps(rm), c1 = _mm_loadu_ps(rm + 4);
+  __m128 c2 = _mm_loadu_ps(rm + 8), c3 = _mm_loadu_ps(rm + 12);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int p = parents[i];
+    if (p != static_cast<int>(i) - 1 || p < 0) {
+      const float* pm = p < 0 ? rm : &model[p][0][0];
+      c0 = _mm_loadu_ps(pm);
+      c1 = _mm_loadu_ps(pm + 4);
+      c2 = _mm_loadu_ps(pm + 8);
+      c3 = _mm_loadu_ps(pm + 12);
+    }
+    compose(c0, c1, c2, c3, rest_pose[i].translation, local[i].rotation, local[i].scale);
+    float* om = &model[i][0][0];
+    _mm_storeu_ps(om, c0);
+    _mm_storeu_ps(om + 4, c1);
+    _mm_storeu_ps(om + 8, c2);
+    _mm_storeu_ps(om + 12, c3);
+  }
+#else
   for (std::size_t i = 0; i < n; ++i) {
     const int p = parents[i];
     const mat4& parent = p < 0 ? root : model[p];
     compose(parent, rest_pose[i].translation, local[i].rotation, local[i].scale, model[i]);
   }
+#endif
   return {};
 }
 
