@@ -3,7 +3,7 @@
 #include <string>
 
 #if defined(__SSE2__)
-#include <xmmintrin.h>
+#include <immintrin.h>
 #endif
 
 namespace critter::anim {
@@ -38,22 +38,72 @@ struct RotationScale {
 // pushed through the parent's four columns directly, which saves the general 4x4 product. The
 // parent's last row is carried along, so any (even projective) root matrix is handled.
 #if defined(__SSE2__)
-// Columns in registers, replaced by the result; same operations and order as the scalar form.
-inline void compose(__m128& c0, __m128& c1, __m128& c2, __m128& c3, const vec3& t, const quat& q,
-                    const vec3& s) {
+// Columns in registers, replaced by the result; the operations and their order are those of the
+// scalar form, so every path gives the same bits.
+[[gnu::always_inline]] inline __m128 column(__m128 c0, __m128 c1, __m128 c2, float a, float b,
+                                            float c) {
+  return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(a)), _mm_mul_ps(c1, _mm_set1_ps(b))),
+                    _mm_mul_ps(c2, _mm_set1_ps(c)));
+}
+
+[[gnu::always_inline]] inline void compose(__m128& c0, __m128& c1, __m128& c2, __m128& c3,
+                                           const vec3& t, const quat& q, const vec3& s) {
   const RotationScale m(q, s);
-  const auto column = [&](float a, float b, float c) {
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(a)), _mm_mul_ps(c1, _mm_set1_ps(b))),
-                      _mm_mul_ps(c2, _mm_set1_ps(c)));
-  };
-  const __m128 o0 = column(m.r00, m.r01, m.r02);
-  const __m128 o1 = column(m.r10, m.r11, m.r12);
-  const __m128 o2 = column(m.r20, m.r21, m.r22);
-  c3 = _mm_add_ps(column(t.x, t.y, t.z), c3);
+  const __m128 o0 = column(c0, c1, c2, m.r00, m.r01, m.r02);
+  const __m128 o1 = column(c0, c1, c2, m.r10, m.r11, m.r12);
+  const __m128 o2 = column(c0, c1, c2, m.r20, m.r21, m.r22);
+  c3 = _mm_add_ps(column(c0, c1, c2, t.x, t.y, t.z), c3);
   c0 = o0;
   c1 = o1;
   c2 = o2;
 }
+
+// The forward pass. Most joints follow their parent (chains: spine, limbs, fingers, tails), so
+// the previous joint's columns stay in registers instead of taking a store-to-load round trip,
+// the longest part of the per-joint dependency chain.
+[[gnu::always_inline]] inline void forward_pass(const std::int16_t* parents, std::size_t n,
+                                                const Transform* local, const Transform* rest_pose,
+                                                const float* root, mat4* model) {
+  __m128 c0 = _mm_loadu_ps(root), c1 = _mm_loadu_ps(root + 4);
+  __m128 c2 = _mm_loadu_ps(root + 8), c3 = _mm_loadu_ps(root + 12);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int p = parents[i];
+    if (p != static_cast<int>(i) - 1 || p < 0) {
+      const float* pm = p < 0 ? root : &model[p][0][0];
+      c0 = _mm_loadu_ps(pm);
+      c1 = _mm_loadu_ps(pm + 4);
+      c2 = _mm_loadu_ps(pm + 8);
+      c3 = _mm_loadu_ps(pm + 12);
+    }
+    compose(c0, c1, c2, c3, rest_pose[i].translation, local[i].rotation, local[i].scale);
+    float* om = &model[i][0][0];
+    _mm_storeu_ps(om, c0);
+    _mm_storeu_ps(om + 4, c1);
+    _mm_storeu_ps(om + 8, c2);
+    _mm_storeu_ps(om + 12, c3);
+  }
+}
+
+void forward_pass_sse2(const std::int16_t* parents, std::size_t n, const Transform* local,
+                       const Transform* rest_pose, const float* root, mat4* model) {
+  forward_pass(parents, n, local, rest_pose, root, model);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CRITTER_LTM_AVX2 1
+// The same pass compiled for AVX2 (three-operand instructions, register broadcasts: fewer
+// instructions for the same operations); run only where the CPU has it.
+[[gnu::target("avx2")]] void forward_pass_avx2(const std::int16_t* parents, std::size_t n,
+                                               const Transform* local, const Transform* rest_pose,
+                                               const float* root, mat4* model) {
+  forward_pass(parents, n, local, rest_pose, root, model);
+}
+
+bool has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
 #else
 inline void compose(const mat4& parent, const vec3& t, const quat& q, const vec3& s, mat4& out) {
   const RotationScale m(q, s);
@@ -96,28 +146,13 @@ Status LocalToModelJob::run() const {
   const Transform* rest_pose = legacy_rest_translation ? rest.data() : local;
   mat4* model = output.data();
 #if defined(__SSE2__)
-  // Most joints follow their parent (chains: spine, limbs, fingers, tails), so the previous
-  // joint's columns stay in registers instead of taking a store-to-load round trip, which is the
-  // longest part of the per-joint dependency chain.
-  const float* rm = &root[0][0];
-  __m128 c0 = _mm_loadu_ps(rm), c1 = _mm_loadu_ps(rm + 4);
-  __m128 c2 = _mm_loadu_ps(rm + 8), c3 = _mm_loadu_ps(rm + 12);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int p = parents[i];
-    if (p != static_cast<int>(i) - 1 || p < 0) {
-      const float* pm = p < 0 ? rm : &model[p][0][0];
-      c0 = _mm_loadu_ps(pm);
-      c1 = _mm_loadu_ps(pm + 4);
-      c2 = _mm_loadu_ps(pm + 8);
-      c3 = _mm_loadu_ps(pm + 12);
-    }
-    compose(c0, c1, c2, c3, rest_pose[i].translation, local[i].rotation, local[i].scale);
-    float* om = &model[i][0][0];
-    _mm_storeu_ps(om, c0);
-    _mm_storeu_ps(om + 4, c1);
-    _mm_storeu_ps(om + 8, c2);
-    _mm_storeu_ps(om + 12, c3);
+#if defined(CRITTER_LTM_AVX2)
+  if (has_avx2()) {
+    forward_pass_avx2(parents.data(), n, local, rest_pose, &root[0][0], model);
+    return {};
   }
+#endif
+  forward_pass_sse2(parents.data(), n, local, rest_pose, &root[0][0], model);
 #else
   for (std::size_t i = 0; i < n; ++i) {
     const int p = parents[i];
