@@ -356,6 +356,8 @@ const SharedCase kSharedCases[] = {
     {"AnimatedTriangle/AnimatedTriangle.gltf", "glb"},
     {"AnimatedTriangle/AnimatedTriangle.gltf", "gltf"},
     {"assimp_interpolation_synthetic/animation_interpolation_step.gltf", "glb"},
+    {"assimp_interpolation_synthetic/animation_interpolation_step.gltf", "gltf"},
+    {"assimp_interpolation_synthetic/animation_interpolation_linear.gltf", "glb"},
     {"assimp_interpolation_synthetic/animation_interpolation_linear.gltf", "gltf"},
     {"assimp_interpolation_synthetic/animation_interpolation_cubic.gltf", "glb"},
     {"assimp_interpolation_synthetic/animation_interpolation_cubic.gltf", "gltf"},
