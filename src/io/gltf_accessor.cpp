@@ -368,7 +368,8 @@ Status Data::decode_any(const Accessor& a, Out* out, std::size_t out_stride,
         break;
     }
     if (target >= a.count)
-      return src_.fail(ErrorCode::kOutOfRange, join(join("/accessors", a.index), "sparse/indices"),
+      return src_.fail(ErrorCode::kOutOfRange,
+                       join(join(join("/accessors", a.index), "sparse"), "indices"),
                        "sparse index " + std::to_string(k) + " is " + std::to_string(target) +
                            ", the accessor has " + std::to_string(a.count) + " elements");
     run_any(a.component, a.normalized, values.data() + k * a.element_size, a.element_size, 1,

@@ -83,7 +83,16 @@ std::string join(std::string_view base, std::string_view key) {
   s.reserve(base.size() + 1 + key.size());
   s.append(base);
   s.push_back('/');
-  s.append(key);
+  // JSON pointer escapes (RFC 6901): '~' as "~0", '/' as "~1".
+  for (char c : key) {
+    if (c == '~') {
+      s.append("~0");
+    } else if (c == '/') {
+      s.append("~1");
+    } else {
+      s.push_back(c);
+    }
+  }
   return s;
 }
 

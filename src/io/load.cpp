@@ -56,9 +56,9 @@ Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostic
     return load_insomniac(path, *insomniac, diag);
   }
   if (is_assimp_extension(file)) return import_assimp(path, ImportOptions::from(options), diag);
-  return fail(Error::at(ErrorCode::kUnsupported, file, "",
-                        "no reader for '" + (ext.empty() ? std::string("(no extension)") : ext) +
-                            "' files (critter reads .gltf and .glb)"));
+  return fail(Error::at(
+      ErrorCode::kUnsupported, file, "",
+      "no reader for '" + (ext.empty() ? std::string("(no extension)") : ext) + "' files"));
 }
 
 }  // namespace critter::io

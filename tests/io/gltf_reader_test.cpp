@@ -1085,10 +1085,10 @@ TEST(GltfReaderReject, ImageOutsideFolderIsAnError) {
 TEST(GltfReaderReject, LoadDispatch) {
   testing::TempFolder dir;
   EXPECT_TRUE(fails_with(io::load(dir.file("none.gltf")), ErrorCode::kIo, ""));
-  testing::write_file(dir.file("x.xyz"), std::string_view("hello"));
-  auto r = io::load(dir.file("x.xyz"));
+  testing::write_file(dir.file("x.nope"), std::string_view("hello"));
+  auto r = io::load(dir.file("x.nope"));
   EXPECT_TRUE(fails_with(r, ErrorCode::kUnsupported, ""));
-  EXPECT_EQ(r.error().path, dir.file("x.xyz"));
+  EXPECT_EQ(r.error().path, dir.file("x.nope"));
   // GLB content is recognised whatever the extension.
   testing::write_file(dir.file("model.bin3d"), triangle().glb());
   EXPECT_TRUE(io::load(dir.file("model.bin3d")));
