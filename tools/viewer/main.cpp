@@ -1,0 +1,33 @@
+// critter-viewer: interactive viewer for creature models (see viewer_app.h).
+#include <CLI/CLI.hpp>
+
+#include "viewer_app.h"
+
+int main(int argc, char** argv) {
+  critter::viewer::ViewerOptions o;
+  CLI::App app{"critter-viewer " CRITTER_VERSION ": view and play rigged creature models"};
+  app.add_option("model", o.model, "Model file to open (or drop one on the window)");
+  app.add_option("--width", o.width, "Window width")->check(CLI::Range(64, 16384));
+  app.add_option("--height", o.height, "Window height")->check(CLI::Range(64, 16384));
+  app.add_option("--frames", o.frames, "Draw this many frames, then exit")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--screenshot", o.screenshot, "Write the last frame to this PNG (with --frames)");
+  app.add_flag("--hide-ui", o.hide_ui, "No UI panels");
+  app.add_option("--clip", o.clip, "Clip to play: name or index");
+  app.add_option("--mode", o.mode, "Playback mode 0..6 (Defold's values; 4 = loop forward)")
+      ->check(CLI::Range(0, 6));
+  app.add_option("--rate", o.rate, "Playback rate")->check(CLI::NonNegativeNumber);
+  app.add_flag("--ortho", o.orthographic, "Orthographic projection");
+  app.add_flag("--cpu-skinning", o.cpu_skinning, "Skin on the CPU (reference path)");
+  app.add_flag("--wireframe", o.wireframe, "Draw triangle edges only");
+  app.add_flag("--bones", o.bones, "Draw the skeleton over the model");
+  app.add_option("--auto-rotate", o.auto_rotate, "Turn the camera, degrees per second");
+  app.add_option("--dt", o.fixed_dt, "Fixed animation step per frame, seconds")
+      ->check(CLI::NonNegativeNumber);
+  CLI11_PARSE(app, argc, argv);
+  if (!o.screenshot.empty() && o.frames == 0) {
+    std::fprintf(stderr, "critter-viewer: --screenshot needs --frames\n");
+    return 2;
+  }
+  return critter::viewer::run_viewer(o);
+}

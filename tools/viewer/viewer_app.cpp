@@ -1,0 +1,489 @@
+#include "viewer_app.h"
+
+#include <epoxy/gl.h>
+// GLFW after epoxy: epoxy defines the GL prototypes GLFW would otherwise pull in.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bone_overlay.h"
+#include "camera_control.h"
+#include "cpu_bake.h"
+#include "critter/gl/context.h"
+#include "critter/gl/gpu_model.h"
+#include "critter/gl/renderer.h"
+#include "frame_stats.h"
+#include "input.h"
+#include "session.h"
+
+namespace critter::viewer {
+namespace {
+
+constexpr RenderMode kModes[] = {RenderMode::kSolid, RenderMode::kAlphaThreshold,
+                                 RenderMode::kTransparentBeforeWater,
+                                 RenderMode::kTransparentAfterWater};
+constexpr const char* kModeNames[] = {"Solid", "Alpha threshold", "Transparent before water",
+                                      "Transparent after water"};
+const vec4 kBackground(0.18f, 0.2f, 0.24f, 1.0f);
+
+// Display toggles of the UI.
+struct Display {
+  bool ui = true;
+  bool wireframe = false;
+  bool bones = false;
+  bool bone_names = false;
+  bool shadows = true;
+  bool cpu_skinning = false;
+  bool modes[4] = {true, true, true, true};
+  bool auto_rotate = false;
+  float auto_rotate_speed = 30.0f;  // degrees per second
+};
+
+class App {
+ public:
+  explicit App(const ViewerOptions& options) : options_(options) {}
+  ~App();
+  int run();
+
+ private:
+  bool open(const std::string& path);
+  void start_clip(const std::string& which);
+  void frame(float dt);
+  void draw_scene(int width, int height);
+  void draw_overlay(int width, int height);
+  void draw_ui();
+  void ui_animation();
+  void ui_morphs();
+  void ui_display();
+  bool write_screenshot(int width, int height) const;
+  static void on_drop(GLFWwindow* window, int count, const char** paths);
+
+  ViewerOptions options_;
+  std::unique_ptr<gl::WindowContext> window_;
+  std::unique_ptr<gl::Renderer> renderer_;
+  std::unique_ptr<Session> session_;
+  std::unique_ptr<gl::GpuModel> gpu_;
+  // CPU reference mode: the pose baked on the CPU and uploaded each frame (the baked model must
+  // outlive its GpuModel).
+  std::unique_ptr<Model> baked_;
+  std::unique_ptr<gl::GpuModel> baked_gpu_;
+  gl::OrbitCamera camera_;
+  Display display_;
+  FrameStats stats_;
+  gl::FrameStats render_stats_;
+  std::string status_;
+  std::string pending_drop_;
+  char path_field_[1024] = {};
+  bool imgui_ready_ = false;
+};
+
+App::~App() {
+  // GPU objects go while the window's context is still current.
+  baked_gpu_.reset();
+  gpu_.reset();
+  renderer_.reset();
+  if (imgui_ready_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+}
+
+void App::on_drop(GLFWwindow* window, int count, const char** paths) {
+  auto* app = static_cast<App*>(glfwGetWindowUserPointer(window));
+  if (app && count > 0) app->pending_drop_ = paths[0];
+}
+
+bool App::open(const std::string& path) {
+  Diagnostics diag;
+  auto session = Session::open(path, &diag);
+  if (!session) {
+    status_ = session.error().to_string();
+    std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
+    return false;
+  }
+  auto gpu = renderer_->upload((*session)->model(), &diag);
+  if (!gpu) {
+    status_ = gpu.error().to_string();
+    std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
+    return false;
+  }
+  baked_gpu_.reset();
+  baked_.reset();
+  gpu_ = std::move(*gpu);
+  session_ = std::move(*session);
+  const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
+                       static_cast<float>(std::max(1, window_->framebuffer_height()));
+  const bool ortho = camera_.orthographic;
+  camera_ = initial_view(session_->model().bounds(), aspect);
+  set_orthographic(camera_, ortho);
+  status_ = "opened " + path;
+  std::snprintf(path_field_, sizeof path_field_, "%s", path.c_str());
+  return true;
+}
+
+void App::start_clip(const std::string& which) {
+  if (!session_ || session_->model().clips().empty()) return;
+  int clip = 0;
+  if (!which.empty()) {
+    clip = session_->model().find_clip(which);
+    if (clip < 0) {
+      char* end = nullptr;
+      const long index = std::strtol(which.c_str(), &end, 10);
+      if (end && *end == '\0') clip = static_cast<int>(index);
+    }
+  }
+  if (Status s = session_->play(clip); !s) status_ = s.error().to_string();
+}
+
+int App::run() {
+  gl::WindowOptions wo;
+  wo.width = options_.width;
+  wo.height = options_.height;
+  wo.title = "critter-viewer";
+  wo.vsync = options_.frames == 0;
+  auto window = gl::WindowContext::create(wo);
+  if (!window) {
+    std::fprintf(stderr, "critter-viewer: %s\n", window.error().to_string().c_str());
+    return 1;
+  }
+  window_ = std::move(*window);
+  auto renderer = gl::Renderer::create();
+  if (!renderer) {
+    std::fprintf(stderr, "critter-viewer: %s\n", renderer.error().to_string().c_str());
+    return 1;
+  }
+  renderer_ = std::move(*renderer);
+
+  GLFWwindow* w = window_->window();
+  glfwSetWindowUserPointer(w, this);
+  glfwSetDropCallback(w, &App::on_drop);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini beside the working directory
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(w, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imgui_ready_ = true;
+
+  display_.ui = !options_.hide_ui;
+  display_.wireframe = options_.wireframe;
+  display_.bones = options_.bones;
+  display_.cpu_skinning = options_.cpu_skinning;
+  display_.auto_rotate = options_.auto_rotate != 0.0f;
+  if (display_.auto_rotate) display_.auto_rotate_speed = options_.auto_rotate;
+  camera_.orthographic = options_.orthographic;
+
+  if (!options_.model.empty()) {
+    if (!open(options_.model)) return 1;
+    if (Status s = session_->set_mode(static_cast<anim::PlaybackMode>(options_.mode)); !s)
+      status_ = s.error().to_string();
+    session_->set_rate(options_.rate);
+    start_clip(options_.clip);
+  }
+
+  using Clock = std::chrono::steady_clock;
+  auto last = Clock::now();
+  for (int n = 0; !window_->should_close(); ++n) {
+    glfwPollEvents();
+    if (!pending_drop_.empty()) {
+      const std::string path = std::move(pending_drop_);
+      pending_drop_.clear();
+      if (open(path)) start_clip({});
+    }
+    const auto now = Clock::now();
+    const float real_dt = std::chrono::duration<float>(now - last).count();
+    last = now;
+    stats_.add(real_dt);
+    float dt = options_.fixed_dt > 0.0f ? options_.fixed_dt : real_dt;
+    if (options_.frames > 0 && options_.fixed_dt <= 0.0f) dt = 1.0f / 60.0f;
+    frame(dt);
+    const bool last_frame = options_.frames > 0 && n + 1 >= options_.frames;
+    if (last_frame) {
+      if (!options_.screenshot.empty() &&
+          !write_screenshot(window_->framebuffer_width(), window_->framebuffer_height()))
+        return 1;
+      return 0;
+    }
+    window_->swap_buffers();
+  }
+  return 0;
+}
+
+void App::frame(float dt) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+
+  const int width = window_->framebuffer_width();
+  const int height = window_->framebuffer_height();
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantCaptureMouse) {
+    PointerInput in;
+    in.drag = vec2(io.MouseDelta.x, io.MouseDelta.y) * io.DisplayFramebufferScale.x;
+    in.scroll = io.MouseWheel;
+    in.left = io.MouseDown[0];
+    in.right = io.MouseDown[1];
+    in.middle = io.MouseDown[2];
+    in.shift = io.KeyShift;
+    apply_pointer(camera_, in, static_cast<float>(height));
+  }
+  // Dear ImGui 1.86 indexes keys by the back-end's own codes (GLFW's).
+  if (!io.WantCaptureKeyboard) {
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false) && session_)
+      session_->set_paused(!session_->paused());
+    if (ImGui::IsKeyPressed(GLFW_KEY_F, false) && session_)
+      camera_ = initial_view(session_->model().bounds(),
+                             static_cast<float>(width) / static_cast<float>(std::max(1, height)));
+    if (ImGui::IsKeyPressed(GLFW_KEY_O, false)) set_orthographic(camera_, !camera_.orthographic);
+    if (ImGui::IsKeyPressed(GLFW_KEY_W, false)) display_.wireframe = !display_.wireframe;
+    if (ImGui::IsKeyPressed(GLFW_KEY_B, false)) display_.bones = !display_.bones;
+    if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) display_.ui = !display_.ui;
+  }
+  if (display_.auto_rotate) orbit(camera_, display_.auto_rotate_speed * dt, 0.0f);
+  if (session_) session_->update(dt);
+
+  draw_scene(width, height);
+  if (display_.bones && session_) draw_overlay(width, height);
+  if (display_.ui) draw_ui();
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void App::draw_scene(int width, int height) {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, width, height);
+  glClearColor(kBackground.x, kBackground.y, kBackground.z, kBackground.w);
+  glClearDepth(1.0);
+  glDepthMask(GL_TRUE);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (!session_ || width <= 0 || height <= 0) return;
+
+  renderer_->begin_frame();
+  const anim::Instance& instance = session_->instance();
+  if (display_.cpu_skinning) {
+    auto baked =
+        bake_pose(session_->model(), instance.model_transforms(), instance.morph_weights());
+    if (baked) {
+      baked_gpu_.reset();
+      baked_ = std::make_unique<Model>(std::move(*baked));
+      auto gpu = renderer_->upload(*baked_);
+      if (gpu) baked_gpu_ = std::move(*gpu);
+    }
+    if (!baked || !baked_gpu_) {
+      status_ = "CPU skinning failed; back to GPU skinning";
+      display_.cpu_skinning = false;
+    }
+  }
+  if (display_.cpu_skinning && baked_gpu_) {
+    gl::RenderInstance ri;
+    ri.model = baked_gpu_.get();
+    ri.bounds = session_->model().bounds();
+    (void)renderer_->submit(ri);
+  } else {
+    (void)renderer_->submit(gl::render_instance(*gpu_, instance));
+  }
+  const gl::Camera camera = camera_.camera(static_cast<float>(width) / static_cast<float>(height));
+  renderer_->prepare(camera);
+  if (display_.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+  for (int m = 0; m < 2; ++m)
+    if (display_.modes[m]) renderer_->draw(kModes[m]);
+  if (display_.shadows && !display_.wireframe) renderer_->draw_shadows();
+  for (int m = 2; m < 4; ++m)
+    if (display_.modes[m]) renderer_->draw(kModes[m]);
+  if (display_.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  render_stats_ = renderer_->stats();
+}
+
+void App::draw_overlay(int width, int height) {
+  const anim::Instance& instance = session_->instance();
+  const float aspect = static_cast<float>(width) / static_cast<float>(std::max(1, height));
+  const mat4 clip_from_model = camera_.camera(aspect).view_projection();
+  // ImGui draws in window coordinates; the framebuffer may be scaled (high-DPI screens).
+  const ImGuiIO& io = ImGui::GetIO();
+  const vec2 viewport(io.DisplaySize.x, io.DisplaySize.y);
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const auto names = session_->model().skeleton().names();
+  for (const BoneSegment& s :
+       bone_segments(session_->model().skeleton(), instance.model_transforms())) {
+    const auto to = project_to_pixels(clip_from_model, s.to, viewport);
+    if (!to) continue;
+    if (s.parent >= 0) {
+      if (const auto from = project_to_pixels(clip_from_model, s.from, viewport))
+        draw->AddLine(ImVec2(from->x, from->y), ImVec2(to->x, to->y), IM_COL32(255, 220, 40, 255),
+                      2.0f);
+    }
+    draw->AddCircleFilled(ImVec2(to->x, to->y), 3.0f, IM_COL32(255, 90, 40, 255));
+    if (display_.bone_names && static_cast<std::size_t>(s.joint) < names.size())
+      draw->AddText(ImVec2(to->x + 4.0f, to->y - 6.0f), IM_COL32(255, 255, 255, 230),
+                    names[static_cast<std::size_t>(s.joint)].c_str());
+  }
+}
+
+void App::draw_ui() {
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("critter");
+  ImGui::Text("%.1f FPS  %.2f ms  %u draw calls", stats_.fps(), stats_.frame_ms(),
+              render_stats_.draw_calls);
+  ImGui::InputText("##path", path_field_, sizeof path_field_);
+  ImGui::SameLine();
+  if (ImGui::Button("Open") && open(path_field_)) start_clip({});
+  if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
+  if (!session_) {
+    ImGui::TextUnformatted("Drop a model file on the window.");
+    ImGui::End();
+    return;
+  }
+  const Model& model = session_->model();
+  ImGui::Text("%s: %d joints, %zu meshes, %zu clips", model.name().c_str(),
+              model.skeleton().joint_count(), model.meshes().size(), model.clips().size());
+  if (ImGui::CollapsingHeader("Camera", ImGuiTreeNodeFlags_DefaultOpen)) {
+    bool ortho = camera_.orthographic;
+    if (ImGui::RadioButton("Perspective", !ortho)) set_orthographic(camera_, false);
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Orthographic", ortho)) set_orthographic(camera_, true);
+    ImGui::Checkbox("Auto-rotate", &display_.auto_rotate);
+    ImGui::SameLine();
+    ImGui::SliderFloat("deg/s", &display_.auto_rotate_speed, -180.0f, 180.0f, "%.0f");
+    if (ImGui::Button("Frame model (F)")) {
+      const ImGuiIO& io = ImGui::GetIO();
+      camera_ = initial_view(model.bounds(), io.DisplaySize.x / std::max(1.0f, io.DisplaySize.y));
+    }
+  }
+  if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) ui_animation();
+  if (ImGui::CollapsingHeader("Morph targets")) ui_morphs();
+  if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) ui_display();
+  if (ImGui::CollapsingHeader("Events")) {
+    for (auto it = session_->log().rbegin(); it != session_->log().rend(); ++it)
+      ImGui::TextUnformatted(it->c_str());
+  }
+  ImGui::End();
+}
+
+void App::ui_animation() {
+  const Model& model = session_->model();
+  if (model.clips().empty()) {
+    ImGui::TextUnformatted("No clips.");
+    return;
+  }
+  int mode = static_cast<int>(session_->mode());
+  if (ImGui::Combo("Mode", &mode, kModeLabels, 7)) {
+    if (Status s = session_->set_mode(static_cast<anim::PlaybackMode>(mode)); !s)
+      status_ = s.error().to_string();
+  }
+  float rate = session_->rate();
+  if (ImGui::SliderFloat("Rate", &rate, 0.0f, 4.0f, "%.2f")) session_->set_rate(rate);
+  float fade = session_->crossfade_seconds();
+  if (ImGui::SliderFloat("Crossfade s", &fade, 0.0f, 2.0f, "%.2f"))
+    session_->set_crossfade_seconds(fade);
+  bool paused = session_->paused();
+  if (ImGui::Checkbox("Pause (space)", &paused)) session_->set_paused(paused);
+  const anim::Player& player = session_->player();
+  float cursor = player.cursor();
+  if (ImGui::SliderFloat("Cursor", &cursor, 0.0f, 1.0f, "%.3f")) session_->scrub(cursor);
+  ImGui::Text("t = %.3f s%s", player.clip_time(), player.crossfading() ? "  (crossfading)" : "");
+  ImGui::TextUnformatted("Click: play; right click: crossfade to.");
+  if (ImGui::BeginListBox("##clips", ImVec2(-1.0f, 140.0f))) {
+    for (int c = 0; c < static_cast<int>(model.clips().size()); ++c) {
+      const std::string label =
+          session_->clip_label(c) + "  (" +
+          std::to_string(model.clips()[static_cast<std::size_t>(c)].duration()).substr(0, 5) +
+          " s)";
+      ImGui::PushID(c);
+      if (ImGui::Selectable(label.c_str(), c == session_->clip())) {
+        if (Status s = session_->play(c); !s) status_ = s.error().to_string();
+      }
+      if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
+        if (Status s = session_->crossfade_to(c); !s) status_ = s.error().to_string();
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndListBox();
+  }
+}
+
+void App::ui_morphs() {
+  const Model& model = session_->model();
+  bool any = false;
+  for (int m = 0; m < static_cast<int>(model.meshes().size()); ++m) {
+    const Mesh& mesh = model.meshes()[static_cast<std::size_t>(m)];
+    if (mesh.morph_target_count() == 0) continue;
+    any = true;
+    ImGui::PushID(m);
+    ImGui::Text("%s%s",
+                mesh.name.empty() ? ("mesh " + std::to_string(m)).c_str() : mesh.name.c_str(),
+                session_->morph_pinned(m) ? " (pinned)" : "");
+    const auto shown = session_->player().morph_weights(m);
+    for (std::size_t t = 0; t < mesh.morph_target_count() && t < shown.size(); ++t) {
+      float w = shown[t];
+      const std::string label = t < mesh.morph_names.size() && !mesh.morph_names[t].empty()
+                                    ? mesh.morph_names[t]
+                                    : "target " + std::to_string(t);
+      if (ImGui::SliderFloat(label.c_str(), &w, 0.0f, 1.0f, "%.2f")) {
+        if (Status s = session_->set_morph_weight(m, static_cast<int>(t), w); !s)
+          status_ = s.error().to_string();
+      }
+    }
+    ImGui::PopID();
+  }
+  if (!any) ImGui::TextUnformatted("No morph targets.");
+  if (any && ImGui::Button("Back to animation")) session_->clear_morph_weights();
+}
+
+void App::ui_display() {
+  ImGui::Checkbox("Bones (B)", &display_.bones);
+  ImGui::SameLine();
+  ImGui::Checkbox("Names", &display_.bone_names);
+  ImGui::Checkbox("Wireframe (W)", &display_.wireframe);
+  ImGui::SameLine();
+  ImGui::Checkbox("Shadow", &display_.shadows);
+  int skinning = display_.cpu_skinning ? 1 : 0;
+  ImGui::TextUnformatted("Skinning:");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("GPU", skinning == 0)) display_.cpu_skinning = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("CPU (reference)", skinning == 1)) display_.cpu_skinning = true;
+  for (int m = 0; m < 4; ++m) ImGui::Checkbox(kModeNames[m], &display_.modes[m]);
+}
+
+bool App::write_screenshot(int width, int height) const {
+  if (width <= 0 || height <= 0) return false;
+  std::vector<unsigned char> rgba(static_cast<std::size_t>(width) * height * 4);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  // OpenGL rows run bottom to top; PNG rows top to bottom. The window is opaque.
+  std::vector<unsigned char> flipped(rgba.size());
+  const std::size_t row = static_cast<std::size_t>(width) * 4;
+  for (int y = 0; y < height; ++y)
+    std::copy_n(rgba.data() + static_cast<std::size_t>(height - 1 - y) * row, row,
+                flipped.data() + static_cast<std::size_t>(y) * row);
+  for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+  if (!stbi_write_png(options_.screenshot.c_str(), width, height, 4, flipped.data(),
+                      static_cast<int>(row))) {
+    std::fprintf(stderr, "critter-viewer: cannot write %s\n", options_.screenshot.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_viewer(const ViewerOptions& options) {
+  App app(options);
+  return app.run();
+}
+
+}  // namespace critter::viewer
