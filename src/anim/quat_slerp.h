@@ -80,7 +80,8 @@ struct Quat4 {
 // samplers need at keys. Only the narrow-arc series is vectorised: when some lane's |cos θ| is
 // below 0.95 (or not a number) nothing is written and false is returned; the caller then takes
 // the scalar function per lane.
-inline bool slerp_shortest4(const Quat4& a, const Quat4& b, __m128 f, Quat4& out) {
+[[gnu::always_inline]] inline bool slerp_shortest4(const Quat4& a, const Quat4& b, __m128 f,
+                                                   Quat4& out) {
   const __m128 sign_mask = _mm_set1_ps(-0.0f);
   __m128 d = _mm_add_ps(
       _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)), _mm_mul_ps(a.z, b.z)),

@@ -154,8 +154,8 @@ using Segment = SamplingContext::Segment;
 // interleaved key blocks v0 (segment start) and v1 (segment end) are contiguous. Rotations take
 // the 4-wide slerp, or the scalar one per lane when the batch has a wide arc; translations and
 // scales are v0 + (v1 − v0)·s, which at a key (s == 0, v1 == v0) is v0 exactly.
-inline void sample_batch(const Clip::LinearBatch& batch, Segment seg, const float* batch_values,
-                         Transform* out) {
+[[gnu::always_inline]] inline void sample_batch(const Clip::LinearBatch& batch, Segment seg,
+                                                const float* batch_values, Transform* out) {
   const bool rotation = batch.target == TrackTarget::kRotation;
   const std::size_t block = rotation ? 16 : 12;
   const float* v0 = batch_values + batch.value_begin + std::size_t{seg.key} * block;
@@ -209,6 +209,29 @@ inline void sample_batch(const Clip::LinearBatch& batch, Segment seg, const floa
     }
   }
 }
+
+void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* segments,
+                    const float* batch_values, Transform* out) {
+  for (const Clip::LinearBatch& batch : batches)
+    sample_batch(batch, segments[batch.timeline], batch_values, out);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CRITTER_SAMPLE_AVX2 1
+// The same loop compiled for AVX2 (three-operand instructions: fewer of them for the same
+// operations, same results); run only where the CPU has it.
+[[gnu::target("avx2")]] void sample_batches_avx2(std::span<const Clip::LinearBatch> batches,
+                                                 const Segment* segments, const float* batch_values,
+                                                 Transform* out) {
+  for (const Clip::LinearBatch& batch : batches)
+    sample_batch(batch, segments[batch.timeline], batch_values, out);
+}
+
+bool has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
 
 }  // namespace
 
@@ -310,8 +333,12 @@ Status SamplingJob::run() const {
   const std::uint32_t* track_timelines = clip->track_timelines().data();
   Transform* out = output.data();
   const float* batch_values = clip->batch_values().data();
-  for (const Clip::LinearBatch& batch : clip->linear_batches())
-    sample_batch(batch, segments[batch.timeline], batch_values, out);
+#if defined(CRITTER_SAMPLE_AVX2)
+  if (has_avx2())
+    sample_batches_avx2(clip->linear_batches(), segments, batch_values, out);
+  else
+#endif
+    sample_batches(clip->linear_batches(), segments, batch_values, out);
 
   for (const std::uint32_t i : clip->other_tracks()) {
     const Track& track = tracks[i];
