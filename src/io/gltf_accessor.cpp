@@ -152,9 +152,10 @@ Status Data::parse_views(const Obj& root) {
   GLTF_TRY(list, root.opt_array("bufferViews"));
   if (!list) return {};
   views_.reserve(array_size(*list));
+  const Ptr list_ptr("bufferViews");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(v, as_object(e, join("/bufferViews", i), src_));
+    GLTF_TRY(v, as_object(e, Ptr(list_ptr, i), src_));
     BufferView view;
     GLTF_TRY(buffer, v.req_index("buffer", buffers_.size(), "buffer"));
     GLTF_TRY(offset, v.opt_uint("byteOffset", 0, ~std::uint64_t{0}));
@@ -194,9 +195,10 @@ Status Data::parse_accessors(const Obj& root) {
   GLTF_TRY(list, root.opt_array("accessors"));
   if (!list) return {};
   accessors_.reserve(array_size(*list));
+  const Ptr list_ptr("accessors");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(o, as_object(e, join("/accessors", i), src_));
+    GLTF_TRY(o, as_object(e, Ptr(list_ptr, i), src_));
     Accessor a;
     a.index = static_cast<std::uint32_t>(i);
     GLTF_TRY(view, o.opt_index("bufferView", views_.size(), "buffer view"));
@@ -299,8 +301,7 @@ Status Data::parse_accessors(const Obj& root) {
 }
 
 Result<const Accessor*> Data::check_accessor(std::uint32_t index, std::uint32_t type_mask,
-                                             std::uint32_t component_mask,
-                                             const std::string& where) const {
+                                             std::uint32_t component_mask, const Ptr& where) const {
   const Accessor& a = accessors_[index];
   if (!(type_mask & (1u << a.type)))
     return src_.fail(ErrorCode::kInvalid, where,
@@ -314,7 +315,7 @@ Result<const Accessor*> Data::check_accessor(std::uint32_t index, std::uint32_t 
   return &a;
 }
 
-Status Data::charge(std::uint64_t bytes, const std::string& where) {
+Status Data::charge(std::uint64_t bytes, const Ptr& where) {
   if (bytes > budget_)
     return src_.fail(ErrorCode::kLimit, where,
                      "decoding needs " + std::to_string(bytes) +
@@ -324,7 +325,7 @@ Status Data::charge(std::uint64_t bytes, const std::string& where) {
   return {};
 }
 
-Status Data::charge(std::uint64_t count, std::uint64_t element_bytes, const std::string& where) {
+Status Data::charge(std::uint64_t count, std::uint64_t element_bytes, const Ptr& where) {
   if (element_bytes != 0 && count > budget_ / element_bytes)
     return src_.fail(ErrorCode::kLimit, where,
                      "decoding " + std::to_string(count) + " elements of " +
@@ -337,7 +338,7 @@ Status Data::charge(std::uint64_t count, std::uint64_t element_bytes, const std:
 
 template <class Out>
 Status Data::decode_any(const Accessor& a, Out* out, std::size_t out_stride,
-                        const std::string& where) const {
+                        const Ptr& where) const {
   (void)where;
   const auto count = static_cast<std::size_t>(a.count);
   if (a.view >= 0) {
@@ -367,11 +368,14 @@ Status Data::decode_any(const Accessor& a, Out* out, std::size_t out_stride,
         std::memcpy(&target, indices.data() + 4 * k, 4);
         break;
     }
-    if (target >= a.count)
-      return src_.fail(ErrorCode::kOutOfRange,
-                       join(join(join("/accessors", a.index), "sparse"), "indices"),
+    if (target >= a.count) {
+      const Ptr list("accessors");
+      const Ptr accessor(list, a.index);
+      const Ptr sparse(accessor, "sparse");
+      return src_.fail(ErrorCode::kOutOfRange, Ptr(sparse, "indices"),
                        "sparse index " + std::to_string(k) + " is " + std::to_string(target) +
                            ", the accessor has " + std::to_string(a.count) + " elements");
+    }
     run_any(a.component, a.normalized, values.data() + k * a.element_size, a.element_size, 1,
             a.rows, a.cols, a.column_stride, out + std::size_t{target} * out_stride, out_stride);
   }
@@ -379,17 +383,17 @@ Status Data::decode_any(const Accessor& a, Out* out, std::size_t out_stride,
 }
 
 Status Data::decode_floats(const Accessor& a, float* out, std::size_t out_stride,
-                           const std::string& where) const {
+                           const Ptr& where) const {
   return decode_any(a, out, out_stride, where);
 }
 
 Status Data::decode_uints(const Accessor& a, std::uint32_t* out, std::size_t out_stride,
-                          const std::string& where) const {
+                          const Ptr& where) const {
   return decode_any(a, out, out_stride, where);
 }
 
 Status Data::decode_uints(const Accessor& a, std::uint16_t* out, std::size_t out_stride,
-                          const std::string& where) const {
+                          const Ptr& where) const {
   return decode_any(a, out, out_stride, where);
 }
 

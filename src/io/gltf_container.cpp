@@ -153,7 +153,7 @@ Result<FileBytes> read_file(const std::string& path, std::uint64_t max_bytes,
   return out;
 }
 
-Result<std::optional<DataUri>> parse_data_uri(std::string_view uri, const std::string& where,
+Result<std::optional<DataUri>> parse_data_uri(std::string_view uri, const Ptr& where,
                                               const Source& src) {
   if (uri.size() < 5 || uri.substr(0, 5) != "data:") return std::optional<DataUri>{};
   const std::size_t comma = uri.find(',');
@@ -169,7 +169,7 @@ Result<std::optional<DataUri>> parse_data_uri(std::string_view uri, const std::s
   return std::optional<DataUri>(d);
 }
 
-Result<std::size_t> base64_decoded_size(std::string_view text, const std::string& where,
+Result<std::size_t> base64_decoded_size(std::string_view text, const Ptr& where,
                                         const Source& src) {
   std::size_t n = text.size();
   if (n >= 1 && text[n - 1] == '=') --n;
@@ -181,7 +181,7 @@ Result<std::size_t> base64_decoded_size(std::string_view text, const std::string
   return n / 4 * 3 + (n % 4 == 0 ? 0 : n % 4 - 1);
 }
 
-Status base64_decode(std::string_view text, std::uint8_t* out, const std::string& where,
+Status base64_decode(std::string_view text, std::uint8_t* out, const Ptr& where,
                      const Source& src) {
   std::size_t n = text.size();
   if (n >= 1 && text[n - 1] == '=') --n;
@@ -222,7 +222,7 @@ Status base64_decode(std::string_view text, std::uint8_t* out, const std::string
 }
 
 Result<std::string> resolve_uri(std::string_view uri, std::string_view base_dir, bool allow_outside,
-                                const std::string& where, const Source& src) {
+                                const Ptr& where, const Source& src) {
   // A scheme is letters, digits, '+', '-', '.' after a letter, then ':'. One letter followed by
   // ':' is a drive letter, i.e. an absolute path.
   std::size_t k = 0;
@@ -288,9 +288,10 @@ Status Data::parse_buffers(const Obj& root, const Container& container, std::str
   if (list) {
     const std::size_t n = array_size(*list);
     buffers_.reserve(n);
+    const Ptr list_ptr("buffers");
     std::size_t i = 0;
     for (dom::element e : *list) {
-      GLTF_TRY(b, as_object(e, join("/buffers", i), src_));
+      GLTF_TRY(b, as_object(e, Ptr(list_ptr, i), src_));
       GLTF_TRY(byte_length, b.req_uint("byteLength", ~std::uint64_t{0}));
       if (byte_length < 1)
         return src_.fail(ErrorCode::kInvalid, b.at("byteLength"), "byteLength must be >= 1");
@@ -302,7 +303,7 @@ Status Data::parse_buffers(const Obj& root, const Container& container, std::str
                            "buffer has no uri and is not the GLB binary chunk");
         data = *container.glb_bin;
       } else {
-        const std::string where = b.at("uri");
+        const Ptr where = b.at("uri");
         GLTF_TRY(data_uri, parse_data_uri(uri, where, src_));
         if (data_uri) {
           GLTF_TRY(size, base64_decoded_size(data_uri->base64, where, src_));
@@ -312,7 +313,7 @@ Status Data::parse_buffers(const Obj& root, const Container& container, std::str
           owned_.push_back(std::move(storage));
         } else {
           GLTF_TRY(file, resolve_uri(uri, base_dir, options.allow_outside_uris, where, src_));
-          GLTF_TRY(bytes, read_file(file, options.max_file_bytes, src_.path, where));
+          GLTF_TRY(bytes, read_file(file, options.max_file_bytes, src_.path, where.str()));
           data = {bytes.data.get(), bytes.size};
           owned_.push_back(std::move(bytes.data));
         }

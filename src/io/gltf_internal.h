@@ -32,23 +32,44 @@ namespace critter::io::gltf {
 
 namespace dom = simdjson::dom;
 
-// JSON pointer pieces: "/accessors" + 7 -> "/accessors/7".
-std::string join(std::string_view base, std::string_view key);
-std::string join(std::string_view base, std::uint64_t index);
+// A JSON pointer ("/accessors/7/count") kept as a chain of (parent, key or index) and spelled
+// out only when an error or a warning needs it, so that reading a valid file builds no strings.
+// A Ptr refers to its parent, which must outlive it: children of temporaries do not compile.
+class Ptr {
+ public:
+  Ptr() = default;  // the document root, ""
+  // A top-level member of the root: "/" + name.
+  explicit Ptr(std::string_view name) : key_(name), has_key_(true) {}
+  Ptr(const Ptr& parent, std::string_view key) : parent_(&parent), key_(key), has_key_(true) {}
+  Ptr(const Ptr& parent, std::uint64_t index) : parent_(&parent), index_(index) {}
+  Ptr(const Ptr&& parent, std::string_view key) = delete;
+  Ptr(const Ptr&& parent, std::uint64_t index) = delete;
+  Ptr(const Ptr&) = default;
+  Ptr& operator=(const Ptr&) = default;
+
+  std::string str() const;
+
+ private:
+  void append_to(std::string& out) const;
+  const Ptr* parent_ = nullptr;
+  std::string_view key_;
+  std::uint64_t index_ = 0;
+  bool has_key_ = false;  // root: neither key nor parent
+};
 
 // The file being read: names it in errors and warnings.
 struct Source {
   std::string path;
   Diagnostics* diag = nullptr;
 
-  Error error(ErrorCode code, std::string location, std::string message) const {
-    return Error::at(code, path, std::move(location), std::move(message));
+  std::unexpected<Error> fail(ErrorCode code, const Ptr& where, std::string message) const {
+    return std::unexpected(Error::at(code, path, where.str(), std::move(message)));
   }
   std::unexpected<Error> fail(ErrorCode code, std::string location, std::string message) const {
-    return std::unexpected(error(code, std::move(location), std::move(message)));
+    return std::unexpected(Error::at(code, path, std::move(location), std::move(message)));
   }
-  void warn(std::string location, std::string message) const {
-    if (diag) diag->warn(path, std::move(location), std::move(message));
+  void warn(const Ptr& where, std::string message) const {
+    if (diag) diag->warn(path, where.str(), std::move(message));
   }
 };
 
@@ -58,10 +79,12 @@ std::size_t array_size(dom::array a);
 // A JSON object with its pointer, for reads that fail with the property's pointer.
 struct Obj {
   dom::object o;
-  std::string where;
+  Ptr where;
   const Source* src;
 
-  std::string at(std::string_view key) const { return join(where, key); }
+  // The pointer of member `key`; the Obj must outlive it.
+  Ptr at(std::string_view key) const& { return Ptr(where, key); }
+  Ptr at(std::string_view key) const&& = delete;
   bool has(std::string_view key) const;
   std::optional<dom::element> get(std::string_view key) const;
 
@@ -88,10 +111,10 @@ struct Obj {
 };
 
 // An element of an array as an object; `where` is its pointer.
-Result<Obj> as_object(dom::element e, std::string where, const Source& src);
+Result<Obj> as_object(dom::element e, const Ptr& where, const Source& src);
 // An element as an index into `count` `what`s.
 Result<std::uint32_t> as_index(dom::element e, std::size_t count, std::string_view what,
-                               const std::string& where, const Source& src);
+                               const Ptr& where, const Source& src);
 
 // Everything byte-level about the file: its storage, its JSON text, its buffers.
 struct Container {
@@ -123,19 +146,17 @@ struct DataUri {
   std::string_view base64;
 };
 // Some(DataUri) for "data:" URIs, kUnsupported when not base64-encoded; nullopt otherwise.
-Result<std::optional<DataUri>> parse_data_uri(std::string_view uri, const std::string& where,
+Result<std::optional<DataUri>> parse_data_uri(std::string_view uri, const Ptr& where,
                                               const Source& src);
 // Decoded size of base64 text; kParse when its length cannot be base64.
-Result<std::size_t> base64_decoded_size(std::string_view text, const std::string& where,
-                                        const Source& src);
+Result<std::size_t> base64_decoded_size(std::string_view text, const Ptr& where, const Source& src);
 // Decodes exactly base64_decoded_size(text) bytes into `out`; kParse naming the first bad
 // character.
-Status base64_decode(std::string_view text, std::uint8_t* out, const std::string& where,
-                     const Source& src);
+Status base64_decode(std::string_view text, std::uint8_t* out, const Ptr& where, const Source& src);
 // Percent-decodes `uri` and resolves it against `base_dir`. kUnsupported for a scheme, kInvalid
 // for a bad escape or a path leaving `base_dir` (unless `allow_outside`).
 Result<std::string> resolve_uri(std::string_view uri, std::string_view base_dir, bool allow_outside,
-                                const std::string& where, const Source& src);
+                                const Ptr& where, const Source& src);
 
 // Accessors.
 enum ComponentType : std::uint32_t {
@@ -203,28 +224,26 @@ class Data {
   // Checks accessor `index` (referenced at `where`) against the accepted element types
   // (bit per ElementType) and component types (bit(ComponentType)).
   Result<const Accessor*> check_accessor(std::uint32_t index, std::uint32_t type_mask,
-                                         std::uint32_t component_mask,
-                                         const std::string& where) const;
+                                         std::uint32_t component_mask, const Ptr& where) const;
 
   // Takes `bytes` from the decode budget; kLimit at `where` when spent.
-  Status charge(std::uint64_t bytes, const std::string& where);
+  Status charge(std::uint64_t bytes, const Ptr& where);
   // Same for `count` elements of `element_bytes` each (overflow-safe).
-  Status charge(std::uint64_t count, std::uint64_t element_bytes, const std::string& where);
+  Status charge(std::uint64_t count, std::uint64_t element_bytes, const Ptr& where);
 
   // Decodes accessor `a` as floats (normalized integers per the glTF formulas): count elements
   // of components() floats, element i at out + i * out_stride. `out` holds count * out_stride.
   Status decode_floats(const Accessor& a, float* out, std::size_t out_stride,
-                       const std::string& where) const;
+                       const Ptr& where) const;
   // Decodes an integer accessor (not normalized) into `out` (count * out_stride values).
   Status decode_uints(const Accessor& a, std::uint32_t* out, std::size_t out_stride,
-                      const std::string& where) const;
+                      const Ptr& where) const;
   Status decode_uints(const Accessor& a, std::uint16_t* out, std::size_t out_stride,
-                      const std::string& where) const;
+                      const Ptr& where) const;
 
  private:
   template <class Out>
-  Status decode_any(const Accessor& a, Out* out, std::size_t out_stride,
-                    const std::string& where) const;
+  Status decode_any(const Accessor& a, Out* out, std::size_t out_stride, const Ptr& where) const;
 
   const Source& src_;
   std::vector<std::unique_ptr<std::uint8_t[]>> owned_;

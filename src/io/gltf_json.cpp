@@ -28,9 +28,9 @@ std::string_view type_name(dom::element_type t) {
   return "a value";
 }
 
-std::unexpected<Error> wrong_type(const Source& src, std::string where, std::string_view want,
+std::unexpected<Error> wrong_type(const Source& src, const Ptr& where, std::string_view want,
                                   dom::element e) {
-  return src.fail(ErrorCode::kInvalid, std::move(where),
+  return src.fail(ErrorCode::kInvalid, where,
                   "expected " + std::string(want) + ", found " + std::string(type_name(e.type())));
 }
 
@@ -71,33 +71,37 @@ bool finite_float(double d) {
   return std::isfinite(d) && std::abs(d) <= static_cast<double>(std::numeric_limits<float>::max());
 }
 
-std::unexpected<Error> missing(const Source& src, std::string where, std::string_view key) {
-  return src.fail(ErrorCode::kInvalid, std::move(where),
+std::unexpected<Error> missing(const Source& src, const Ptr& where, std::string_view key) {
+  return src.fail(ErrorCode::kInvalid, where,
                   "missing required property '" + std::string(key) + "'");
 }
 
 }  // namespace
 
-std::string join(std::string_view base, std::string_view key) {
-  std::string s;
-  s.reserve(base.size() + 1 + key.size());
-  s.append(base);
-  s.push_back('/');
+void Ptr::append_to(std::string& out) const {
+  if (parent_) parent_->append_to(out);
+  if (!parent_ && !has_key_) return;  // the root
+  out.push_back('/');
+  if (!has_key_) {
+    out += std::to_string(index_);
+    return;
+  }
   // JSON pointer escapes (RFC 6901): '~' as "~0", '/' as "~1".
-  for (char c : key) {
+  for (char c : key_) {
     if (c == '~') {
-      s.append("~0");
+      out += "~0";
     } else if (c == '/') {
-      s.append("~1");
+      out += "~1";
     } else {
-      s.push_back(c);
+      out.push_back(c);
     }
   }
-  return s;
 }
 
-std::string join(std::string_view base, std::uint64_t index) {
-  return join(base, std::to_string(index));
+std::string Ptr::str() const {
+  std::string out;
+  append_to(out);
+  return out;
 }
 
 std::size_t array_size(dom::array a) {
@@ -217,7 +221,10 @@ Status Obj::opt_floats(std::string_view key, float* out, std::size_t n) const {
   std::size_t i = 0;
   for (dom::element e : *a) {
     const auto v = as_number(e);
-    if (!v) return wrong_type(*src, join(at(key), i), "a number", e);
+    if (!v) {
+      const Ptr member = at(key);
+      return wrong_type(*src, Ptr(member, i), "a number", e);
+    }
     if (!finite_float(*v))
       return src->fail(ErrorCode::kInvalid, at(key),
                        "element " + std::to_string(i) + " is not finite as a float");
@@ -226,15 +233,14 @@ Status Obj::opt_floats(std::string_view key, float* out, std::size_t n) const {
   return {};
 }
 
-Result<Obj> as_object(dom::element e, std::string where, const Source& src) {
+Result<Obj> as_object(dom::element e, const Ptr& where, const Source& src) {
   dom::object o;
-  if (e.get_object().get(o) != simdjson::SUCCESS)
-    return wrong_type(src, std::move(where), "an object", e);
-  return Obj{o, std::move(where), &src};
+  if (e.get_object().get(o) != simdjson::SUCCESS) return wrong_type(src, where, "an object", e);
+  return Obj{o, where, &src};
 }
 
 Result<std::uint32_t> as_index(dom::element e, std::size_t count, std::string_view what,
-                               const std::string& where, const Source& src) {
+                               const Ptr& where, const Source& src) {
   const auto v = as_uint(e);
   if (!v) return wrong_type(src, where, "a non-negative integer index", e);
   if (*v >= count)

@@ -8,9 +8,10 @@ Status Document::read_images(const Obj& root) {
   GLTF_TRY(list, root.opt_array("images"));
   if (!list) return {};
   raw_.images.reserve(array_size(*list));
+  const Ptr list_ptr("images");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(o, as_object(e, join("/images", i++), src_));
+    GLTF_TRY(o, as_object(e, Ptr(list_ptr, i++), src_));
     Image image;
     GLTF_TRY(name, o.opt_string("name"));
     GLTF_TRY(mime, o.opt_string("mimeType"));
@@ -23,7 +24,7 @@ Status Document::read_images(const Obj& root) {
       GLTF_CHECK(data_.charge(bytes.size(), o.at("bufferView")));
       image.bytes.assign(bytes.begin(), bytes.end());
     } else if (o.has("uri")) {
-      const std::string where = o.at("uri");
+      const Ptr where = o.at("uri");
       GLTF_TRY(data_uri, parse_data_uri(uri, where, src_));
       if (data_uri) {
         GLTF_TRY(size, base64_decoded_size(data_uri->base64, where, src_));
@@ -57,9 +58,10 @@ Status Document::read_images(const Obj& root) {
 Status Document::read_samplers(const Obj& root) {
   GLTF_TRY(list, root.opt_array("samplers"));
   if (!list) return {};
+  const Ptr list_ptr("samplers");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(o, as_object(e, join("/samplers", i++), src_));
+    GLTF_TRY(o, as_object(e, Ptr(list_ptr, i++), src_));
     SamplerState s;
     constexpr std::uint64_t kMax = 0x7FFFFFFF;
     GLTF_TRY(mag, o.opt_uint("magFilter", 0, kMax));
@@ -78,9 +80,10 @@ Status Document::read_samplers(const Obj& root) {
 Status Document::read_textures(const Obj& root) {
   GLTF_TRY(list, root.opt_array("textures"));
   if (!list) return {};
+  const Ptr list_ptr("textures");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(o, as_object(e, join("/textures", i++), src_));
+    GLTF_TRY(o, as_object(e, Ptr(list_ptr, i++), src_));
     TextureSlot t;
     GLTF_TRY(source, o.opt_index("source", raw_.images.size(), "image"));
     GLTF_TRY(sampler, o.opt_index("sampler", samplers_.size(), "sampler"));
@@ -141,9 +144,10 @@ Status Document::read_materials(const Obj& root) {
   GLTF_TRY(list, root.opt_array("materials"));
   if (!list) return {};
   raw_.materials.reserve(array_size(*list));
+  const Ptr list_ptr("materials");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(o, as_object(e, join("/materials", i++), src_));
+    GLTF_TRY(o, as_object(e, Ptr(list_ptr, i++), src_));
     Material mat;
     GLTF_TRY(name, o.opt_string("name"));
     mat.name = name;

@@ -55,7 +55,9 @@ Status Document::read_meshes(const Obj& root) {
       GLTF_TRY(mesh, decode_mesh(static_cast<std::uint32_t>(m)));
       decoded[um] = std::move(mesh);
     } else {
-      GLTF_CHECK(data_.charge(bytes_of(*decoded[um]), join(join("/nodes", i), "mesh")));
+      const Ptr nodes("nodes");
+      const Ptr node(nodes, i);
+      GLTF_CHECK(data_.charge(bytes_of(*decoded[um]), Ptr(node, "mesh")));
     }
     Mesh out = --uses[um] == 0 ? std::move(*decoded[um]) : *decoded[um];
     out.bone = static_cast<std::int32_t>(i);
@@ -67,16 +69,18 @@ Status Document::read_meshes(const Obj& root) {
 }
 
 Result<Mesh> Document::decode_mesh(std::uint32_t index) {
-  GLTF_TRY(m, as_object(mesh_json_[index], join("/meshes", index), src_));
+  const Ptr list_ptr("meshes");
+  GLTF_TRY(m, as_object(mesh_json_[index], Ptr(list_ptr, index), src_));
   Mesh mesh;
   mesh.source_index = static_cast<std::int32_t>(index);
   GLTF_TRY(name, m.opt_string("name"));
   mesh.name = m.has("name") ? std::string(name) : "mesh_" + std::to_string(index);
   GLTF_TRY(prims, m.req_array("primitives"));
   mesh.parts.reserve(array_size(prims));
+  const Ptr prims_ptr = m.at("primitives");
   std::size_t k = 0;
   for (dom::element e : prims) {
-    GLTF_TRY(prim, as_object(e, join(m.at("primitives"), k++), src_));
+    GLTF_TRY(prim, as_object(e, Ptr(prims_ptr, k++), src_));
     MeshPart part;
     GLTF_TRY(kept, decode_primitive(prim, part));
     if (!kept) continue;
@@ -95,11 +99,12 @@ Result<Mesh> Document::decode_mesh(std::uint32_t index) {
 
   GLTF_TRY(weights, m.opt_array("weights"));
   if (weights) {
+    const Ptr weights_ptr = m.at("weights");
     std::size_t w = 0;
     for (dom::element e : *weights) {
       double v = 0.0;
       if (e.get_double().get(v) != simdjson::SUCCESS || !std::isfinite(static_cast<float>(v)))
-        return src_.fail(ErrorCode::kInvalid, join(m.at("weights"), w), "expected a finite number");
+        return src_.fail(ErrorCode::kInvalid, Ptr(weights_ptr, w), "expected a finite number");
       if (w < targets) mesh.default_weights.push_back(static_cast<float>(v));
       ++w;
     }
@@ -135,8 +140,8 @@ Result<bool> Document::decode_primitive(const Obj& prim, MeshPart& part) {
 
   // Decodes float attribute `value` into `out` (components of each V written, the rest keep
   // `fill`); its count must equal `expect` unless `expect` is 0.
-  auto floats = [&](auto& out, dom::element value, const std::string& where,
-                    std::uint32_t type_mask, std::uint32_t component_mask, auto fill,
+  auto floats = [&](auto& out, dom::element value, const Ptr& where, std::uint32_t type_mask,
+                    std::uint32_t component_mask, auto fill,
                     std::uint64_t expect) -> Result<std::uint64_t> {
     using V = typename std::decay_t<decltype(out)>::value_type;
     GLTF_TRY(index, as_index(value, accessor_count, "accessor", where, src_));
@@ -161,7 +166,7 @@ Result<bool> Document::decode_primitive(const Obj& prim, MeshPart& part) {
   for (dom::key_value_pair kv : attrs.o) {
     const std::string_view key = kv.key;
     if (key == "POSITION") continue;
-    const std::string where = attrs.at(key);
+    const Ptr where = attrs.at(key);
     if (key == "NORMAL") {
       GLTF_CHECK(floats(s.normals, kv.value, where, 1u << kVec3, kSigned, vec3(0.0f), n));
     } else if (key == "TANGENT") {
@@ -202,7 +207,7 @@ Result<bool> Document::decode_primitive(const Obj& prim, MeshPart& part) {
   GLTF_TRY(indices_index, prim.opt_index("indices", accessor_count, "accessor"));
   std::uint64_t elements = n;
   if (indices_index >= 0) {
-    const std::string where = prim.at("indices");
+    const Ptr where = prim.at("indices");
     GLTF_TRY(a, data_.check_accessor(static_cast<std::uint32_t>(indices_index), 1u << kScalar,
                                      bit(kU8) | bit(kU16) | bit(kU32), where));
     GLTF_CHECK(data_.charge(a->count, sizeof(std::uint32_t), where));
@@ -273,12 +278,13 @@ Result<bool> Document::decode_primitive(const Obj& prim, MeshPart& part) {
   GLTF_TRY(targets, prim.opt_array("targets"));
   if (targets) {
     part.morphs.targets.reserve(array_size(*targets));
+    const Ptr targets_ptr = prim.at("targets");
     std::size_t t = 0;
     for (dom::element e : *targets) {
-      GLTF_TRY(target, as_object(e, join(prim.at("targets"), t++), src_));
+      GLTF_TRY(target, as_object(e, Ptr(targets_ptr, t++), src_));
       MorphTarget mt;
       for (dom::key_value_pair kv : target.o) {
-        const std::string where = target.at(kv.key);
+        const Ptr where = target.at(kv.key);
         if (kv.key == "POSITION") {
           GLTF_CHECK(
               floats(mt.positions, kv.value, where, 1u << kVec3, kAnyFloatish, vec3(0.0f), n));

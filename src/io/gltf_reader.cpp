@@ -80,7 +80,8 @@ std::optional<std::uint64_t> json_error_offset(std::span<const std::uint8_t> jso
 
 Result<RawModel> Document::read(dom::element root_element, const Container& container,
                                 std::uint64_t file_bytes) {
-  GLTF_TRY(root, as_object(root_element, "", src_));
+  const Ptr root_ptr;
+  GLTF_TRY(root, as_object(root_element, root_ptr, src_));
   GLTF_CHECK(read_asset(root));
   GLTF_CHECK(read_extensions(root));
   GLTF_CHECK(data_.parse_buffers(root, container, base_dir_, options_, file_bytes));
@@ -125,9 +126,10 @@ Status Document::read_asset(const Obj& root) {
 Status Document::read_extensions(const Obj& root) {
   GLTF_TRY(required, root.opt_array("extensionsRequired"));
   if (!required) return {};
+  const Ptr list_ptr("extensionsRequired");
   std::size_t i = 0;
   for (dom::element e : *required) {
-    const std::string where = join("/extensionsRequired", i++);
+    const Ptr where(list_ptr, i++);
     std::string_view name;
     if (e.get_string().get(name) != simdjson::SUCCESS)
       return src_.fail(ErrorCode::kInvalid, where, "expected an extension name (a string)");
@@ -157,18 +159,20 @@ Status Document::read_nodes(const Obj& root) {
   node_mesh_.assign(n, -1);
   node_skin_.assign(n, -1);
   std::vector<std::uint32_t> parent_slot(n, 0);
+  const Ptr list_ptr("nodes");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(node, as_object(e, join("/nodes", i), src_));
+    GLTF_TRY(node, as_object(e, Ptr(list_ptr, i), src_));
     RawJoint& joint = joints[i];
     joint.source_index = static_cast<std::int32_t>(i);
     GLTF_TRY(name, node.opt_string("name"));
     joint.name = node.has("name") ? std::string(name) : "node_" + std::to_string(i);
     GLTF_TRY(children, node.opt_array("children"));
     if (children) {
+      const Ptr children_ptr = node.at("children");
       std::uint32_t k = 0;
       for (dom::element c : *children) {
-        const std::string where = join(node.at("children"), k);
+        const Ptr where(children_ptr, k);
         GLTF_TRY(child, as_index(c, n, "node", where, src_));
         if (child == i)
           return src_.fail(ErrorCode::kInvalid, where,
@@ -220,8 +224,9 @@ Status Document::read_nodes(const Obj& root) {
     if (x >= 0 && state[static_cast<std::size_t>(x)] == 1) {
       const auto ux = static_cast<std::size_t>(x);
       const auto p = static_cast<std::size_t>(joints[ux].parent);
-      return src_.fail(ErrorCode::kInvalid,
-                       join(join(join("/nodes", p), "children"), parent_slot[ux]),
+      const Ptr parent(list_ptr, p);
+      const Ptr children(parent, "children");
+      return src_.fail(ErrorCode::kInvalid, Ptr(children, parent_slot[ux]),
                        "the node hierarchy has a cycle through node " + std::to_string(x));
     }
     for (std::size_t w : walk) state[w] = 2;
@@ -234,9 +239,10 @@ Status Document::read_skins(const Obj& root) {
   if (!list) return {};
   const std::size_t node_count = raw_.skeleton.joints.size();
   raw_.skins.reserve(skin_count_);
+  const Ptr list_ptr("skins");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(s, as_object(e, join("/skins", i), src_));
+    GLTF_TRY(s, as_object(e, Ptr(list_ptr, i), src_));
     Skin skin;
     GLTF_TRY(name, s.opt_string("name"));
     skin.name = s.has("name") ? std::string(name) : "skin_" + std::to_string(i);
@@ -245,16 +251,17 @@ Status Document::read_skins(const Obj& root) {
     if (joint_count == 0)
       return src_.fail(ErrorCode::kInvalid, s.at("joints"), "a skin needs at least one joint");
     skin.joints.reserve(joint_count);
+    const Ptr joints_ptr = s.at("joints");
     std::size_t k = 0;
     for (dom::element j : joints) {
-      GLTF_TRY(node, as_index(j, node_count, "node", join(s.at("joints"), k++), src_));
+      GLTF_TRY(node, as_index(j, node_count, "node", Ptr(joints_ptr, k++), src_));
       skin.joints.push_back(static_cast<std::int16_t>(node));
     }
     GLTF_TRY(skeleton, s.opt_index("skeleton", node_count, "node"));
     skin.skeleton_root = skeleton;
     GLTF_TRY(ibm, s.opt_index("inverseBindMatrices", data_.accessor_count(), "accessor"));
     if (ibm >= 0) {
-      const std::string where = s.at("inverseBindMatrices");
+      const Ptr where = s.at("inverseBindMatrices");
       GLTF_TRY(
           a, data_.check_accessor(static_cast<std::uint32_t>(ibm), 1u << kMat4, bit(kF32), where));
       if (a->count < joint_count)
@@ -278,9 +285,10 @@ Status Document::read_animations(const Obj& root) {
   GLTF_TRY(list, root.opt_array("animations"));
   if (!list) return {};
   raw_.clips.reserve(array_size(*list));
+  const Ptr list_ptr("animations");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(anim, as_object(e, join("/animations", i), src_));
+    GLTF_TRY(anim, as_object(e, Ptr(list_ptr, i), src_));
     GLTF_TRY(clip, read_animation(anim, i));
     raw_.clips.push_back(std::move(clip));
     ++i;
@@ -292,7 +300,7 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
   RawClip clip;
   GLTF_TRY(name, anim.opt_string("name"));
   clip.name = anim.has("name") ? std::string(name) : "animation_" + std::to_string(index);
-  clip.source_location = anim.where;
+  clip.source_location = anim.where.str();
 
   struct Sampler {
     std::uint32_t input = 0, output = 0;
@@ -301,9 +309,10 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
   GLTF_TRY(sampler_list, anim.req_array("samplers"));
   std::vector<Sampler> samplers;
   samplers.reserve(array_size(sampler_list));
+  const Ptr samplers_ptr = anim.at("samplers");
   std::size_t k = 0;
   for (dom::element e : sampler_list) {
-    GLTF_TRY(s, as_object(e, join(anim.at("samplers"), k++), src_));
+    GLTF_TRY(s, as_object(e, Ptr(samplers_ptr, k++), src_));
     Sampler sampler;
     GLTF_TRY(input, s.req_index("input", data_.accessor_count(), "accessor"));
     GLTF_TRY(output, s.req_index("output", data_.accessor_count(), "accessor"));
@@ -325,9 +334,10 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
   GLTF_TRY(channels, anim.req_array("channels"));
   clip.tracks.reserve(array_size(channels));
   const std::size_t node_count = raw_.skeleton.joints.size();
+  const Ptr channels_ptr = anim.at("channels");
   std::size_t c = 0;
   for (dom::element e : channels) {
-    GLTF_TRY(ch, as_object(e, join(anim.at("channels"), c++), src_));
+    GLTF_TRY(ch, as_object(e, Ptr(channels_ptr, c++), src_));
     GLTF_TRY(sampler_index, ch.req_index("sampler", samplers.size(), "sampler"));
     GLTF_TRY(target, ch.req_object("target"));
     GLTF_TRY(node, target.opt_index("node", node_count, "node"));
@@ -339,7 +349,7 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
       continue;
     }
     RawTrack track;
-    track.source_location = ch.where;
+    track.source_location = ch.where.str();
     track.index = node;
     std::uint32_t type_mask = 0, component_mask = kAnyFloatish;
     if (path == "translation") {
@@ -378,9 +388,9 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
     }
     const Sampler& sampler = samplers[sampler_index];
     track.interpolation = sampler.interpolation;
-    const std::string sampler_where = join(anim.at("samplers"), sampler_index);
+    const Ptr sampler_where(samplers_ptr, sampler_index);
 
-    const std::string input_where = join(sampler_where, "input");
+    const Ptr input_where(sampler_where, "input");
     GLTF_TRY(in, data_.check_accessor(sampler.input, 1u << kScalar, bit(kF32), input_where));
     GLTF_CHECK(data_.charge(in->count, sizeof(float), input_where));
     track.times.resize(static_cast<std::size_t>(in->count));
@@ -399,7 +409,7 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
             "key time " + std::to_string(t) + " is before key time " + std::to_string(t - 1));
     }
 
-    const std::string output_where = join(sampler_where, "output");
+    const Ptr output_where(sampler_where, "output");
     GLTF_TRY(out, data_.check_accessor(sampler.output, type_mask, component_mask, output_where));
     const std::uint64_t per_key = (sampler.interpolation == Interpolation::kCubicSpline ? 3u : 1u) *
                                   (track.target == TrackTarget::kWeights ? track.components : 1u);
@@ -424,14 +434,16 @@ Status Document::read_scenes(const Obj& root) {
   (void)scene;
   if (!list) return {};
   const std::size_t node_count = raw_.skeleton.joints.size();
+  const Ptr list_ptr("scenes");
   std::size_t i = 0;
   for (dom::element e : *list) {
-    GLTF_TRY(s, as_object(e, join("/scenes", i++), src_));
+    GLTF_TRY(s, as_object(e, Ptr(list_ptr, i++), src_));
     GLTF_TRY(nodes, s.opt_array("nodes"));
     if (!nodes) continue;
+    const Ptr nodes_ptr = s.at("nodes");
     std::size_t k = 0;
     for (dom::element n : *nodes)
-      GLTF_CHECK(as_index(n, node_count, "node", join(s.at("nodes"), k++), src_));
+      GLTF_CHECK(as_index(n, node_count, "node", Ptr(nodes_ptr, k++), src_));
   }
   return {};
 }
