@@ -1,7 +1,7 @@
 // Runs the built critter-viewer under a virtual X server (xvfb-run) as CTest does: a few frames,
 // a screenshot, then checks of the picture.
 #include <gtest/gtest.h>
-#include <stb_image.h>
+#include <stb/stb_image.h>
 
 #include <cstdlib>
 #include <filesystem>

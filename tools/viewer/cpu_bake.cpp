@@ -43,8 +43,10 @@ Result<Model> bake_pose(const Model& model, std::span<const mat4> model_transfor
       baked.streams.uv0 = part.streams.uv0;
       baked.streams.uv1 = part.streams.uv1;
       baked.streams.colors = part.streams.colors;
-      baked.streams.positions.resize(part.vertex_count());
-      if (!part.streams.normals.empty()) baked.streams.normals.resize(part.vertex_count());
+      // assign() rather than resize(): GCC 12 reports a false null dereference in the latter.
+      baked.streams.positions.assign(part.vertex_count(), vec3(0.0f));
+      if (!part.streams.normals.empty())
+        baked.streams.normals.assign(part.vertex_count(), vec3(0.0f, 1.0f, 0.0f));
       if (Status s = deform::skin_mesh_part(model, m, p, model_transforms, mesh_weights, palette,
                                             baked.streams.positions, baked.streams.normals);
           !s)
