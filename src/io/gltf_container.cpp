@@ -1,8 +1,11 @@
 #include <array>
 #include <cctype>
-#include <cstdio>
+#include <cerrno>
 #include <cstring>
-#include <filesystem>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "critter/io/gltf_reader.h"
 #include "io/gltf_internal.h"
@@ -119,37 +122,35 @@ Result<Container> open_container(std::span<const std::uint8_t> bytes, bool padde
 
 Result<FileBytes> read_file(const std::string& path, std::uint64_t max_bytes,
                             const std::string& error_path, const std::string& location) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
-    return fail(Error::at(ErrorCode::kIo, error_path, location, "cannot open '" + path + "'"));
-  if (!std::filesystem::is_regular_file(status))
-    return fail(
-        Error::at(ErrorCode::kIo, error_path, location, "'" + path + "' is not a regular file"));
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    return fail(Error::at(ErrorCode::kIo, error_path, location, "cannot open '" + path + "'"));
+  auto io_error = [&](std::string message) {
+    return fail(Error::at(ErrorCode::kIo, error_path, location, std::move(message)));
+  };
+  // One open and one fstat: a model load is a handful of files, each path walked once.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open '" + path + "'");
   struct Closer {
-    std::FILE* f;
-    ~Closer() { std::fclose(f); }
-  } closer{f};
-  if (std::fseek(f, 0, SEEK_END) != 0)
-    return fail(Error::at(ErrorCode::kIo, error_path, location, "cannot seek '" + path + "'"));
-  const long end = std::ftell(f);
-  if (end < 0)
-    return fail(Error::at(ErrorCode::kIo, error_path, location, "cannot size '" + path + "'"));
-  const auto size = static_cast<std::uint64_t>(end);
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return io_error("cannot stat '" + path + "'");
+  if (!S_ISREG(st.st_mode)) return io_error("'" + path + "' is not a regular file");
+  const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size > max_bytes)
     return fail(Error::at(ErrorCode::kLimit, error_path, location,
                           "'" + path + "' has " + std::to_string(size) +
                               " bytes, above the limit of " + std::to_string(max_bytes)));
-  std::rewind(f);
   FileBytes out;
   out.size = static_cast<std::size_t>(size);
   out.data = std::make_unique_for_overwrite<std::uint8_t[]>(out.size + simdjson::SIMDJSON_PADDING);
   std::memset(out.data.get() + out.size, 0, simdjson::SIMDJSON_PADDING);
-  if (out.size != 0 && std::fread(out.data.get(), 1, out.size, f) != out.size)
-    return fail(Error::at(ErrorCode::kIo, error_path, location, "cannot read '" + path + "'"));
+  std::size_t done = 0;
+  while (done < out.size) {
+    const ssize_t n = ::read(fd, out.data.get() + done, out.size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return io_error("cannot read '" + path + "'");
+    done += static_cast<std::size_t>(n);
+  }
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -83,7 +84,9 @@ void Ptr::append_to(std::string& out) const {
   if (!parent_ && !has_key_) return;  // the root
   out.push_back('/');
   if (!has_key_) {
-    out += std::to_string(index_);
+    char digits[24];
+    const auto r = std::to_chars(digits, digits + sizeof digits, index_);
+    out.append(digits, r.ptr);
     return;
   }
   // JSON pointer escapes (RFC 6901): '~' as "~0", '/' as "~1".

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cmath>
-#include <filesystem>
 
 #include "io/gltf_document.h"
 
@@ -76,6 +75,15 @@ std::optional<std::uint64_t> json_error_offset(std::span<const std::uint8_t> jso
   return static_cast<std::uint64_t>(at - copy.data());
 }
 
+// The file name without folder and extension ("a/b/Fox.glb" -> "Fox").
+std::string stem_of(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = name.find_last_of('.');
+  if (dot != std::string_view::npos && dot != 0) name = name.substr(0, dot);
+  return std::string(name);
+}
+
 }  // namespace
 
 Result<RawModel> Document::read(dom::element root_element, const Container& container,
@@ -103,7 +111,7 @@ Result<RawModel> Document::read(dom::element root_element, const Container& cont
   GLTF_CHECK(read_scenes(root));
   raw_.format = container.format;
   raw_.source_path = src_.path;
-  raw_.name = std::filesystem::path(src_.path).stem().string();
+  raw_.name = stem_of(src_.path);
   return std::move(raw_);
 }
 
@@ -469,8 +477,9 @@ Result<RawModel> read(std::span<const std::uint8_t> bytes, bool padded, const So
 }
 
 std::string folder_of(std::string_view path) {
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  return dir.empty() ? std::string(".") : dir;
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos) return ".";
+  return slash == 0 ? std::string("/") : std::string(path.substr(0, slash));
 }
 
 }  // namespace gltf

@@ -15,7 +15,11 @@ namespace critter::io {
 namespace {
 
 std::string lower_extension(std::string_view path) {
-  std::string ext = std::filesystem::path(path).extension().string();
+  const std::size_t slash = path.find_last_of('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = name.find_last_of('.');
+  std::string ext(dot == std::string_view::npos || dot == 0 ? std::string_view()
+                                                            : name.substr(dot));
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext;
@@ -45,11 +49,13 @@ bool has_insomniac_magic(const std::string& path) {
 
 Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostics* diag) {
   const std::string file(path);
+  const std::string ext = lower_extension(path);
+  // The glTF reader reports a missing file itself; skipping the checks below saves path walks.
+  if (ext == ".gltf" || ext == ".glb") return load_gltf(path, options, diag);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))
     return fail(Error::at(ErrorCode::kIo, file, "", "cannot open '" + file + "'"));
-  const std::string ext = lower_extension(path);
-  if (ext == ".gltf" || ext == ".glb" || has_glb_magic(file)) return load_gltf(path, options, diag);
+  if (has_glb_magic(file)) return load_gltf(path, options, diag);
   if (ext == ".model" || has_insomniac_magic(file)) {
     auto insomniac = insomniac_options_from(options);
     if (!insomniac) return fail(Error::at(ErrorCode::kUsage, file, "", insomniac.error().message));
