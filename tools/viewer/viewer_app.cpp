@@ -1,11 +1,12 @@
 #include "viewer_app.h"
 
+// epoxy first: it must define the GL prototypes before GLFW would pull in the system's.
 #include <epoxy/gl.h>
-// GLFW after epoxy: epoxy defines the GL prototypes GLFW would otherwise pull in.
+
 #include <GLFW/glfw3.h>
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
