@@ -1,0 +1,224 @@
+// Skinned crowds (rendering.md §11): N creatures of a 64-joint model, each with its own palette,
+// drawn by one Renderer on a headless EGL context. Reports the CPU cost of a frame split into
+// animation (Crowd::update), palette packing (submit), culling + sorting + uploads (prepare) and
+// the draws, with the draw-call count as a counter: the target is one draw per mesh part,
+// whatever N is (<= 100 for 10,000 creatures).
+#include <benchmark/benchmark.h>
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "critter/asset/model.h"
+#include "critter/gl/context.h"
+#include "critter/gl/crowd.h"
+#include "critter/gl/render_target.h"
+#include "critter/gl/renderer.h"
+
+namespace {
+
+using namespace critter;
+
+constexpr int kLimbs = 7;
+constexpr int kLimbJoints = 9;
+constexpr int kJoints = 1 + kLimbs * kLimbJoints;  // 64
+static_assert(kJoints == 64);
+
+// A star-shaped creature: a root and seven limbs of nine joints, one box (24 vertices) per joint,
+// the half of each box nearer the parent weighted half to the parent. A 1 s looping clip bends
+// every limb joint about Z and back.
+RawModel make_star_creature() {
+  RawModel raw;
+  raw.name = "star64";
+  raw.format = "code";
+  raw.skeleton.joints.resize(kJoints);
+  raw.skeleton.joints[0].name = "root";
+  raw.skeleton.joints[0].rest.translation = vec3(0.0f, 0.6f, 0.0f);
+  for (int l = 0; l < kLimbs; ++l) {
+    for (int j = 0; j < kLimbJoints; ++j) {
+      const int index = 1 + l * kLimbJoints + j;
+      RawJoint& joint = raw.skeleton.joints[static_cast<std::size_t>(index)];
+      joint.name = "limb" + std::to_string(l) + "_" + std::to_string(j);
+      joint.parent = j == 0 ? 0 : index - 1;
+      if (j == 0) {
+        const float a = 2.0f * 3.14159265f * static_cast<float>(l) / kLimbs;
+        joint.rest.rotation = glm::angleAxis(a, vec3(0, 1, 0));
+      }
+      joint.rest.translation = vec3(0.0f, 0.0f, j == 0 ? 0.1f : 0.06f);
+    }
+  }
+  // Rest model transforms, parents before children in raw order.
+  std::vector<mat4> rest(kJoints);
+  for (int i = 0; i < kJoints; ++i) {
+    const RawJoint& joint = raw.skeleton.joints[static_cast<std::size_t>(i)];
+    const mat4 local = joint.rest.to_matrix();
+    rest[static_cast<std::size_t>(i)] =
+        joint.parent < 0 ? local : rest[static_cast<std::size_t>(joint.parent)] * local;
+  }
+
+  Skin skin;
+  skin.name = "star64";
+  for (int i = 0; i < kJoints; ++i) {
+    skin.joints.push_back(static_cast<std::int16_t>(i));
+    skin.inverse_bind.push_back(glm::inverse(rest[static_cast<std::size_t>(i)]));
+  }
+  raw.skins.push_back(std::move(skin));
+
+  Mesh mesh;
+  mesh.name = "star64";
+  mesh.skin = 0;
+  MeshPart part;
+  static const vec3 kNormals[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+  for (int i = 0; i < kJoints; ++i) {
+    const int parent = raw.skeleton.joints[static_cast<std::size_t>(i)].parent;
+    const mat4& m = rest[static_cast<std::size_t>(i)];
+    for (const vec3& n : kNormals) {
+      // Two axes spanning the face.
+      const vec3 u = std::abs(n.x) > 0.5f ? vec3(0, 1, 0) : vec3(1, 0, 0);
+      const vec3 v = glm::cross(n, u);
+      const auto base = static_cast<std::uint32_t>(part.streams.positions.size());
+      for (int k = 0; k < 4; ++k) {
+        const float su = (k == 1 || k == 2) ? 1.0f : -1.0f;
+        const float sv = (k >= 2) ? 1.0f : -1.0f;
+        const vec3 local = 0.025f * (n + su * u + sv * v) + vec3(0.0f, 0.0f, -0.03f);
+        part.streams.positions.push_back(vec3(m * vec4(local, 1.0f)));
+        part.streams.normals.push_back(glm::normalize(vec3(m * vec4(n, 0.0f))));
+        part.streams.uv0.push_back(vec2(0.5f * (su + 1.0f), 0.5f * (sv + 1.0f)));
+        const bool near_parent = local.z < -0.03f && parent >= 0;
+        part.streams.joints.push_back(glm::u16vec4(i, near_parent ? parent : 0, 0, 0));
+        part.streams.weights.push_back(near_parent ? vec4(0.5f, 0.5f, 0, 0) : vec4(1, 0, 0, 0));
+      }
+      for (std::uint32_t t : {0u, 1u, 2u, 0u, 2u, 3u}) part.indices.push_back(base + t);
+    }
+  }
+  mesh.parts.push_back(std::move(part));
+  raw.meshes.push_back(std::move(mesh));
+
+  RawClip clip;
+  clip.name = "wave";
+  for (int i = 1; i < kJoints; ++i) {
+    RawTrack track;
+    track.target = TrackTarget::kRotation;
+    track.index = i;
+    track.components = 4;
+    track.times = {0.0f, 0.5f, 1.0f};
+    const quat bent = glm::angleAxis(0.3f, vec3(1, 0, 0));
+    for (const quat& q : {quat(1, 0, 0, 0), bent, quat(1, 0, 0, 0)}) {
+      const quat r = raw.skeleton.joints[static_cast<std::size_t>(i)].rest.rotation * q;
+      track.values.insert(track.values.end(), {r.x, r.y, r.z, r.w});
+    }
+    clip.tracks.push_back(std::move(track));
+  }
+  raw.clips.push_back(std::move(clip));
+  return raw;
+}
+
+// Everything a crowd benchmark needs, built once per process (GL context, renderer, model).
+struct Scene {
+  std::unique_ptr<gl::HeadlessContext> context;
+  std::unique_ptr<gl::Renderer> renderer;
+  std::unique_ptr<Model> model;
+  std::unique_ptr<gl::GpuModel> gpu;
+  gl::RenderTarget target;
+};
+
+Scene* scene() {
+  static std::unique_ptr<Scene> s = [] {
+    auto out = std::make_unique<Scene>();
+    auto context = gl::HeadlessContext::create();
+    if (!context) {
+      std::fprintf(stderr, "bench_crowd: %s\n", context.error().to_string().c_str());
+      return std::unique_ptr<Scene>();
+    }
+    out->context = std::move(*context);
+    auto renderer = gl::Renderer::create();
+    auto model = build_model(make_star_creature());
+    if (!renderer || !model) {
+      std::fprintf(stderr, "bench_crowd: %s\n",
+                   (!renderer ? renderer.error() : model.error()).to_string().c_str());
+      return std::unique_ptr<Scene>();
+    }
+    out->renderer = std::move(*renderer);
+    out->model = std::make_unique<Model>(std::move(*model));
+    auto gpu = out->renderer->upload(*out->model);
+    auto target = gl::RenderTarget::create(256, 256);
+    if (!gpu || !target) return std::unique_ptr<Scene>();
+    out->gpu = std::move(*gpu);
+    out->target = std::move(*target);
+    return out;
+  }();
+  return s.get();
+}
+
+std::unique_ptr<gl::Crowd> make_crowd(Scene& s, std::uint32_t n) {
+  gl::CrowdOptions o;
+  o.count = n;
+  auto crowd = gl::Crowd::create(*s.gpu, o);
+  return crowd ? std::move(*crowd) : nullptr;
+}
+
+gl::Camera crowd_camera(const gl::Crowd& crowd) {
+  return gl::frame_bounds(crowd.bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f);
+}
+
+// Animation of every creature: sampling, local-to-model, palettes (CPU only).
+void BM_CrowdUpdate(benchmark::State& state) {
+  Scene* s = scene();
+  if (!s) return state.SkipWithError("no OpenGL context");
+  auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
+  for (auto _ : state) crowd->update(1.0f / 60.0f);
+  state.SetItemsProcessed(state.iterations() * state.range(0));  // creatures per second
+}
+// Packing every creature's palette and per-instance data (Renderer::submit, CPU only).
+void BM_CrowdSubmit(benchmark::State& state) {
+  Scene* s = scene();
+  if (!s) return state.SkipWithError("no OpenGL context");
+  auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
+  for (auto _ : state) {
+    s->renderer->begin_frame();
+    if (!crowd->submit(*s->renderer)) return state.SkipWithError("submit refused");
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// Culling, sorting and the uploads of palettes and instance records (prepare), then the draws
+// of the opaque passes; glFinish so the GPU (llvmpipe: the CPU) work is inside the timing.
+void BM_CrowdPrepareDraw(benchmark::State& state) {
+  Scene* s = scene();
+  if (!s) return state.SkipWithError("no OpenGL context");
+  auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
+  const gl::Camera camera = crowd_camera(*crowd);
+  s->target.bind();
+  s->renderer->begin_frame();
+  if (!crowd->submit(*s->renderer)) return state.SkipWithError("submit refused");
+  double prepare_seconds = 0.0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    s->renderer->prepare(camera);
+    prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    s->renderer->draw(RenderMode::kSolid);
+    s->renderer->draw(RenderMode::kAlphaThreshold);
+    glFinish();
+  }
+  state.counters["draw_calls"] = s->renderer->stats().draw_calls;
+  state.counters["visible"] = s->renderer->stats().visible;
+  state.counters["mesh_parts"] = static_cast<double>(s->gpu->parts().size());
+  state.counters["prepare_ms"] =
+      1e3 * prepare_seconds / static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
+}
+
+}  // namespace
+
+BENCHMARK(BM_CrowdUpdate)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CrowdSubmit)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CrowdPrepareDraw)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+BENCHMARK_MAIN();
