@@ -270,7 +270,7 @@ TEST_F(CliTest, InfoOnUnknownExtensionIsBadInput) {
 }
 
 TEST_F(CliTest, JsonKeysComeInDocumentedOrder) {
-  const RunResult r = run({"demo", "--json"});
+  const RunResult r = run({"demo", "--info", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::size_t file = r.out.find("\"file\"");
   const std::size_t bones = r.out.find("\"bones\"");
@@ -281,7 +281,7 @@ TEST_F(CliTest, JsonKeysComeInDocumentedOrder) {
 }
 
 TEST_F(CliTest, DemoDescribesTheQuadruped) {
-  const RunResult r = run({"demo"});
+  const RunResult r = run({"demo", "--info"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\"walk\": 1 s, 11 channels, LINEAR")) << r.out;
   EXPECT_TRUE(contains(r.out, "\"idle\": 2 s, 4 channels, LINEAR")) << r.out;
@@ -293,7 +293,7 @@ TEST_F(CliTest, DemoDescribesTheQuadruped) {
 }
 
 TEST_F(CliTest, DemoJsonHasTheStableKeys) {
-  const RunResult r = run({"demo", "--json"});
+  const RunResult r = run({"demo", "--info", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out;

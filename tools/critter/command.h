@@ -31,12 +31,16 @@ int report(const Error& error, std::ostream& err);
 
 // `critter info FILE [--json]`: loads a model file and describes it.
 Command add_info_command(CLI::App& root);
-// `critter demo [--json]`: builds the built-in demo quadruped and describes it.
+// `critter demo [-o demo.gif] [--info] [--json]`: renders the built-in creatures into an animated
+// GIF (or describes the demo quadruped with --info / --json).
 Command add_demo_command(CLI::App& root);
 // `critter convert IN... (-o OUT | --out-dir DIR) [--format glb|gltf|obj] ...`: writes models
 // as glTF or OBJ.
 Command add_convert_command(CLI::App& root);
 // `critter pose FILE [--anim A] --time T...`: local and model-space transforms at clip times.
 Command add_pose_command(CLI::App& root);
+// `critter render FILE [--anim A] [--time T | --frames N --fps F] ... -o out.png|out.gif`:
+// pictures through the OpenGL renderer on a headless context.
+Command add_render_command(CLI::App& root);
 
 }  // namespace critter::cli

@@ -18,6 +18,7 @@ constexpr CommandFactory kCommands[] = {
     add_demo_command,
     add_convert_command,
     add_pose_command,
+    add_render_command,
 };
 
 int run(int argc, char** argv) {

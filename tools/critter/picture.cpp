@@ -1,0 +1,88 @@
+#include "picture.h"
+
+#include <charconv>
+#include <vector>
+
+#include "critter/deform/skin_mesh_part.h"
+
+namespace critter::cli {
+
+Result<Picture> Picture::create(int width, int height) {
+  Picture p;
+  Result<std::unique_ptr<gl::HeadlessContext>> context = gl::HeadlessContext::create();
+  if (!context) return fail(context.error());
+  p.context = std::move(*context);
+  Result<std::unique_ptr<gl::Renderer>> renderer = gl::Renderer::create();
+  if (!renderer) return fail(renderer.error());
+  p.renderer = std::move(*renderer);
+  Result<gl::RenderTarget> target = gl::RenderTarget::create(width, height, 4);
+  if (!target) return fail(target.error());
+  p.target = std::move(*target);
+  p.target.bind();
+  return p;
+}
+
+io::RgbaImage Picture::capture() const {
+  gl::Pixels pixels = target.read_pixels();
+  io::RgbaImage image;
+  image.width = pixels.width;
+  image.height = pixels.height;
+  image.pixels = std::move(pixels.rgba);
+  target.bind();
+  return image;
+}
+
+void pose_at(anim::Instance& instance, int clip, float t) {
+  if (clip < 0) {
+    instance.player().stop();
+    instance.update(0.0f);
+    return;
+  }
+  // A fresh hard-cut play advanced by t lands exactly on t (wrapped by the loop).
+  (void)instance.player().play(clip, anim::PlaybackMode::kLoopForward);
+  instance.update(t);
+  instance.player().clear_records();
+}
+
+Aabb posed_bounds(const anim::Instance& instance) {
+  const Model& model = instance.model();
+  Aabb box;
+  std::vector<mat4> palette;
+  std::vector<vec3> positions;
+  const auto layout = anim::MorphLayout::of(model);
+  for (std::size_t m = 0; m < model.meshes().size(); ++m) {
+    const Mesh& mesh = model.meshes()[m];
+    std::size_t joints = 0;
+    if (mesh.skin >= 0) joints = model.skins()[static_cast<std::size_t>(mesh.skin)].joints.size();
+    palette.resize(joints);
+    const std::span<const float> weights = layout.mesh_weights(instance.morph_weights(), m);
+    for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
+      positions.resize(mesh.parts[p].vertex_count());
+      if (deform::skin_mesh_part(model, m, p, instance.model_transforms(), weights, palette,
+                                 positions)) {
+        for (const vec3& v : positions) box.expand(v);
+      }
+    }
+  }
+  return box.empty() ? model.bounds() : box;
+}
+
+Result<std::pair<int, int>> parse_size(const std::string& text) {
+  const std::size_t x = text.find_first_of("xX");
+  int w = 0;
+  int h = 0;
+  bool ok = x != std::string::npos;
+  if (ok) {
+    const auto a = std::from_chars(text.data(), text.data() + x, w);
+    const auto b = std::from_chars(text.data() + x + 1, text.data() + text.size(), h);
+    ok = a.ec == std::errc() && a.ptr == text.data() + x && b.ec == std::errc() &&
+         b.ptr == text.data() + text.size() && w >= 1 && h >= 1 && w <= 4096 && h <= 4096;
+  }
+  if (!ok) {
+    return fail(Error::at(ErrorCode::kUsage, "--size", text,
+                          "expected WIDTHxHEIGHT with each in 1..4096, e.g. 320x240"));
+  }
+  return std::pair{w, h};
+}
+
+}  // namespace critter::cli

@@ -1,0 +1,250 @@
+// `critter render FILE [--anim NAME] [--time T | --frames N --fps F] [--size WxH]
+//  [--camera yaw,pitch,distance] [--ortho] [--turntable] [--sheet N] -o out.png|out.gif`:
+// pictures of a model through the OpenGL renderer on a headless (EGL surfaceless) context.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "critter/io/load.h"
+#include "picture.h"
+
+namespace critter::cli {
+namespace {
+
+struct RenderOptions {
+  std::string file;
+  std::string output;
+  std::string anim;
+  std::optional<float> time;
+  std::optional<int> frames;
+  float fps = 15.0f;
+  std::string size = "320x240";
+  std::string camera;
+  bool ortho = false;
+  bool turntable = false;
+  int sheet = 0;
+  bool allow_outside_uris = false;
+};
+
+constexpr vec4 kBackground{0.80f, 0.86f, 0.92f, 1.0f};
+constexpr int kMaxFrames = 1000;
+
+Error usage(std::string location, std::string message) {
+  return Error::at(ErrorCode::kUsage, "critter render", std::move(location), std::move(message));
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  if (s.size() < suffix.size()) return false;
+  return std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == b;
+  });
+}
+
+// The clip named or numbered by `anim`; the first clip when empty; -1 when the model has none.
+Result<int> pick_clip(const Model& model, const std::string& anim, const std::string& file) {
+  if (model.clips().empty()) {
+    if (anim.empty()) return -1;
+    return fail(Error::at(ErrorCode::kUsage, file, "--anim", "the model has no animations"));
+  }
+  if (anim.empty()) return 0;
+  if (const int by_name = model.find_clip(anim); by_name >= 0) return by_name;
+  int index = -1;
+  const auto r = std::from_chars(anim.data(), anim.data() + anim.size(), index);
+  if (r.ec == std::errc() && r.ptr == anim.data() + anim.size() && index >= 0 &&
+      static_cast<std::size_t>(index) < model.clips().size()) {
+    return index;
+  }
+  std::string names;
+  for (const Clip& c : model.clips()) names.append(names.empty() ? "" : ", ").append(c.name());
+  return fail(Error::at(ErrorCode::kUsage, file, "--anim",
+                        "no animation '" + anim + "' (have: " + names + ")"));
+}
+
+struct CameraSpec {
+  float yaw = 30.0f;
+  float pitch = 20.0f;
+  float distance = 0.0f;  // 0: automatic
+};
+
+Result<CameraSpec> parse_camera(const std::string& text) {
+  CameraSpec c;
+  if (text.empty()) return c;
+  float v[3] = {c.yaw, c.pitch, 0.0f};
+  std::size_t start = 0;
+  int n = 0;
+  bool ok = true;
+  while (ok && n < 3 && start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const auto r = std::from_chars(text.data() + start, text.data() + comma, v[n]);
+    ok = r.ec == std::errc() && r.ptr == text.data() + comma && std::isfinite(v[n]);
+    ++n;
+    start = comma + 1;
+  }
+  if (!ok || n < 2 || start <= text.size() || v[2] < 0.0f) {
+    return fail(usage("--camera",
+                      "expected yaw,pitch[,distance] in degrees and metres, e.g. "
+                      "30,20 or 30,20,4 (distance > 0)"));
+  }
+  c.yaw = v[0];
+  c.pitch = std::clamp(v[1], -89.0f, 89.0f);
+  c.distance = v[2];
+  return c;
+}
+
+int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
+  const bool gif = ends_with(o.output, ".gif");
+  if (!gif && !ends_with(o.output, ".png")) {
+    return report(usage("-o", "the output must end in .png or .gif: '" + o.output + "'"), err);
+  }
+  if (o.sheet > 0 && gif) return report(usage("--sheet", "a contact sheet is a .png"), err);
+  if (o.time && (o.frames || o.sheet > 0)) {
+    return report(usage("--time", "--time picks one frame; it cannot go with --frames or --sheet"),
+                  err);
+  }
+  if (o.frames && !gif) {
+    return report(usage("--frames", "--frames makes an animated .gif; use --sheet for a .png"),
+                  err);
+  }
+  if (!(o.fps > 0.0f && o.fps <= 100.0f)) return report(usage("--fps", "must be in (0, 100]"), err);
+  Result<std::pair<int, int>> size = parse_size(o.size);
+  if (!size) return report(size.error(), err);
+  Result<CameraSpec> cam = parse_camera(o.camera);
+  if (!cam) return report(cam.error(), err);
+
+  io::LoadOptions load_options;
+  load_options.allow_outside_uris = o.allow_outside_uris;
+  Diagnostics diag;
+  Result<Model> model = io::load(o.file, load_options, &diag);
+  if (!model) return report(model.error(), err);
+  Result<int> clip = pick_clip(*model, o.anim, o.file);
+  if (!clip) return report(clip.error(), err);
+  const float duration =
+      *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
+
+  // Frame times (seconds) and, for turntables, one camera yaw per frame.
+  std::vector<float> times;
+  if (o.sheet > 0) {
+    for (int i = 0; i < o.sheet; ++i) {
+      times.push_back(duration * static_cast<float>(i) / static_cast<float>(o.sheet));
+    }
+  } else if (gif) {
+    int n = o.frames.value_or(0);
+    if (n <= 0) {
+      n = duration > 0.0f ? static_cast<int>(std::lround(duration * o.fps)) : 1;
+      if (o.turntable) n = std::max(n, static_cast<int>(std::lround(4.0f * o.fps)));
+    }
+    n = std::clamp(n, 1, kMaxFrames);
+    for (int i = 0; i < n; ++i) times.push_back(static_cast<float>(i) / o.fps);
+  } else {
+    times.push_back(o.time.value_or(0.0f));
+  }
+  if (o.sheet > kMaxFrames) return report(usage("--sheet", "at most 1000 frames"), err);
+
+  Result<Picture> picture = Picture::create(size->first, size->second);
+  if (!picture) return report(picture.error(), err);
+  Diagnostics gpu_diag;
+  Result<std::unique_ptr<gl::GpuModel>> gpu = picture->renderer->upload(*model, &gpu_diag);
+  if (!gpu) return report(gpu.error(), err);
+  for (const Warning& w : gpu_diag.items()) err << "warning: " << w.to_string() << "\n";
+
+  // One camera distance for every frame: frame the union of the posed bounds.
+  anim::Instance instance(*model);
+  Aabb bounds;
+  for (float t : times) {
+    pose_at(instance, *clip, t);
+    bounds.expand(posed_bounds(instance));
+  }
+  const float aspect = static_cast<float>(size->first) / static_cast<float>(size->second);
+
+  std::vector<io::RgbaImage> frames;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    pose_at(instance, *clip, times[i]);
+    float yaw = cam->yaw;
+    if (o.turntable) yaw += 360.0f * static_cast<float>(i) / static_cast<float>(times.size());
+    gl::OrbitCamera orbit = gl::frame_bounds(bounds, aspect, yaw, cam->pitch, o.ortho);
+    if (cam->distance > 0.0f) {
+      orbit.ortho_height *= cam->distance / orbit.distance;
+      orbit.distance = cam->distance;
+      orbit.near_plane = 0.0f;
+      orbit.far_plane = 0.0f;
+    }
+    gl::Renderer& r = *picture->renderer;
+    r.begin_frame();
+    gl::RenderInstance ri = gl::render_instance(**gpu, instance);
+    ri.bounds = bounds;
+    ri.ground_height = bounds.empty() ? 0.0f : bounds.min.y;
+    if (Status s = r.submit(ri); !s) return report(s.error(), err);
+    r.render_frame(orbit.camera(aspect), kBackground);
+    frames.push_back(picture->capture());
+  }
+
+  Status written;
+  int out_w = size->first;
+  int out_h = size->second;
+  if (o.sheet > 0) {
+    const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(o.sheet))));
+    const int rows = (o.sheet + cols - 1) / cols;
+    io::RgbaImage sheet;
+    sheet.width = out_w = cols * size->first;
+    sheet.height = out_h = rows * size->second;
+    sheet.pixels.assign(sheet.byte_count(), 255);
+    const std::size_t row_bytes = static_cast<std::size_t>(size->first) * 4;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      const int cx = static_cast<int>(i) % cols;
+      const int cy = static_cast<int>(i) / cols;
+      for (int y = 0; y < size->second; ++y) {
+        const std::size_t dst = (static_cast<std::size_t>(cy * size->second + y) *
+                                     static_cast<std::size_t>(sheet.width) +
+                                 static_cast<std::size_t>(cx * size->first)) *
+                                4;
+        std::copy_n(frames[i].pixels.data() + static_cast<std::size_t>(y) * row_bytes, row_bytes,
+                    sheet.pixels.data() + dst);
+      }
+    }
+    written = io::write_png(o.output, sheet);
+  } else if (gif) {
+    io::GifOptions gif_options;
+    gif_options.frame_delay = 1.0f / o.fps;
+    written = io::write_gif(o.output, frames, gif_options);
+  } else {
+    written = io::write_png(o.output, frames[0]);
+  }
+  if (!written) return report(written.error(), err);
+  out << "wrote " << o.output << " (" << out_w << "x" << out_h << ", " << frames.size()
+      << (frames.size() == 1 ? " frame" : " frames") << ")\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_render_command(CLI::App& root) {
+  auto o = std::make_shared<RenderOptions>();
+  CLI::App* app = root.add_subcommand(
+      "render", "Render a model to a PNG (one frame or a contact sheet) or an animated GIF");
+  app->add_option("file", o->file, "Model file (glTF, GLB, Collada, B3D, OBJ, .model, ...)")
+      ->required();
+  app->add_option("-o,--output", o->output, "Output image: .png or .gif")->required();
+  app->add_option("--anim", o->anim, "Clip name or index (default: the first clip)");
+  app->add_option("--time", o->time, "Clip time in seconds of a single PNG frame (default 0)");
+  app->add_option("--frames", o->frames, "GIF frames (default: the clip's length at --fps)");
+  app->add_option("--fps", o->fps, "GIF frames per second (default 15)");
+  app->add_option("--size", o->size, "Image (or sheet cell) size WxH (default 320x240)");
+  app->add_option("--camera", o->camera,
+                  "Orbit camera yaw,pitch[,distance] in degrees and metres (default 30,20, "
+                  "distance framed automatically)");
+  app->add_flag("--ortho", o->ortho, "Orthographic projection");
+  app->add_flag("--turntable", o->turntable, "Turn the camera once around the model over the GIF");
+  app->add_option("--sheet", o->sheet, "Contact sheet of N frames spread over the clip (PNG)")
+      ->check(CLI::Range(1, 1000));
+  app->add_flag("--allow-outside-uris", o->allow_outside_uris,
+                "Allow external files outside the model's folder");
+  return Command{app,
+                 [o](std::ostream& out, std::ostream& err) { return run_render(*o, out, err); }};
+}
+
+}  // namespace critter::cli
