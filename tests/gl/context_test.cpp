@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "critter/gl/render_target.h"
-#include "gl/gl_fixture.h"
+#include "gl/fixture.h"
 
 #include <epoxy/gl.h>
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "critter/io/load.h"
-#include "gl/gl_fixture.h"
+#include "gl/fixture.h"
 #include "support/cli_runner.h"
 
 namespace critter::gl {

@@ -1,4 +1,4 @@
-#include "gl/gl_fixture.h"
+#include "gl/fixture.h"
 
 #include <cstdlib>
 
@@ -58,4 +58,24 @@ double differing_fraction(const Pixels& a, const Pixels& b, int tolerance) {
   return static_cast<double>(n) / static_cast<double>(a.rgba.size() / 4);
 }
 
+}  // namespace critter::gl::test
+
+namespace critter::gl::test {
+namespace {
+
+TEST(FixtureTest, CoverageCountsPixelsAwayFromTheBackground) {
+  Pixels p;
+  p.width = 2;
+  p.height = 2;
+  p.rgba = {0, 0, 0, 255, 9, 0, 0, 255, 0, 0, 8, 255, 200, 100, 0, 255};
+  const std::uint8_t black[3] = {0, 0, 0};
+  EXPECT_DOUBLE_EQ(coverage(p, black, 8), 0.5);
+  Pixels q;
+  q.width = 2;
+  q.height = 2;
+  q.rgba = {50, 0, 0, 255, 9, 0, 0, 255, 0, 0, 8, 255, 200, 100, 0, 255};
+  EXPECT_DOUBLE_EQ(differing_fraction(p, q, 10), 0.25);
+}
+
+}  // namespace
 }  // namespace critter::gl::test
