@@ -8,6 +8,8 @@ packages=(
   libglm-dev libsimdjson-dev nlohmann-json3-dev libcli11-dev libstb-dev
   libassimp-dev assimp-utils libtinygltf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgles-dev libgbm1 libglfw3-dev
+  libgif-dev libpng-dev xvfb xauth
   minetest-data
 )
 
