@@ -34,6 +34,7 @@ Result<std::unique_ptr<Crowd>> Crowd::create(const GpuModel& model, const CrowdO
     spacing = std::max(1.25f * std::max(extent.x, extent.z), 0.1f);
   }
   crowd->spacing_ = spacing;
+  crowd->shadows_ = options.shadows;
 
   const std::uint32_t n = options.count;
   const auto columns = static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(n))));
@@ -78,6 +79,7 @@ void Crowd::update(float dt) {
 RenderInstance Crowd::render_instance(std::size_t i) const {
   RenderInstance r = gl::render_instance(*model_, instances_[i]);
   r.world_from_model = placements_[i];
+  r.cast_shadow = shadows_;
   return r;
 }
 

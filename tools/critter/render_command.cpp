@@ -1,5 +1,6 @@
 // `critter render FILE [--anim NAME] [--time T | --frames N --fps F] [--size WxH]
-//  [--camera yaw,pitch,distance] [--ortho] [--turntable] [--sheet N] -o out.png|out.gif`:
+//  [--camera yaw,pitch,distance] [--ortho] [--turntable] [--sheet N] [--crowd N]
+//  -o out.png|out.gif`:
 // pictures of a model through the OpenGL renderer on a headless (EGL surfaceless) context.
 #include <algorithm>
 #include <charconv>
@@ -11,6 +12,7 @@
 
 #include "command.h"
 #include "critter/io/load.h"
+#include "crowd_render.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -29,6 +31,7 @@ struct RenderOptions {
   bool turntable = false;
   int sheet = 0;
   bool allow_outside_uris = false;
+  int crowd = 0;
 };
 
 constexpr vec4 kBackground{0.80f, 0.86f, 0.92f, 1.0f};
@@ -125,6 +128,18 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!clip) return report(clip.error(), err);
   const float duration =
       *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
+
+  if (o.crowd > 0) {
+    if (gif || o.sheet > 0) return report(usage("--crowd", "a crowd picture is one .png"), err);
+    CrowdRender request;
+    request.model = &*model;
+    request.clip = *clip;
+    request.count = o.crowd;
+    request.width = size->first;
+    request.height = size->second;
+    request.output = o.output;
+    return render_crowd(request, out, err);
+  }
 
   // Frame times (seconds) and, for turntables, one camera yaw per frame.
   std::vector<float> times;
@@ -241,6 +256,10 @@ Command add_render_command(CLI::App& root) {
   app->add_flag("--turntable", o->turntable, "Turn the camera once around the model over the GIF");
   app->add_option("--sheet", o->sheet, "Contact sheet of N frames spread over the clip (PNG)")
       ->check(CLI::Range(1, 1000));
+  app->add_option("--crowd", o->crowd,
+                  "Draw N creatures of the model on a grid as one instanced crowd; prints draw "
+                  "calls and frame time")
+      ->check(CLI::Range(1, 1000000));
   app->add_flag("--allow-outside-uris", o->allow_outside_uris,
                 "Allow external files outside the model's folder");
   return Command{app,

@@ -29,6 +29,9 @@ struct CrowdOptions {
   // Creature i starts at normalised cursor fract(i * 0.618034) (golden-ratio steps, so
   // neighbours differ); false: every creature starts at cursor 0.
   bool phase_offsets = true;
+  // Blob shadows (rendering.md §8). The renderer draws one call per shadow, so they are off by
+  // default: a crowd then costs one draw per mesh part and pass.
+  bool shadows = false;
 };
 
 class Crowd {
@@ -63,6 +66,7 @@ class Crowd {
   std::vector<anim::Instance> instances_;
   std::vector<mat4> placements_;
   float spacing_ = 1.0f;
+  bool shadows_ = false;
   Aabb bounds_;
 };
 
