@@ -9,7 +9,7 @@ packages=(
   libassimp-dev assimp-utils libtinygltf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgles-dev libgbm1 libglfw3-dev
-  libgif-dev libpng-dev xvfb xauth
+  libgif-dev libpng-dev xvfb xauth libimgui-dev
   minetest-data
 )
 
