@@ -1,0 +1,111 @@
+// Pose helpers shared by the IK jobs: model-space rotations of joints, rotating a joint about its
+// own model position, and keeping model matrices in step with edited locals.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "critter/core/error.h"
+#include "critter/core/transform.h"
+
+namespace critter::anim::detail {
+
+inline constexpr float kIkPi = 3.14159265358979f;
+
+inline bool finite(float f) {
+  return std::isfinite(f);
+}
+
+// The rotation part of an affine matrix (columns normalised; a mirrored basis has its first
+// column flipped, as Transform::from_matrix folds a negative determinant into X).
+inline quat matrix_rotation(const mat4& m) {
+  glm::mat3 r(glm::normalize(vec3(m[0])), glm::normalize(vec3(m[1])), glm::normalize(vec3(m[2])));
+  if (glm::determinant(r) < 0.0f) r[0] = -r[0];
+  return glm::normalize(glm::quat_cast(r));
+}
+
+inline vec3 position(const mat4& m) {
+  return vec3(m[3]);
+}
+
+// Rotation taking unit vector `from` to unit vector `to` along the shortest arc; a half turn
+// about some axis perpendicular to `from` when they are opposite.
+inline quat shortest_arc(const vec3& from, const vec3& to) {
+  const float d = glm::dot(from, to);
+  if (d < -0.999999f) {
+    vec3 axis = glm::cross(vec3(1.0f, 0.0f, 0.0f), from);
+    if (glm::dot(axis, axis) < 1e-6f) axis = glm::cross(vec3(0.0f, 1.0f, 0.0f), from);
+    axis = glm::normalize(axis);
+    return quat_xyzw(axis.x, axis.y, axis.z, 0.0f);
+  }
+  const vec3 c = glm::cross(from, to);
+  return glm::normalize(quat_xyzw(c.x, c.y, c.z, 1.0f + d));
+}
+
+// A pose view the IK jobs edit: locals and models kept consistent joint by joint.
+struct PoseView {
+  std::span<const std::int16_t> parents;
+  std::span<Transform> locals;
+  std::span<mat4> models;
+  const mat4& root;
+
+  const mat4& parent_model(int j) const {
+    const int p = parents[static_cast<std::size_t>(j)];
+    return p < 0 ? root : models[static_cast<std::size_t>(p)];
+  }
+  vec3 pos(int j) const { return position(models[static_cast<std::size_t>(j)]); }
+  quat rotation(int j) const { return matrix_rotation(models[static_cast<std::size_t>(j)]); }
+  Transform& local(int j) const { return locals[static_cast<std::size_t>(j)]; }
+
+  // models[j] from its parent's (already current) model and its local.
+  void update(int j) const {
+    models[static_cast<std::size_t>(j)] = parent_model(j) * local(j).to_matrix();
+  }
+
+  // Turns joint j by the model-space rotation q about its own position: new local rotation =
+  // P⁻¹·q·P·R with P the parent's model rotation. Updates models[j] only.
+  void rotate(int j, const quat& q) const {
+    const quat p = matrix_rotation(parent_model(j));
+    Transform& t = local(j);
+    t.rotation = glm::normalize(glm::conjugate(p) * q * p * t.rotation);
+    update(j);
+  }
+
+  // Recomputes the models of every strict descendant of `top` (parents-first order).
+  void update_subtree(int top) const {
+    static constexpr std::size_t kFlags = 32768;
+    std::bitset<kFlags> inside;
+    inside.set(static_cast<std::size_t>(top));
+    for (std::size_t j = static_cast<std::size_t>(top) + 1; j < parents.size(); ++j) {
+      const int p = parents[j];
+      if (p >= top && inside.test(static_cast<std::size_t>(p))) {
+        inside.set(j);
+        update(static_cast<int>(j));
+      }
+    }
+  }
+};
+
+// The first rule of a parents-first skeleton that `parents` breaks, as a location, or empty.
+inline std::string broken_parent(std::span<const std::int16_t> parents) {
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    const int p = parents[i];
+    if (p < -1 || p >= static_cast<int>(i)) return "parents/" + std::to_string(i);
+  }
+  return {};
+}
+
+inline bool all_finite_vec(const vec3& v) {
+  return finite(v.x) && finite(v.y) && finite(v.z);
+}
+
+inline bool all_finite_mat(const mat4& m) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r)
+      if (!finite(m[c][r])) return false;
+  return true;
+}
+
+}  // namespace critter::anim::detail
