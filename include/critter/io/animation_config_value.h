@@ -1,0 +1,51 @@
+// ConfigValue: one JSON value of an animation config as read from its file, with the place it
+// came from. The config loader keeps open-ended parts of a config (driver properties, driverArgs,
+// an old onComplete's value) in this form; the runtime converts them when it creates a driver.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace critter::io {
+
+// Where a value was written: the file (after `extends`, the file the value came from) and the
+// RFC 6901 JSON pointer inside that file, with names as written and 0-based array indices
+// ("/states/gait/rules/2/condition"). An empty pointer is the whole document.
+struct SourceLocation {
+  std::string file;
+  std::string pointer;
+};
+
+struct ConfigValue {
+  enum class Kind : unsigned char { kNull, kBool, kNumber, kString, kArray, kObject };
+
+  Kind kind = Kind::kNull;
+  bool boolean = false;
+  double number = 0.0;  // JSON numbers are read as doubles (may be non-finite, e.g. 1e999)
+  std::string string;
+  std::vector<ConfigValue> items;                            // array elements
+  std::vector<std::pair<std::string, ConfigValue>> members;  // object members, in file order
+  SourceLocation where;
+
+  bool is_null() const { return kind == Kind::kNull; }
+  bool is_object() const { return kind == Kind::kObject; }
+  bool is_array() const { return kind == Kind::kArray; }
+  bool is_string() const { return kind == Kind::kString; }
+  bool is_number() const { return kind == Kind::kNumber; }
+  bool is_bool() const { return kind == Kind::kBool; }
+
+  // The member whose name equals `key` under ASCII case folding; the last one when the name was
+  // written more than once. Null when absent or when this is not an object.
+  const ConfigValue* find(std::string_view key) const;
+
+  // JSON equality with object keys compared case-insensitively (member order ignored) and strings
+  // compared case-sensitively; locations are ignored.
+  bool equals(const ConfigValue& other) const;
+};
+
+// ASCII case-insensitive comparison used for every name in a config.
+bool iequals(std::string_view a, std::string_view b);
+
+}  // namespace critter::io
