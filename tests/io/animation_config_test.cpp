@@ -1,6 +1,8 @@
 // Animation config parse phase: relaxed JSON, every field, located errors, extends, templates.
 #include "critter/io/animation_config.h"
 
+#include "critter/io/animation_config_bind.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -664,6 +666,169 @@ TEST_F(AnimationConfigTest, IkErrors) {
   EXPECT_TRUE(has_error("/ik/chains/1/jointLimits/0", "min <= max")) << all_errors();
   EXPECT_TRUE(has_error("/ik/chains/2", "no 'endBone'")) << all_errors();
   EXPECT_TRUE(has_error("/ik/lookAt/0/shares", "more than 1")) << all_errors();
+}
+
+// ---- bind -------------------------------------------------------------------------------------
+
+// A quadruped: b_Root > b_Body > {b_Neck_04 > b_Head_05, b_Hip > b_Leg > b_FootL}; clips Idle,
+// Walk, Jump.
+critter::Model quadruped() {
+  critter::RawModel raw;
+  raw.name = "quadruped";
+  const std::pair<const char*, int> joints[] = {{"b_Root", -1},   {"b_Body", 0}, {"b_Neck_04", 1},
+                                                {"b_Head_05", 2}, {"b_Hip", 1},  {"b_Leg", 4},
+                                                {"b_FootL", 5}};
+  for (const auto& [name, parent] : joints) {
+    critter::RawJoint j;
+    j.name = name;
+    j.parent = parent;
+    raw.skeleton.joints.push_back(j);
+  }
+  for (const char* name : {"Idle", "Walk", "Jump"}) {
+    critter::RawClip clip;
+    clip.name = name;
+    critter::RawTrack t;
+    t.index = 0;
+    t.times = {0.0f, 1.0f};
+    t.values = {0, 0, 0, 0, 1, 0};
+    clip.tracks.push_back(t);
+    raw.clips.push_back(clip);
+  }
+  auto model = critter::build_model(std::move(raw));
+  EXPECT_TRUE(model) << model.error().to_string();
+  return std::move(*model);
+}
+
+const char* const kSpecExample = R"({
+  // a quadruped glTF creature; comments and trailing commas are fine
+  "template": "FourLegged",
+  "rootBoneRotation": 180, "modelScale": 0.01,
+  "boneAliases": { "Head": "b_Head_05", "Neck": "b_Neck_04" },
+  "layers": {
+    "Head":  { "blendCurve": "smoothstep",
+               "driver": { "type": "LookAt", "properties": { "MaxAngleX": 40, "MaxAngleY": 15, "YawAxis": "Y" } } },
+    "Death": { "driver": { "type": "Death", "properties": { "BodyDrop": 0.4 } } },
+  },
+  "animations": {
+    "idle": { "source": "Idle" },
+    "walk": { "source": "Walk", "speed": "[SpeedXZ] * 0.65", "events": [ { "time": 0.25, "name": "Footstep" } ] },
+    "jump": { "source": "Jump", "loop": false, "blendDuration": 0.2,
+              "onComplete": { "type": "trigger", "name": "JumpDone" },
+              "rootMotion": { "translation": { "mode": "AddImpulse", "impulsePhase": 0.18, "velocityMask": [0, 1, 0] } } },
+  },
+  "states": {
+    "gait": { "layer": "Base", "rules": [
+      { "condition": "IsDead", "animation": null },
+      { "condition": "[Gait] == 'Jump'", "animation": "jump" },
+      { "condition": "[IsOnGround]", "rules": [
+          { "condition": "[SpeedXZ] > 0.2", "animation": "walk" },
+          { "condition": "true", "animation": "idle" } ] },
+      { "condition": "true", "animation": "idle" } ] },
+    "death": { "layer": "Death", "rules": [
+      { "condition": "[DeathPhase] > 0", "animation": "driver:Death" },
+      { "condition": "true", "animation": null } ] },
+  },
+  "parameters": { "Gait": "", "FootTargetL": [0, 0, 0] },
+  "ik": { "chains": [ { "name": "footL", "endBone": "b_FootL", "target": "FootTargetL", "enabled": "[IsOnGround]" } ] },
+})";
+
+TEST_F(AnimationConfigTest, SpecExampleBindsToAModelBuiltInCode) {
+  auto c = parse(kSpecExample);
+  ASSERT_TRUE(c) << c.error().to_string() << all_errors();
+  EXPECT_TRUE(diag_.empty()) << all_warnings();
+  const critter::Model model = quadruped();
+  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  ASSERT_TRUE(b) << b.error().to_string() << all_errors();
+  EXPECT_TRUE(diag_.empty()) << all_warnings();
+  ASSERT_EQ(b->layers.size(), 3u);
+  EXPECT_EQ(b->layers[1].name, "Head");
+  EXPECT_EQ(b->layers[1].blend_curve, BlendCurve::kSmoothstep);
+  // Head's template mask [Head, Neck] resolves through the aliases: the neck subtree.
+  EXPECT_EQ(b->layers[1].mask, (std::vector<bool>{false, false, true, true, false, false, false}));
+  EXPECT_EQ(b->layers[0].mask, std::vector<bool>(7, true));
+  ASSERT_EQ(b->animations.size(), 3u);
+  EXPECT_EQ(b->animations[0].kind, SourceKind::kClip);
+  EXPECT_EQ(b->animations[0].clip, model.find_clip("Idle"));
+  EXPECT_EQ(b->animations[2].clip, model.find_clip("Jump"));
+  EXPECT_EQ(b->state_layers, (std::vector<int>{0, 2}));
+  EXPECT_TRUE(b->undeclared_parameters.empty());
+  EXPECT_GE(b->expression_count, 6u);
+}
+
+TEST_F(AnimationConfigTest, BindReportsEveryProblemWithItsPointer) {
+  auto c = parse(R"json({"template": "FourLegged",
+    "boneAliases": {"Tail": "b_Tail"},
+    "layers": {"Head": {"bones": ["b_Neck_04", "Jaw"],
+                        "driver": {"type": "LookAt", "properties": {"Colour": 1,
+                                   "TargetBoneName": "Skull", "MaxAngleX": "wide"}}},
+               "Death": {"driver": {"type": "Explode"}}},
+    "animations": {"a": {"source": "b"}, "b": {"source": "a"}, "run": {"source": "Run"},
+                   "walk": {"source": "Walk", "speed": "[Speed] * (2"},
+                   "hop": {"source": "Jump", "rootMotion": {"sourceBone": "Pelvis"}}},
+    "states": {"gait": {"layer": "Base", "rules": [
+        {"condition": "[Mood] == 'happy'", "animation": "walk"},
+        {"condition": "foo(1)", "animation": "driver:Fly"},
+        {"condition": "true", "animation": "sleep"}]}},
+    "ik": {"chains": [{"name": "c", "endBone": "b_Root"}, {"name": "d", "endBone": "Toe"}],
+           "lookAt": [{"bones": ["Neck", "Eye"]}]}})json");
+  ASSERT_TRUE(c) << c.error().to_string() << all_errors();
+  const critter::Model model = quadruped();
+  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  ASSERT_FALSE(b);
+  EXPECT_TRUE(has_error("/boneAliases/Tail", "'b_Tail' is not a bone")) << all_errors();
+  EXPECT_TRUE(has_error("/layers/Head/bones/1", "bone 'Jaw' is not a bone")) << all_errors();
+  EXPECT_TRUE(has_error("/layers/Head/driver/properties/Colour", "unknown driver property"))
+      << all_errors();
+  EXPECT_TRUE(has_error("/layers/Head/driver/properties/TargetBoneName", "'Skull'"))
+      << all_errors();
+  EXPECT_TRUE(has_error("/layers/Head/driver/properties/MaxAngleX", "cannot be converted"))
+      << all_errors();
+  EXPECT_TRUE(has_error("/layers/Death/driver/type", "unknown driver type 'Explode'"))
+      << all_errors();
+  EXPECT_TRUE(has_error("/animations/a/source", "alias cycle: a -> b -> a")) << all_errors();
+  EXPECT_TRUE(has_error("/animations/run/source", "neither an animation alias nor a clip"))
+      << all_errors();
+  EXPECT_TRUE(has_error("/animations/walk/speed", "expression '[Speed] * (2'")) << all_errors();
+  EXPECT_TRUE(has_error("/animations/hop/rootMotion/sourceBone", "'Pelvis' is not a bone"))
+      << all_errors();
+  EXPECT_TRUE(has_error("/states/gait/rules/1/condition", "foo")) << all_errors();
+  EXPECT_TRUE(has_error("/states/gait/rules/1/animation", "unknown driver type 'Fly'"))
+      << all_errors();
+  EXPECT_TRUE(has_error("/states/gait/rules/2/animation", "'sleep' is neither")) << all_errors();
+  EXPECT_TRUE(has_error("/ik/chains/0/endBone", "fewer than 2 bones")) << all_errors();
+  EXPECT_TRUE(has_error("/ik/chains/1/endBone", "'Toe' is not a bone")) << all_errors();
+  EXPECT_TRUE(has_error("/ik/lookAt/0/bones/1", "'Eye' is not a bone")) << all_errors();
+  EXPECT_TRUE(has_error("/ik/lookAt/0/bones/0", "'Neck' is not a bone")) << all_errors();
+  EXPECT_EQ(errors_.size(), 18u) << all_errors();
+  EXPECT_TRUE(warned("/states/gait/rules/0/condition", "parameter 'Mood'")) << all_warnings();
+  EXPECT_EQ(b.error().location, errors_.front().location);
+}
+
+TEST_F(AnimationConfigTest, TemplateMaskBonesTheModelLacksOnlyWarn) {
+  auto c = parse(R"({"template": "Fish"})");
+  ASSERT_TRUE(c) << c.error().to_string();
+  const critter::Model model = quadruped();
+  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  ASSERT_TRUE(b) << b.error().to_string();
+  EXPECT_TRUE(warned("/template", "masks bone 'Jaw'")) << all_warnings();
+  // A mask with no bone of the model left affects nothing.
+  EXPECT_EQ(b->layers[1].mask, std::vector<bool>(7, false));
+}
+
+TEST_F(AnimationConfigTest, RequiredBonesAndDriverRegistry) {
+  write("T.template.json", R"({"name": "T", "requiredBones": ["b_Body", "Wing"],
+                              "layers": {"Base": {"index": 0}}})");
+  auto c = parse(R"({"template": "T"})");
+  ASSERT_TRUE(c) << c.error().to_string();
+  auto b = bind_animation_config(*c, quadruped(), {}, &diag_, &errors_);
+  ASSERT_FALSE(b);
+  EXPECT_TRUE(has_error("/template", "requires bone 'Wing'")) << all_errors();
+  EXPECT_EQ(errors_.size(), 1u) << all_errors();
+  EXPECT_TRUE(is_known_driver("lookat"));
+  EXPECT_TRUE(is_known_driver("FourLeggedWalkDriver"));
+  EXPECT_TRUE(is_known_driver("GltfBodyTurn"));
+  EXPECT_FALSE(is_known_driver("Fly"));
+  EXPECT_EQ(known_drivers().size(), 28u);
 }
 
 }  // namespace

@@ -1,0 +1,662 @@
+// Animation config BIND phase: names against a model, drivers against the registry, expressions
+// through the compiler. Errors are collected per element so one bad entry does not hide the next.
+#include "critter/io/animation_config_bind.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+#include "animation_config_json.h"
+#include "critter/io/load.h"
+
+namespace critter::io {
+
+using config_detail::Problems;
+
+namespace {
+
+constexpr std::array<std::string_view, 28> kDrivers = {"LookAt",
+                                                       "Death",
+                                                       "Expression",
+                                                       "FourLeggedWalk",
+                                                       "FourLeggedTrot",
+                                                       "FourLeggedCanter",
+                                                       "FourLeggedAttack",
+                                                       "FourLeggedDeath",
+                                                       "FourLeggedFeed",
+                                                       "FishSwim",
+                                                       "FishAttack",
+                                                       "FishDeath",
+                                                       "BirdWalk",
+                                                       "BirdFly",
+                                                       "BirdPeck",
+                                                       "BirdAttack",
+                                                       "BirdDeath",
+                                                       "FlightlessBirdWalk",
+                                                       "FlightlessBirdFeed",
+                                                       "FlightlessBirdAttack",
+                                                       "FlightlessBirdDeath",
+                                                       "HumanWalk",
+                                                       "HumanAttack",
+                                                       "HumanRide",
+                                                       "HumanDeath",
+                                                       "HumanAim",
+                                                       "HumanMine",
+                                                       "GltfBodyTurn"};
+
+// The registered spelling of `name` ("X" and "XDriver" both match), or empty.
+std::string_view registered_driver(std::string_view name) {
+  if (name.size() > 6 && iequals(name.substr(name.size() - 6), "Driver")) {
+    name = name.substr(0, name.size() - 6);
+  }
+  for (std::string_view d : kDrivers) {
+    if (iequals(d, name)) return d;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::span<const std::string_view> known_drivers() {
+  return kDrivers;
+}
+
+bool is_known_driver(std::string_view name) {
+  return !registered_driver(name).empty();
+}
+
+namespace {
+
+enum class PropType { kNumber, kBool, kString, kAxis, kBone, kBoneOrNull };
+
+struct PropSpec {
+  std::string_view name;
+  PropType type;
+};
+
+constexpr PropSpec kLookAtProps[] = {
+    {"TargetBoneName", PropType::kBone},    {"LookAngleXParam", PropType::kString},
+    {"LookAngleYParam", PropType::kString}, {"MaxAngleX", PropType::kNumber},
+    {"MaxAngleY", PropType::kNumber},       {"PitchAxis", PropType::kAxis},
+    {"YawAxis", PropType::kAxis},           {"InvertPitch", PropType::kBool},
+    {"InvertYaw", PropType::kBool}};
+constexpr PropSpec kDeathProps[] = {{"RootBoneName", PropType::kBoneOrNull},
+                                    {"DeathPhaseParam", PropType::kString},
+                                    {"BodyHeightParam", PropType::kString},
+                                    {"BodyRightParam", PropType::kString},
+                                    {"DeathCauseOffsetParam", PropType::kString},
+                                    {"RollAngle", PropType::kNumber},
+                                    {"PitchAngle", PropType::kNumber},
+                                    {"BodyDrop", PropType::kNumber},
+                                    {"AutoRollDirection", PropType::kBool}};
+
+bool numeric_string(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size();
+}
+
+class Binder {
+ public:
+  Binder(const AnimationConfig& config, const Model& model, const BindOptions& options,
+         Problems& problems, BoundAnimationConfig& out)
+      : config_(config),
+        model_(model),
+        options_(options),
+        p_(problems),
+        out_(out),
+        cache_(out.schema) {}
+
+  void run() {
+    declare_parameters();
+    check_bone_aliases();
+    check_required_bones();
+    bind_layers();
+    bind_animations();
+    bind_states();
+    bind_ik();
+    out_.expression_count = cache_.size();
+  }
+
+ private:
+  // Joint index of a config bone name (aliases followed), or -1.
+  int bone(std::string_view name) const {
+    return model_.find_bone(config_.resolve_bone_alias(name));
+  }
+  bool require_bone(std::string_view name, const SourceLocation& where, std::string_view what) {
+    if (bone(name) >= 0) return true;
+    const std::string resolved = config_.resolve_bone_alias(name);
+    std::string message = std::string(what) + " '" + std::string(name) + "'";
+    if (resolved != name) message += " (alias of '" + resolved + "')";
+    p_.error(ErrorCode::kInvalid, where, message + " is not a bone of the model");
+    return false;
+  }
+
+  void declare_parameters() {
+    out_.schema = anim::ParameterSchema::with_builtins();
+    for (const ParameterConfig& param : config_.parameters) {
+      anim::ParameterValue v;
+      switch (param.type) {
+        case ParameterType::kFloat:
+          v = anim::ParameterValue::of_float(param.number);
+          break;
+        case ParameterType::kInt:
+          v = anim::ParameterValue::of_int(static_cast<std::int64_t>(param.number));
+          break;
+        case ParameterType::kBool:
+          v = anim::ParameterValue::of_bool(param.boolean);
+          break;
+        case ParameterType::kString:
+          v = anim::ParameterValue::of_string(param.string);
+          break;
+        case ParameterType::kVec2:
+          v = anim::ParameterValue::of_vec2(vec2(param.vec));
+          break;
+        case ParameterType::kVec3:
+          v = anim::ParameterValue::of_vec3(param.vec);
+          break;
+        case ParameterType::kTrigger:
+          v = anim::ParameterValue::of_trigger(false);
+          break;
+      }
+      const anim::ParamIndex existing = out_.schema.find(param.name);
+      if (existing != anim::kNoParam) {
+        out_.schema.set_initial(existing, std::move(v));
+      } else if (auto declared = out_.schema.declare(param.name, std::move(v)); !declared) {
+        p_.error(ErrorCode::kInvalid, param.where, declared.error().message);
+      }
+    }
+  }
+
+  // Compiles one expression; undeclared names become warnings at `where`.
+  void compile(std::string_view text, const SourceLocation& where) {
+    const std::size_t before = cache_.undeclared_parameters().size();
+    auto compiled = cache_.get(text);
+    if (!compiled) {
+      const Error& e = compiled.error();
+      std::string message = "expression '" + std::string(text) + "': " + e.message;
+      if (const int column = anim::error_column(e); column > 0) {
+        message += " (column " + std::to_string(column) + ")";
+      }
+      p_.error(e.code, where, message);
+      return;
+    }
+    const auto undeclared = cache_.undeclared_parameters();
+    for (std::size_t i = before; i < undeclared.size(); ++i) undeclared_at(undeclared[i], where);
+  }
+  void undeclared_at(const std::string& name, const SourceLocation& where) {
+    out_.undeclared_parameters.push_back(name);
+    p_.warn(where, "parameter '" + name + "' is neither declared nor built in");
+  }
+  void compile(const DynamicFloat& f) {
+    if (f.is_expression()) compile(f.expression, f.where);
+  }
+  void compile(const DynamicBool& f) {
+    if (f.is_expression()) compile(f.expression, f.where);
+  }
+  // A parameter named directly (IK targets, driver parameter properties).
+  void parameter_name(const std::string& name, const SourceLocation& where) {
+    if (name.empty() || out_.schema.contains(name)) return;
+    out_.schema.declare_or_find(name);
+    undeclared_at(name, where);
+  }
+
+  void check_bone_aliases() {
+    for (const BoneAlias& a : config_.bone_aliases) {
+      // Only the end of a chain must be a bone; intermediate names are aliases.
+      if (config_.find_animation(a.bone) == nullptr &&
+          std::none_of(config_.bone_aliases.begin(), config_.bone_aliases.end(),
+                       [&](const BoneAlias& b) { return iequals(b.alias, a.bone); })) {
+        require_bone(a.bone, a.where, "bone alias target");
+      }
+    }
+  }
+
+  void check_required_bones() {
+    const SourceLocation& where = config_.template_where;
+    for (const std::string& b : config_.template_config.required_bones) {
+      if (bone(b) < 0) {
+        p_.error(ErrorCode::kInvalid, where,
+                 "template '" + config_.template_config.name + "' requires bone '" + b +
+                     "', which the model lacks");
+      }
+    }
+  }
+
+  void mark_subtree(std::vector<bool>& mask, int root, bool value) const {
+    const auto parents = model_.skeleton().parents();
+    std::vector<bool> inside(parents.size(), false);
+    for (std::size_t j = 0; j < parents.size(); ++j) {
+      // Parents come first, so one forward pass finds the subtree.
+      inside[j] = static_cast<int>(j) == root ||
+                  (parents[j] >= 0 && inside[static_cast<std::size_t>(parents[j])]);
+      if (inside[j]) mask[j] = value;
+    }
+  }
+
+  void bind_layers() {
+    const std::size_t joints = static_cast<std::size_t>(model_.skeleton().joint_count());
+    std::vector<TemplateLayer> ordered = config_.template_config.layers;
+    std::stable_sort(
+        ordered.begin(), ordered.end(),
+        [](const TemplateLayer& a, const TemplateLayer& b) { return a.index < b.index; });
+    for (const TemplateLayer& t : ordered) {
+      BoundLayer l;
+      l.name = t.name;
+      l.index = t.index;
+      l.blend_mode = t.blend_mode;
+      l.weight = t.weight.value_or(1.0f) <= 0.0f ? 1.0f : t.weight.value_or(1.0f);
+      const LayerConfig* c = config_.find_layer(t.name);
+      // Mask names: the config's (which must exist) replace the template's (optional bones).
+      std::vector<int> include, exclude;
+      auto from_template = [&](const std::vector<std::string>& names, std::vector<int>& out) {
+        for (const std::string& n : names) {
+          const int j = bone(n);
+          if (j >= 0) {
+            out.push_back(j);
+          } else {
+            p_.warn(c != nullptr ? c->where : config_.template_where,
+                    "template layer '" + t.name + "' masks bone '" + n +
+                        "', which the model lacks; skipped");
+          }
+        }
+      };
+      auto from_config = [&](const std::vector<std::string>& names,
+                             const std::vector<SourceLocation>& where, std::vector<int>& out) {
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          if (require_bone(names[i], where[i], "bone")) out.push_back(bone(names[i]));
+        }
+      };
+      if (c != nullptr && c->bones && !c->bones->empty()) {
+        from_config(*c->bones, c->bones_where, include);
+      } else {
+        from_template(t.bone_mask, include);
+      }
+      if (c != nullptr && c->bones_exclude) {
+        from_config(*c->bones_exclude, c->bones_exclude_where, exclude);
+      } else {
+        from_template(t.bone_mask_exclude, exclude);
+      }
+      const bool has_include =
+          (c != nullptr && c->bones && !c->bones->empty()) || !t.bone_mask.empty();
+      l.mask.assign(joints, !has_include);
+      for (int j : include) mark_subtree(l.mask, j, true);
+      for (int j : exclude) mark_subtree(l.mask, j, false);
+      if (c != nullptr) {
+        if (c->weight) l.weight = *c->weight <= 0.0f ? 1.0f : *c->weight;
+        if (c->blend_curve) l.blend_curve = *c->blend_curve;
+        if (c->blend_mode) l.blend_mode = *c->blend_mode;
+        if (c->driver) {
+          check_driver(c->driver->type, c->driver->type_where, &c->driver->properties);
+          l.driver = c->driver;
+        }
+      }
+      out_.layers.push_back(std::move(l));
+    }
+  }
+
+  void check_property(const ConfigValue& v, PropType type, const std::string& key) {
+    bool ok = true;
+    switch (type) {
+      case PropType::kNumber:
+        ok = v.is_number() ||
+             (v.is_string() && (numeric_string(v.string) ||
+                                anim::classify_text(v.string, anim::ExpressionField::kValue).kind ==
+                                    anim::TextKind::kExpression));
+        break;
+      case PropType::kBool:
+        ok = v.is_bool() ||
+             (v.is_string() && (iequals(v.string, "true") || iequals(v.string, "false")));
+        break;
+      case PropType::kString:
+        ok = v.is_string();
+        break;
+      case PropType::kAxis:
+        ok = v.is_string() &&
+             (iequals(v.string, "X") || iequals(v.string, "Y") || iequals(v.string, "Z"));
+        break;
+      case PropType::kBoneOrNull:
+        if (v.is_null()) return;
+        [[fallthrough]];
+      case PropType::kBone:
+        if (!v.is_string()) {
+          ok = false;
+        } else {
+          require_bone(v.string, v.where, "driver property " + key + ": bone");
+        }
+        break;
+    }
+    if (!ok) {
+      p_.error(ErrorCode::kInvalid, v.where, "driver property '" + key + "' cannot be converted");
+    }
+  }
+
+  // Checks a driver name and (for the engine drivers, whose properties are known) its properties.
+  void check_driver(const std::string& name, const SourceLocation& where,
+                    const ConfigValue* properties) {
+    const std::string_view d = registered_driver(name);
+    if (d.empty()) {
+      p_.error(ErrorCode::kInvalid, where, "unknown driver type '" + name + "'");
+      return;
+    }
+    if (properties == nullptr || !properties->is_object()) return;
+    std::span<const PropSpec> specs;
+    if (d == "LookAt") specs = kLookAtProps;
+    if (d == "Death") specs = kDeathProps;
+    if (d == "Expression") {
+      for (const auto& [key, value] : properties->members) {
+        if (!iequals(key, "boneConfigs")) {
+          p_.error(ErrorCode::kInvalid, value.where, "unknown driver property '" + key + "'");
+          continue;
+        }
+        check_bone_configs(value);
+      }
+      return;
+    }
+    if (specs.empty()) return;  // creature drivers take database constants by name
+    for (const auto& [key, value] : properties->members) {
+      const auto spec = std::find_if(specs.begin(), specs.end(),
+                                     [&](const PropSpec& s) { return iequals(s.name, key); });
+      if (spec == specs.end()) {
+        p_.error(ErrorCode::kInvalid, value.where,
+                 "unknown driver property '" + key + "' for driver '" + std::string(d) + "'");
+        continue;
+      }
+      check_property(value, spec->type, key);
+      if (spec->type == PropType::kString && value.is_string() && key.ends_with("Param")) {
+        parameter_name(value.string, value.where);
+      }
+    }
+  }
+
+  void check_bone_configs(const ConfigValue& v) {
+    if (!v.is_array()) {
+      p_.error(ErrorCode::kInvalid, v.where, "driver property 'boneConfigs' cannot be converted");
+      return;
+    }
+    static constexpr std::string_view kComponents[] = {"positionX", "positionY", "positionZ",
+                                                       "rotationX", "rotationY", "rotationZ",
+                                                       "scaleX",    "scaleY",    "scaleZ"};
+    for (const ConfigValue& item : v.items) {
+      if (!item.is_object()) {
+        p_.error(ErrorCode::kInvalid, item.where, "a bone config must be an object");
+        continue;
+      }
+      for (const auto& [key, value] : item.members) {
+        if (iequals(key, "boneName")) {
+          check_property(value, PropType::kBone, key);
+          continue;
+        }
+        if (std::none_of(std::begin(kComponents), std::end(kComponents),
+                         [&](std::string_view c) { return iequals(c, key); })) {
+          p_.error(ErrorCode::kInvalid, value.where, "unknown driver property '" + key + "'");
+          continue;
+        }
+        if (value.is_string() && !numeric_string(value.string)) {
+          // Each value is a number or an expression (the `[`/`]` rule does not apply here).
+          const anim::ClassifiedText c =
+              anim::classify_text(value.string, anim::ExpressionField::kCondition);
+          compile(c.text, value.where);
+        } else {
+          check_property(value, PropType::kNumber, key);
+        }
+      }
+      if (item.find("boneName") == nullptr) {
+        p_.error(ErrorCode::kInvalid, item.where, "bone config has no 'boneName'");
+      }
+    }
+  }
+
+  std::optional<std::string> resolve_file(const AnimationReference& ref) const {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> candidates;
+    const fs::path p(ref.target);
+    if (p.is_absolute()) {
+      candidates.push_back(p);
+    } else {
+      candidates.push_back(fs::path(ref.source_where.file).parent_path() / p);
+      for (const std::string& root : options_.asset_roots) candidates.push_back(fs::path(root) / p);
+    }
+    for (const fs::path& c : candidates) {
+      std::error_code ec;
+      if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
+    }
+    return std::nullopt;
+  }
+
+  // A `file:` source: the file loads and has the clip. Models are loaded once per path.
+  void bind_file(const AnimationReference& ref, BoundSource& out) {
+    const auto path = resolve_file(ref);
+    if (!path) {
+      p_.error(ErrorCode::kIo, ref.source_where, "file '" + ref.target + "' not found");
+      return;
+    }
+    auto it = files_.find(*path);
+    if (it == files_.end()) it = files_.emplace(*path, load(*path)).first;
+    if (!it->second) {
+      p_.error(ErrorCode::kInvalid, ref.source_where,
+               "file '" + ref.target + "' does not load: " + it->second.error().to_string());
+      return;
+    }
+    const Model& m = *it->second;
+    if (ref.file_clip.empty() ? m.clips().empty() : m.find_clip(ref.file_clip) < 0) {
+      p_.error(ErrorCode::kInvalid, ref.source_where,
+               "file '" + ref.target + "' has no clip" +
+                   (ref.file_clip.empty() ? std::string() : " '" + ref.file_clip + "'"));
+      return;
+    }
+    out.kind = SourceKind::kFile;
+    out.file = *path;
+    out.file_clip = ref.file_clip;
+  }
+
+  // Resolves a source. `in_rule`: a name is an alias first, else a clip; in an `animations`
+  // entry a clip first, else another alias (never itself).
+  BoundSource bind_source(const AnimationReference& ref, bool in_rule, std::string_view self) {
+    BoundSource out;
+    out.kind = ref.kind;
+    switch (ref.kind) {
+      case SourceKind::kNone:
+        break;
+      case SourceKind::kParameter:
+        out.parameter = ref.target;
+        parameter_name(ref.target, ref.source_where);
+        break;
+      case SourceKind::kDriver:
+        check_driver(ref.target, ref.source_where, nullptr);
+        out.driver = std::string(registered_driver(ref.target));
+        break;
+      case SourceKind::kFile:
+        bind_file(ref, out);
+        break;
+      case SourceKind::kClip:
+        out.clip = model_.find_clip(ref.target);
+        if (out.clip < 0) {
+          p_.error(ErrorCode::kInvalid, ref.source_where,
+                   "the model has no clip '" + ref.target + "'");
+        }
+        break;
+      case SourceKind::kName:
+        return bind_name(ref, in_rule, self);
+    }
+    return out;
+  }
+
+  BoundSource bind_name(const AnimationReference& ref, bool in_rule, std::string_view self) {
+    BoundSource out;
+    std::vector<std::string> chain;
+    if (!self.empty()) chain.emplace_back(self);
+    const AnimationReference* current = &ref;
+    bool alias_first = in_rule;
+    std::string_view current_self = self;
+    for (;;) {
+      const std::string& name = current->target;
+      const AnimationAlias* alias = config_.find_animation(name);
+      if (alias != nullptr && iequals(alias->name, current_self)) alias = nullptr;  // never itself
+      const int clip = model_.find_clip(name);
+      if (clip >= 0 && (!alias_first || alias == nullptr)) {
+        out.kind = SourceKind::kClip;
+        out.clip = clip;
+        return out;
+      }
+      if (alias == nullptr) {
+        p_.error(ErrorCode::kInvalid, ref.source_where,
+                 "'" + name + "' is neither an animation alias nor a clip of the model");
+        out.kind = SourceKind::kNone;
+        return out;
+      }
+      if (std::any_of(chain.begin(), chain.end(),
+                      [&](const std::string& c) { return iequals(c, alias->name); })) {
+        std::string names;
+        for (const std::string& c : chain) names += c + " -> ";
+        p_.error(ErrorCode::kInvalid, ref.source_where, "alias cycle: " + names + alias->name);
+        out.kind = SourceKind::kNone;
+        return out;
+      }
+      chain.push_back(alias->name);
+      out.alias_chain.push_back(alias->name);
+      if (alias->reference.kind != SourceKind::kName) {
+        // The alias's own entry reports its errors; here only the destination matters.
+        BoundSource end = bind_source_quiet(alias->reference);
+        end.alias_chain = std::move(out.alias_chain);
+        return end;
+      }
+      current = &alias->reference;
+      current_self = alias->name;
+      alias_first = false;
+    }
+  }
+
+  // The destination of an alias chain; errors belong to the alias's own entry.
+  BoundSource bind_source_quiet(const AnimationReference& ref) {
+    BoundSource out;
+    out.kind = ref.kind;
+    out.parameter = ref.kind == SourceKind::kParameter ? ref.target : std::string();
+    out.driver = ref.kind == SourceKind::kDriver ? std::string(registered_driver(ref.target))
+                                                 : std::string();
+    if (ref.kind == SourceKind::kClip) out.clip = model_.find_clip(ref.target);
+    if (ref.kind == SourceKind::kFile) {
+      out.file = resolve_file(ref).value_or(ref.target);
+      out.file_clip = ref.file_clip;
+    }
+    return out;
+  }
+
+  void bind_reference(const AnimationReference& ref) {
+    compile(ref.speed);
+    compile(ref.loop);
+    compile(ref.start_phase);
+    compile(ref.end_phase);
+    compile(ref.blend_duration);
+    if (ref.root_motion && ref.root_motion->source_bone) {
+      require_bone(*ref.root_motion->source_bone, ref.root_motion->source_bone_where,
+                   "rootMotion.sourceBone");
+    }
+    if (ref.on_complete && ref.on_complete->type == ActionConfig::Type::kSetState) {
+      parameter_name(ref.on_complete->state, ref.on_complete->where);
+    }
+    if (ref.on_interrupt && ref.on_interrupt->type == ActionConfig::Type::kSetState) {
+      parameter_name(ref.on_interrupt->state, ref.on_interrupt->where);
+    }
+  }
+
+  void bind_animations() {
+    for (const AnimationAlias& a : config_.animations) {
+      out_.animations.push_back(bind_source(a.reference, false, a.name));
+      bind_reference(a.reference);
+    }
+  }
+
+  void bind_rules(const std::vector<RuleConfig>& rules) {
+    for (const RuleConfig& rule : rules) {
+      if (!rule.condition.empty()) {
+        const anim::ClassifiedText c =
+            anim::classify_text(rule.condition, anim::ExpressionField::kCondition);
+        compile(c.text, rule.condition_where);
+      }
+      if (rule.is_group) {
+        bind_rules(rule.rules);
+      } else if (rule.animation) {
+        if (rule.animation->source) bind_source(*rule.animation, true, {});
+        bind_reference(*rule.animation);
+      }
+    }
+  }
+
+  void bind_states() {
+    for (const StateConfig& s : config_.states) {
+      int index = -1;
+      for (std::size_t i = 0; i < out_.layers.size(); ++i) {
+        if (iequals(out_.layers[i].name, s.layer)) index = static_cast<int>(i);
+      }
+      out_.state_layers.push_back(index);
+      bind_rules(s.rules);
+    }
+  }
+
+  void bind_ik() {
+    const auto parents = model_.skeleton().parents();
+    for (const IkChainConfig& c : config_.ik.chains) {
+      if (!c.end_bone.empty() && require_bone(c.end_bone, c.end_bone_where, "endBone")) {
+        int length = 1;
+        for (int j = bone(c.end_bone);
+             parents[static_cast<std::size_t>(j)] >= 0 && length < c.max_chain_length;
+             j = parents[static_cast<std::size_t>(j)]) {
+          ++length;
+        }
+        if (length < 2) {
+          p_.error(ErrorCode::kInvalid, c.end_bone_where,
+                   "chain '" + c.name + "' has fewer than 2 bones (its end bone is a root)");
+        }
+      }
+      for (const JointLimitConfig& limit : c.joint_limits) {
+        if (!limit.bone.empty()) require_bone(limit.bone, limit.bone_where, "joint limit bone");
+      }
+      parameter_name(c.target, c.where);
+      parameter_name(c.aim, c.where);
+      parameter_name(c.hint, c.where);
+      compile(c.enabled);
+      compile(c.weight);
+      compile(c.position_weight);
+      compile(c.aim_weight);
+    }
+    for (const LookAtConfig& l : config_.ik.look_ats) {
+      for (std::size_t i = 0; i < l.bones.size(); ++i)
+        require_bone(l.bones[i], l.bones_where[i], "bone");
+      parameter_name(l.target, l.where);
+      compile(l.yaw);
+      compile(l.pitch);
+      compile(l.weight);
+    }
+  }
+
+  const AnimationConfig& config_;
+  const Model& model_;
+  const BindOptions& options_;
+  Problems& p_;
+  BoundAnimationConfig& out_;
+  anim::ExpressionCache cache_;
+  std::map<std::string, Result<Model>> files_;
+};
+
+}  // namespace
+
+Result<BoundAnimationConfig> bind_animation_config(const AnimationConfig& config,
+                                                   const Model& model, const BindOptions& options,
+                                                   Diagnostics* diag,
+                                                   std::vector<Error>* all_errors) {
+  Problems problems{diag, {}};
+  BoundAnimationConfig bound;
+  Binder(config, model, options, problems, bound).run();
+  if (all_errors != nullptr) {
+    all_errors->insert(all_errors->end(), problems.errors.begin(), problems.errors.end());
+  }
+  if (!problems.errors.empty()) return fail(problems.errors.front());
+  return bound;
+}
+
+}  // namespace critter::io
