@@ -142,9 +142,10 @@ int solve_ccd(const Chain& c, const vec3& target, const IkChainSettings& s) {
       const float le = glm::length(to_end), lt = glm::length(to_target);
       if (le < kTiny || lt < kTiny) continue;
       const vec3 a = to_end / le, b = to_target / lt;
-      const float angle = std::acos(glm::clamp(glm::dot(a, b), -1.0f, 1.0f));
-      if (angle < 1e-7f) continue;
       vec3 axis = glm::cross(a, b);
+      // atan2 keeps small angles exact where acos(dot) loses them to rounding near 1.
+      const float angle = std::atan2(glm::length(axis), glm::dot(a, b));
+      if (angle < 1e-7f) continue;
       if (glm::length(axis) < 1e-7f) {
         axis = glm::cross(a, vec3(1, 0, 0));
         if (glm::length(axis) < 1e-3f) axis = glm::cross(a, vec3(0, 1, 0));

@@ -102,20 +102,61 @@ Status IkLookAtJob::run() const {
   const vec3 side = glm::cross(u, f);
   const vec3 pitch_axis = glm::cross(f, u);
 
-  float look_yaw = yaw, look_pitch = pitch;
-  if (target) {
-    const vec3 d = *target - pose.pos(last);
-    const float len = glm::length(d);
-    if (len > 1e-7f) {
-      const vec3 dn = d / len;
-      look_yaw = std::atan2(glm::dot(dn, side), glm::dot(dn, f));
-      look_pitch = std::asin(glm::clamp(glm::dot(dn, u), -1.0f, 1.0f));
-    } else {
-      look_yaw = look_pitch = 0.0f;
-    }
-  }
   const float max_yaw = settings.max_yaw_degrees * kDegToRad;
   const float max_pitch = settings.max_pitch_degrees * kDegToRad;
+
+  std::array<quat, kMaxIkChainLength> pre{};
+  for (int i = 0; i < n; ++i)
+    pre[static_cast<std::size_t>(i)] = pose.local(bones[static_cast<std::size_t>(i)]).rotation;
+
+  // Q(t): the look turned by the fraction t of both angles; each bone takes the step from the
+  // previous cumulative share to its own, so the steps compose to Q(total share) exactly.
+  auto turn = [&](float turn_yaw, float turn_pitch) {
+    float cumulative = 0.0f;
+    quat previous = quat_xyzw(0, 0, 0, 1);
+    for (int i = 0; i < n; ++i) {
+      const float share =
+          shares.empty() ? (i == n - 1 ? 1.0f : 0.0f) : shares[static_cast<std::size_t>(i)];
+      if (share <= 0.0f) continue;
+      cumulative += share;
+      const quat current = glm::angleAxis(cumulative * turn_yaw, u) *
+                           glm::angleAxis(cumulative * turn_pitch, pitch_axis);
+      const int b = bones[static_cast<std::size_t>(i)];
+      pose.rotate(b, glm::normalize(current * glm::conjugate(previous)));
+      pose.update_subtree(b);
+      previous = current;
+    }
+  };
+  auto restore = [&] {
+    for (int i = 0; i < n; ++i)
+      pose.local(bones[static_cast<std::size_t>(i)]).rotation = pre[static_cast<std::size_t>(i)];
+    pose.update(bones[0]);
+    pose.update_subtree(bones[0]);
+  };
+
+  float look_yaw = yaw, look_pitch = pitch;
+  if (target) {
+    // Seen from the last bone: bones turned before it move it, so the direction is measured again
+    // from where the turn leaves it (a few fixed-point passes; the first is the unturned pose).
+    vec3 eye = pose.pos(last);
+    for (int pass = 0; pass < 4; ++pass) {
+      const vec3 d = *target - eye;
+      const float len = glm::length(d);
+      if (len > 1e-7f) {
+        const vec3 dn = d / len;
+        look_yaw = std::atan2(glm::dot(dn, side), glm::dot(dn, f));
+        look_pitch = std::asin(glm::clamp(glm::dot(dn, u), -1.0f, 1.0f));
+      } else {
+        look_yaw = look_pitch = 0.0f;
+      }
+      if (pass == 3 || bones.size() == 1 || shares.empty()) break;
+      turn(glm::clamp(look_yaw, -max_yaw, max_yaw), glm::clamp(look_pitch, -max_pitch, max_pitch));
+      const vec3 moved = pose.pos(last);
+      restore();
+      if (glm::distance(moved, eye) < 1e-7f) break;
+      eye = moved;
+    }
+  }
   look_yaw = glm::clamp(look_yaw, -max_yaw, max_yaw);
   look_pitch = glm::clamp(look_pitch, -max_pitch, max_pitch);
   if (state) {
@@ -131,28 +172,7 @@ Status IkLookAtJob::run() const {
     state->initialized = true;
   }
 
-  std::array<quat, kMaxIkChainLength> pre{};
-  for (int i = 0; i < n; ++i)
-    pre[static_cast<std::size_t>(i)] = pose.local(bones[static_cast<std::size_t>(i)]).rotation;
-
-  // Q(t): the look turned by the fraction t of both angles; each bone takes the step from the
-  // previous cumulative share to its own, so the steps compose to Q(total share) exactly.
-  auto look = [&](float t) {
-    return glm::angleAxis(t * look_yaw, u) * glm::angleAxis(t * look_pitch, pitch_axis);
-  };
-  float cumulative = 0.0f;
-  quat previous = quat_xyzw(0, 0, 0, 1);
-  for (int i = 0; i < n; ++i) {
-    const float share =
-        shares.empty() ? (i == n - 1 ? 1.0f : 0.0f) : shares[static_cast<std::size_t>(i)];
-    if (share <= 0.0f) continue;
-    cumulative += share;
-    const quat current = look(cumulative);
-    const int b = bones[static_cast<std::size_t>(i)];
-    pose.rotate(b, glm::normalize(current * glm::conjugate(previous)));
-    pose.update_subtree(b);
-    previous = current;
-  }
+  turn(look_yaw, look_pitch);
 
   if (weight < 1.0f) {
     for (int i = 0; i < n; ++i) {

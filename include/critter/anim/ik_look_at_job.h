@@ -42,8 +42,9 @@ struct IkLookAtJob {
   // else along `yaw` and `pitch` (radians). Angles are measured in the last bone's current frame:
   // f = its forward axis and u = its up axis in model space (before this job); yaw turns about u
   // (positive from f toward u × f), pitch turns f toward u. Both are clamped to the settings'
-  // limits. With shares summing to 1 and angles within the limits, the last bone's forward ends
-  // up pointing at the target.
+  // limits. The target direction is measured from where the last bone ends up once the bones
+  // before it have turned (a few fixed-point passes), so with shares summing to 1 and angles
+  // within the limits its forward ends up pointing at the target.
   std::optional<vec3> target;
   float yaw = 0.0f;
   float pitch = 0.0f;
