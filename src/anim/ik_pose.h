@@ -2,7 +2,8 @@
 // own model position, and keeping model matrices in step with edited locals.
 #pragma once
 
-#include <bitset>
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -73,15 +74,23 @@ struct PoseView {
     update(j);
   }
 
-  // Recomputes the models of every strict descendant of `top` (parents-first order).
+  // Recomputes the models of every strict descendant of `top` (parents-first order). Membership
+  // flags cover only joints from `top` on, and only those words are cleared, so small chains on
+  // small skeletons pay for a few words rather than the whole 32768-joint range.
   void update_subtree(int top) const {
-    static constexpr std::size_t kFlags = 32768;
-    std::bitset<kFlags> inside;
-    inside.set(static_cast<std::size_t>(top));
-    for (std::size_t j = static_cast<std::size_t>(top) + 1; j < parents.size(); ++j) {
+    static constexpr std::size_t kWords = 32768 / 64;
+    std::array<std::uint64_t, kWords> inside;
+    const std::size_t base = static_cast<std::size_t>(top);
+    const std::size_t count = parents.size() - base;
+    std::fill_n(inside.begin(), (count + 63) / 64, std::uint64_t{0});
+    inside[0] = 1;
+    for (std::size_t j = base + 1; j < parents.size(); ++j) {
       const int p = parents[j];
-      if (p >= top && inside.test(static_cast<std::size_t>(p))) {
-        inside.set(j);
+      if (p < top) continue;
+      const std::size_t pi = static_cast<std::size_t>(p) - base;
+      if ((inside[pi / 64] >> (pi % 64)) & 1u) {
+        const std::size_t ji = j - base;
+        inside[ji / 64] |= std::uint64_t{1} << (ji % 64);
         update(static_cast<int>(j));
       }
     }
