@@ -198,7 +198,7 @@ class TreeBuilder {
     if (const std::size_t colon = message.find(": "); message.starts_with("parse error")) {
       message = message.substr(colon + 2);
     }
-    const std::size_t offset = position == 0 ? 0 : position - 1;
+    const std::size_t offset = token_start(position == 0 ? 0 : position - 1);
     const std::string line_col = line_column(text_, offset);
     if (e.id == 406) {
       // A number too large for a double (1e999): the JSON is well formed, the value is not
@@ -215,6 +215,26 @@ class TreeBuilder {
   const Error& error() const { return error_; }
 
  private:
+  // `last` is the last byte of the token the parser stopped at (nlohmann reports the position just
+  // past it); errors point at the token's first byte.
+  std::size_t token_start(std::size_t last) const {
+    if (last >= text_.size()) return last;
+    auto word = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '+' || c == '-';
+    };
+    if (text_[last] == '"') {
+      std::size_t i = last;
+      while (i > 0) {
+        --i;
+        if (text_[i] == '"' && (i == 0 || text_[i - 1] != '\\')) return i;
+      }
+      return last;
+    }
+    std::size_t i = last;
+    while (i > 0 && word(text_[last]) && word(text_[i - 1])) --i;
+    return i;
+  }
+
   // Pointer of the value being read when the parser stopped.
   std::string pending_pointer() const {
     if (stack_.empty()) return {};

@@ -42,5 +42,7 @@ Command add_pose_command(CLI::App& root);
 // `critter render FILE [--anim A] [--time T | --frames N --fps F] ... -o out.png|out.gif`:
 // pictures through the OpenGL renderer on a headless context.
 Command add_render_command(CLI::App& root);
+// `critter check CONFIG MODEL [--json]`: an animation config's errors and warnings against a model.
+Command add_check_command(CLI::App& root);
 
 }  // namespace critter::cli
