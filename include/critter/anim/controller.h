@@ -1,0 +1,227 @@
+// Controller: the data-driven animation controller runtime (animation-config.md §8-§12, §17,
+// §19). A ControllerProgram is the immutable part, compiled once per (model, description) and
+// shared by every creature: flattened rule trees with compiled expressions and per-clip channel
+// tables. A Controller is one creature's state: parameter values, one Player per layer, layer
+// weight fades, rule de-duplication memory, the root-bone correction blend and the output record
+// list. After construction update() and compute_pose() do not allocate, as long as the caller
+// clears the record list after each update and string parameters used as sources stay within
+// 64 bytes.
+//
+// Not implemented by this runtime (they are accepted in the description and left alone): driver
+// sources (§14), root motion (§13), the `ik` block (§18), manual control, and re-evaluating a
+// `loop` expression after the animation was applied.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "critter/anim/controller_desc.h"
+#include "critter/anim/expression.h"
+#include "critter/anim/parameters.h"
+#include "critter/anim/player.h"
+#include "critter/asset/model.h"
+#include "critter/core/error.h"
+#include "critter/core/transform.h"
+
+namespace critter::anim {
+
+// The shared, immutable part of a controller. Holds a reference to the model, which must
+// outlive it and every Controller made from it.
+class ControllerProgram {
+ public:
+  // Compiles every condition and expression field of `desc` (names the schema lacks are declared
+  // unset) and checks the indices. Errors (kInvalid, path "ControllerDesc", location a pointer
+  // such as "states/0/rules/1/condition"): a condition or expression that does not compile, a
+  // layer index or clip index out of range, a mask whose size is not the joint count or with a
+  // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1].
+  static Result<std::shared_ptr<const ControllerProgram>> compile(const Model& model,
+                                                                  ControllerDesc desc);
+
+  ControllerProgram(const ControllerProgram&) = delete;
+  ControllerProgram& operator=(const ControllerProgram&) = delete;
+
+  const Model& model() const { return *model_; }
+  const ControllerDesc& desc() const { return desc_; }
+  // The description's schema plus the names expressions read without a declaration.
+  const ParameterSchema& schema() const { return desc_.schema; }
+  int layer_count() const { return static_cast<int>(desc_.layers.size()); }
+  // Index of the layer named `name` (case-insensitive), or -1.
+  int find_layer(std::string_view name) const;
+
+ private:
+  friend class Controller;
+  ControllerProgram() = default;
+
+  struct Animation {
+    const ControllerAnimationDesc* desc = nullptr;
+    const Expression* speed = nullptr;  // null: static value
+    const Expression* loop = nullptr;
+    const Expression* start_phase = nullptr;
+    const Expression* end_phase = nullptr;
+    const Expression* blend_duration = nullptr;
+    ParamIndex parameter = kNoParam;  // kParameter sources
+  };
+  // One rule; the children of a group and the roots of a state are contiguous.
+  struct Node {
+    const Expression* condition = nullptr;  // null: the literal "true"
+    int first_child = 0;
+    int child_count = 0;
+    int animation = -1;  // leaves: index into animations_; -1 for groups
+  };
+  struct State {
+    int layer = -1;
+    int first_root = 0;
+    int root_count = 0;
+  };
+  enum ChannelBits : std::uint8_t { kT = 1, kR = 2, kS = 4 };
+
+  Status build(const Model& model, ControllerDesc desc);
+  Result<int> add_rules(const std::vector<ControllerRuleDesc>& rules, const std::string& where);
+  Result<const Expression*> compile_field(const std::string& text, const std::string& where);
+  Status add_animation(const ControllerAnimationDesc& anim, const std::string& where);
+  Status check_action(const ControllerActionDesc& action);
+
+  const Model* model_ = nullptr;
+  ControllerDesc desc_;
+  std::unique_ptr<ExpressionCache> cache_;
+  std::vector<Animation> animations_;
+  std::vector<Node> nodes_;
+  std::vector<State> states_;
+  std::vector<std::vector<std::uint8_t>> clip_channels_;  // per clip, per joint: ChannelBits
+  std::size_t max_events_ = 0;
+  ParamIndex is_on_ground_ = kNoParam;
+  ParamIndex immersion_factor_ = kNoParam;
+  ParamIndex attack_hit_moment_ = kNoParam;
+};
+
+// One entry of the controller's output list (§17), in the order things happened.
+struct ControllerRecord {
+  enum class Kind : std::uint8_t {
+    kEvent,      // a clip event was crossed (`count` > 1 for whole cycles of one long update)
+    kComplete,   // onComplete trigger action of a non-looping clip that ended naturally
+    kInterrupt,  // onInterrupt trigger action of a non-looping clip replaced or deactivated
+  };
+  Kind kind = Kind::kEvent;
+  int layer = -1;
+  std::string_view name;  // views into the program: valid while the program lives
+  std::string_view data;
+  float time = 0.0f;  // the configured event time; 0 for actions
+  std::uint64_t count = 1;
+};
+
+// Host hooks for the built-in events (§17). Any may be empty.
+struct ControllerHooks {
+  std::function<void(std::string_view data)> footstep;
+  std::function<void()> attack_hit;
+  std::function<void()> attack_start;
+  std::function<void()> attack_end;
+};
+
+class Controller {
+ public:
+  // Sizes every buffer. Parameters start at the schema's initial values; every layer is empty at
+  // weight 0; the root-bone correction starts at the top-level values.
+  explicit Controller(std::shared_ptr<const ControllerProgram> program);
+
+  const ControllerProgram& program() const { return *program_; }
+  ParameterValues& parameters() { return values_; }
+  const ParameterValues& parameters() const { return values_; }
+  void set_hooks(ControllerHooks hooks) { hooks_ = std::move(hooks); }
+
+  // One frame (§19): evaluates the state rules when a parameter changed since the last update
+  // (then resets triggers), applies changed rules to their layers, re-evaluates speed
+  // expressions, advances layer weight fades and players (events, completions and interrupts go
+  // to records() in order), and advances the root-bone correction blend. dt in seconds; negative
+  // or non-finite counts as 0.
+  void update(float dt);
+
+  // Blends the active layers (§11) into one local pose, one Transform per joint, valid until the
+  // next compute_pose(). Bones no layer sets take the rest pose.
+  std::span<const Transform> compute_pose();
+  std::span<const Transform> pose() const { return output_; }
+
+  // The output list since the last clear_records().
+  std::span<const ControllerRecord> records() const { return records_; }
+  void clear_records() { records_.clear(); }
+
+  // Layer state for hosts and tests.
+  float layer_weight(int layer) const { return layers_[static_cast<std::size_t>(layer)].weight; }
+  // True when the layer contributes to the pose (weight > 0 and a clip to sample).
+  bool layer_active(int layer) const;
+  const Player& layer_player(int layer) const {
+    return layers_[static_cast<std::size_t>(layer)].player;
+  }
+  // The description of the animation the layer plays (null when none).
+  const ControllerAnimationDesc* layer_animation(int layer) const;
+
+  // Effective root-bone correction (§12): rotation and translation (blended on animation
+  // changes), and the model scale. The root's model transform is
+  // T(entity)·R(entity)·rootLocal·T(translation)·R(rotation), modelScale applied first.
+  quat root_bone_rotation() const { return root_rotation_; }
+  vec3 root_bone_translation() const { return root_translation_; }
+  float model_scale() const { return program_->desc_.model_scale; }
+  // True from an AttackHit event until an AttackEnd event (§17).
+  bool attack_hit_moment() const { return attack_hit_moment_; }
+
+ private:
+  struct Layer {
+    explicit Layer(const Model& model) : player(model) {}
+    Player player;
+    float weight = 0.0f;
+    float fade_from = 0.0f;
+    float fade_to = 0.0f;
+    float fade_time = 0.0f;
+    float fade_duration = 0.0f;
+    bool fading = false;
+    bool deactivating = false;  // fading to 0; the clip is dropped at the end
+    int animation = -1;         // program animation playing (or fading out)
+    std::uint32_t play_id = 0;
+    bool once = false;
+    bool completed = false;  // completion tracking of the current play is over
+    std::vector<Transform> pose;
+  };
+  struct StateMemory {
+    int leaf = -1;
+    std::string source;
+  };
+
+  int match(const ControllerProgram::State& state) const;
+  int match_list(int first, int count) const;
+  void apply(int layer_index, int animation);
+  void deactivate(int layer_index);
+  void start_weight_fade(Layer& layer, float to, float duration);
+  void fire_action(int layer_index, const ControllerActionDesc& action,
+                   ControllerRecord::Kind kind);
+  void on_event(int layer_index, const PlayerRecord& record);
+  void interrupt_if_playing(int layer_index);
+  float eval_float(const Expression* e, float fallback) const;
+  void layer_pose(int layer_index);
+
+  std::shared_ptr<const ControllerProgram> program_;
+  ParameterValues values_;
+  ControllerHooks hooks_;
+  std::vector<Layer> layers_;
+  std::vector<StateMemory> memory_;
+  std::vector<ControllerRecord> records_;
+  std::vector<Transform> output_;
+  std::vector<std::uint8_t> set_;
+  quat root_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
+  vec3 root_translation_{0.0f};
+  quat root_from_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
+  vec3 root_from_translation_{0.0f};
+  quat root_to_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
+  vec3 root_to_translation_{0.0f};
+  float root_blend_time_ = 0.0f;
+  float root_blend_duration_ = 0.0f;
+  bool root_blending_ = false;
+  double time_ = 0.0;
+  double last_footstep_ = -1.0e9;
+  bool attack_hit_moment_ = false;
+};
+
+}  // namespace critter::anim

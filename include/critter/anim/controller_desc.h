@@ -1,0 +1,109 @@
+// ControllerDesc: the runtime description of an animation controller (animation-config.md §7-§12,
+// §16, §17) as plain data with every name already resolved to an index: layers with per-joint
+// mask weights, states with ordered (nested) rules whose conditions are expression texts, and
+// animation references with clip indices. The config binder fills it from a JSON config; tests
+// and hosts may build one in code. ControllerProgram (controller.h) compiles it once per model.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "critter/anim/parameters.h"
+#include "critter/anim/player.h"
+#include "critter/anim/playhead.h"
+#include "critter/core/math.h"
+
+namespace critter::anim {
+
+enum class LayerBlendMode : std::uint8_t {
+  kOverride,  // replaces (w >= 1) or TRS-blends with the output so far (§11)
+  kAdditive,  // adds its pose as a delta on the local side of the output so far (§11)
+};
+
+// One blending layer. Layers blend in the order of ControllerDesc::layers (ascending template
+// index).
+struct ControllerLayerDesc {
+  std::string name;  // "Base" is the layer whose animations may carry root motion (§13)
+  LayerBlendMode blend_mode = LayerBlendMode::kOverride;
+  float weight = 1.0f;  // configured weight, > 0 (a written weight <= 0 counts as 1)
+  BlendCurve blend_curve = BlendCurve::kLinear;  // shape of crossfades and weight fades
+  // Per skeleton joint, in [0, 1]: 1 where the layer affects the joint. Empty: every joint.
+  std::vector<float> joint_weights;
+};
+
+// onComplete / onInterrupt (§7). kTrigger raises event `name` with `data` (time 0); kSetState
+// sets parameter `parameter` to `value`.
+struct ControllerActionDesc {
+  enum class Type : std::uint8_t { kNone, kTrigger, kSetState };
+  Type type = Type::kNone;
+  std::string name;
+  std::string data;
+  std::string parameter;
+  ParameterValue value;
+};
+
+// A number or bool field that is a static value or an expression text (§15). An expression that
+// fails at run time yields `value`.
+struct DynamicFloatDesc {
+  float value = 0.0f;
+  std::string expression;  // empty: static
+};
+struct DynamicBoolDesc {
+  bool value = false;
+  std::string expression;
+};
+
+// What an animation reference plays, after aliases are merged (§7).
+struct ControllerAnimationDesc {
+  enum class Source : std::uint8_t {
+    kNone,       // null or "": deactivates the layer (§8)
+    kClip,       // `clip`, an index into Model::clips()
+    kParameter,  // the clip named by string parameter `parameter` at apply time (§7 "[Param]")
+    kDriver,     // procedural driver `driver` (not played by this runtime yet: the layer is left)
+  };
+  Source source = Source::kNone;
+  int clip = -1;
+  std::string parameter;
+  std::string driver;
+
+  DynamicFloatDesc speed{1.0f, {}};           // > 0; re-evaluated every frame
+  DynamicBoolDesc loop{true, {}};             // evaluated when the animation is applied
+  DynamicFloatDesc start_phase{0.0f, {}};     // [0, 1]; evaluated when applied
+  DynamicFloatDesc end_phase{1.0f, {}};       // [0, 1]; below start_phase plays in reverse
+  DynamicFloatDesc blend_duration{0.3f, {}};  // seconds; 0 = hard cut; evaluated when applied
+  bool preserve_pose = false;                 // hold the last frame after a non-looping clip ends
+  std::vector<ClipEvent> events;              // phases over the whole clip
+  ControllerActionDesc on_complete;
+  ControllerActionDesc on_interrupt;
+  std::optional<quat> root_bone_rotation;  // per-animation override of the top-level value (§12)
+  std::optional<vec3> root_bone_translation;
+};
+
+// A leaf {condition, animation} or a group {condition, rules} (§8).
+struct ControllerRuleDesc {
+  std::string condition;  // expression text; "true" always matches
+  bool is_group = false;
+  ControllerAnimationDesc animation;      // leaves
+  std::vector<ControllerRuleDesc> rules;  // groups
+};
+
+struct ControllerStateDesc {
+  std::string name;
+  int layer = -1;  // index into ControllerDesc::layers; a state with -1 is ignored
+  std::vector<ControllerRuleDesc> rules;
+};
+
+struct ControllerDesc {
+  std::vector<ControllerLayerDesc> layers;  // blend order
+  std::vector<ControllerStateDesc> states;  // evaluation order
+  // Parameters with their initial values; names read by expressions and not declared here are
+  // added (unset) when the program compiles.
+  ParameterSchema schema = ParameterSchema::with_builtins();
+  quat root_bone_rotation{1.0f, 0.0f, 0.0f, 0.0f};  // top-level rootBoneRotation (§12)
+  vec3 root_bone_translation{0.0f};                 // metres
+  float model_scale = 1.0f;
+};
+
+}  // namespace critter::anim

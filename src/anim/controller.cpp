@@ -1,0 +1,559 @@
+#include "critter/anim/controller.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "critter/anim/transform_blend.h"
+#include "critter/asset/clip.h"
+
+namespace critter::anim {
+namespace {
+
+// §10: deactivation and re-enable fades always take 0.2 s.
+constexpr float kDeactivateSeconds = 0.2f;
+// §17: footsteps closer than this are not passed to the hook.
+constexpr double kFootstepInterval = 0.2;
+// Capacity reserved for string sources so that de-duplication never allocates for short names.
+constexpr std::size_t kSourceCapacity = 64;
+constexpr std::size_t kRecordCapacity = 64;
+
+Error desc_error(std::string location, std::string message) {
+  return Error::at(ErrorCode::kInvalid, "ControllerDesc", std::move(location), std::move(message));
+}
+
+float smoothstep01(float x) {
+  x = std::clamp(x, 0.0f, 1.0f);
+  return x * x * (3.0f - 2.0f * x);
+}
+
+}  // namespace
+
+// ---- ControllerProgram -------------------------------------------------------------------------
+
+Result<std::shared_ptr<const ControllerProgram>> ControllerProgram::compile(const Model& model,
+                                                                            ControllerDesc desc) {
+  // Constructed in place and never moved: the expression cache points at desc_.schema and the
+  // compiled animations point into desc_.
+  std::shared_ptr<ControllerProgram> program(new ControllerProgram());
+  if (auto s = program->build(model, std::move(desc)); !s) return fail(s.error());
+  return std::shared_ptr<const ControllerProgram>(std::move(program));
+}
+
+int ControllerProgram::find_layer(std::string_view name) const {
+  for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
+    if (equals_ascii_ci(desc_.layers[i].name, name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Result<const Expression*> ControllerProgram::compile_field(const std::string& text,
+                                                           const std::string& where) {
+  if (text.empty()) return static_cast<const Expression*>(nullptr);
+  auto e = cache_->get(text);
+  if (!e) return fail(desc_error(where, e.error().message + " (" + e.error().location + ")"));
+  return *e;
+}
+
+Status ControllerProgram::check_action(const ControllerActionDesc& action) {
+  if (action.type == ControllerActionDesc::Type::kSetState) {
+    desc_.schema.declare_or_find(action.parameter);
+  }
+  return {};
+}
+
+Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
+                                        const std::string& where) {
+  Animation a;
+  a.desc = &anim;
+  using Source = ControllerAnimationDesc::Source;
+  if (anim.source == Source::kClip &&
+      (anim.clip < 0 || anim.clip >= static_cast<int>(model_->clips().size()))) {
+    return fail(desc_error(where + "/clip", "clip index out of range"));
+  }
+  if (anim.source == Source::kParameter) {
+    a.parameter = desc_.schema.declare_or_find(anim.parameter);
+  }
+  for (float p : {anim.start_phase.value, anim.end_phase.value}) {
+    if (!(p >= 0.0f && p <= 1.0f)) return fail(desc_error(where, "phase outside [0, 1]"));
+  }
+  auto speed = compile_field(anim.speed.expression, where + "/speed");
+  auto loop = compile_field(anim.loop.expression, where + "/loop");
+  auto start = compile_field(anim.start_phase.expression, where + "/startPhase");
+  auto end = compile_field(anim.end_phase.expression, where + "/endPhase");
+  auto blend = compile_field(anim.blend_duration.expression, where + "/blendDuration");
+  for (auto* r : {&speed, &loop, &start, &end, &blend}) {
+    if (!*r) return fail(r->error());
+  }
+  a.speed = *speed;
+  a.loop = *loop;
+  a.start_phase = *start;
+  a.end_phase = *end;
+  a.blend_duration = *blend;
+  if (auto s = check_action(anim.on_complete); !s) return s;
+  if (auto s = check_action(anim.on_interrupt); !s) return s;
+  max_events_ = std::max(max_events_, anim.events.size());
+  animations_.push_back(a);
+  return {};
+}
+
+Result<int> ControllerProgram::add_rules(const std::vector<ControllerRuleDesc>& rules,
+                                         const std::string& where) {
+  const int first = static_cast<int>(nodes_.size());
+  nodes_.resize(nodes_.size() + rules.size());
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const ControllerRuleDesc& rule = rules[i];
+    const std::string at = where + "/" + std::to_string(i);
+    const Expression* condition = nullptr;
+    if (rule.condition != "true") {
+      auto c = compile_field(rule.condition.empty() ? std::string("false") : rule.condition,
+                             at + "/condition");
+      if (!c) return fail(c.error());
+      condition = *c;
+    }
+    Node node;
+    node.condition = condition;
+    if (rule.is_group) {
+      auto children = add_rules(rule.rules, at + "/rules");
+      if (!children) return fail(children.error());
+      node.first_child = *children;
+      node.child_count = static_cast<int>(rule.rules.size());
+    } else {
+      if (auto s = add_animation(rule.animation, at + "/animation"); !s) return fail(s.error());
+      node.animation = static_cast<int>(animations_.size()) - 1;
+    }
+    nodes_[static_cast<std::size_t>(first) + i] = node;
+  }
+  return first;
+}
+
+Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
+  model_ = &model;
+  desc_ = std::move(desc);
+  cache_ = std::make_unique<ExpressionCache>(desc_.schema);
+  const std::size_t joints = static_cast<std::size_t>(model.skeleton().joint_count());
+
+  for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
+    const ControllerLayerDesc& layer = desc_.layers[i];
+    const std::string at = "layers/" + std::to_string(i);
+    if (!std::isfinite(layer.weight) || layer.weight <= 0.0f) {
+      return fail(desc_error(at + "/weight", "layer weight must be finite and > 0"));
+    }
+    if (!layer.joint_weights.empty()) {
+      if (layer.joint_weights.size() != joints) {
+        return fail(desc_error(at + "/joint_weights", "mask size is not the joint count"));
+      }
+      for (float w : layer.joint_weights) {
+        if (!(w >= 0.0f && w <= 1.0f)) {
+          return fail(desc_error(at + "/joint_weights", "mask weight outside [0, 1]"));
+        }
+      }
+    }
+  }
+  // Animations are referenced by pointer: reserve so push_back never moves them (the count is
+  // the number of leaves, bounded by the number of rules).
+  std::size_t rule_count = 0;
+  auto count = [&](auto&& self, const std::vector<ControllerRuleDesc>& rules) -> void {
+    for (const auto& r : rules) {
+      ++rule_count;
+      self(self, r.rules);
+    }
+  };
+  for (const auto& state : desc_.states) count(count, state.rules);
+  animations_.reserve(rule_count);
+  nodes_.reserve(rule_count);
+
+  for (std::size_t i = 0; i < desc_.states.size(); ++i) {
+    const ControllerStateDesc& state = desc_.states[i];
+    const std::string at = "states/" + std::to_string(i);
+    if (state.layer >= static_cast<int>(desc_.layers.size()) || state.layer < -1) {
+      return fail(desc_error(at + "/layer", "layer index out of range"));
+    }
+    auto roots = add_rules(state.rules, at + "/rules");
+    if (!roots) return fail(roots.error());
+    states_.push_back({state.layer, *roots, static_cast<int>(state.rules.size())});
+  }
+
+  // Which channels each clip animates: on Additive layers the others are identity (§11).
+  clip_channels_.resize(model.clips().size());
+  for (std::size_t c = 0; c < model.clips().size(); ++c) {
+    auto& bits = clip_channels_[c];
+    bits.assign(joints, 0);
+    for (const Track& t : model.clips()[c].tracks()) {
+      if (t.index < 0 || static_cast<std::size_t>(t.index) >= joints) continue;
+      auto& b = bits[static_cast<std::size_t>(t.index)];
+      switch (t.target) {
+        case TrackTarget::kTranslation:
+          b |= kT;
+          break;
+        case TrackTarget::kRotation:
+          b |= kR;
+          break;
+        case TrackTarget::kScale:
+          b |= kS;
+          break;
+        case TrackTarget::kWeights:
+          break;
+      }
+    }
+  }
+  is_on_ground_ = desc_.schema.declare_or_find("IsOnGround");
+  immersion_factor_ = desc_.schema.declare_or_find("ImmersionFactor");
+  attack_hit_moment_ = desc_.schema.declare_or_find("IsAttackHitMoment");
+  return {};
+}
+
+// ---- Controller --------------------------------------------------------------------------------
+
+Controller::Controller(std::shared_ptr<const ControllerProgram> program)
+    : program_(std::move(program)), values_(program_->desc_.schema) {
+  const Model& model = *program_->model_;
+  const std::size_t joints = static_cast<std::size_t>(model.skeleton().joint_count());
+  layers_.reserve(program_->desc_.layers.size());
+  for (std::size_t i = 0; i < program_->desc_.layers.size(); ++i) {
+    layers_.emplace_back(model);
+    layers_.back().pose.resize(joints);
+  }
+  memory_.resize(program_->states_.size());
+  for (auto& m : memory_) m.source.reserve(kSourceCapacity);
+  records_.reserve(kRecordCapacity);
+  output_.assign(model.skeleton().rest_pose().begin(), model.skeleton().rest_pose().end());
+  set_.resize(joints);
+  root_rotation_ = program_->desc_.root_bone_rotation;
+  root_translation_ = program_->desc_.root_bone_translation;
+}
+
+bool Controller::layer_active(int layer) const {
+  const Layer& l = layers_[static_cast<std::size_t>(layer)];
+  return l.weight > 0.0f && l.player.clip() != nullptr;
+}
+
+const ControllerAnimationDesc* Controller::layer_animation(int layer) const {
+  const Layer& l = layers_[static_cast<std::size_t>(layer)];
+  if (l.animation < 0) return nullptr;
+  return program_->animations_[static_cast<std::size_t>(l.animation)].desc;
+}
+
+float Controller::eval_float(const Expression* e, float fallback) const {
+  return e ? e->evaluate_float(values_, fallback) : fallback;
+}
+
+int Controller::match_list(int first, int count) const {
+  const auto& nodes = program_->nodes_;
+  for (int i = first; i < first + count; ++i) {
+    const auto& node = nodes[static_cast<std::size_t>(i)];
+    if (node.condition && !node.condition->evaluate_bool(values_, false)) continue;
+    if (node.animation >= 0) return i;
+    // A group whose children all fail backtracks to its next sibling (§8).
+    const int leaf = match_list(node.first_child, node.child_count);
+    if (leaf >= 0) return leaf;
+  }
+  return -1;
+}
+
+int Controller::match(const ControllerProgram::State& state) const {
+  return match_list(state.first_root, state.root_count);
+}
+
+void Controller::start_weight_fade(Layer& layer, float to, float duration) {
+  if (duration <= 0.0f) {
+    layer.weight = to;
+    layer.fading = false;
+    return;
+  }
+  layer.fade_from = layer.weight;
+  layer.fade_to = to;
+  layer.fade_time = 0.0f;
+  layer.fade_duration = duration;
+  layer.fading = true;
+}
+
+void Controller::fire_action(int layer_index, const ControllerActionDesc& action,
+                             ControllerRecord::Kind kind) {
+  switch (action.type) {
+    case ControllerActionDesc::Type::kNone:
+      return;
+    case ControllerActionDesc::Type::kTrigger: {
+      ControllerRecord r;
+      r.kind = kind;
+      r.layer = layer_index;
+      r.name = action.name;
+      r.data = action.data;
+      records_.push_back(r);
+      return;
+    }
+    case ControllerActionDesc::Type::kSetState:
+      values_.set(action.parameter, action.value);
+      return;
+  }
+}
+
+void Controller::interrupt_if_playing(int layer_index) {
+  Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
+  if (layer.animation >= 0 && layer.once && !layer.completed && layer.player.playing()) {
+    layer.completed = true;
+    fire_action(layer_index,
+                program_->animations_[static_cast<std::size_t>(layer.animation)].desc->on_interrupt,
+                ControllerRecord::Kind::kInterrupt);
+  }
+}
+
+void Controller::deactivate(int layer_index) {
+  Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
+  interrupt_if_playing(layer_index);
+  layer.completed = true;  // completion tracking ends here (§8)
+  if (layer.player.clip() == nullptr) {
+    layer.animation = -1;
+    return;
+  }
+  if (layer.deactivating) return;
+  layer.deactivating = true;
+  start_weight_fade(layer, 0.0f, kDeactivateSeconds);
+  if (!layer.fading) {  // cannot happen with a positive duration; keeps the states consistent
+    layer.player.stop();
+    layer.animation = -1;
+    layer.deactivating = false;
+  }
+}
+
+void Controller::apply(int layer_index, int animation) {
+  const ControllerProgram& p = *program_;
+  const auto& a = p.animations_[static_cast<std::size_t>(animation)];
+  const ControllerAnimationDesc& d = *a.desc;
+  Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
+  const ControllerLayerDesc& cfg = p.desc_.layers[static_cast<std::size_t>(layer_index)];
+  using Source = ControllerAnimationDesc::Source;
+
+  if (d.source == Source::kNone) {
+    deactivate(layer_index);
+    return;
+  }
+  if (d.source == Source::kDriver) return;  // drivers are not run by this runtime
+
+  int clip = d.clip;
+  if (d.source == Source::kParameter) {
+    const std::string_view name = values_.text(a.parameter);
+    if (name.empty()) return;  // §9 step 2: leaves the layer untouched
+    clip = p.model_->find_clip(name);
+    if (clip < 0) return;  // §9: clip not found, no change
+  }
+
+  interrupt_if_playing(layer_index);  // §9 step 1
+
+  const float speed = eval_float(a.speed, d.speed.value);
+  const bool loop = a.loop ? a.loop->evaluate_bool(values_, d.loop.value) : d.loop.value;
+  const float start = std::clamp(eval_float(a.start_phase, d.start_phase.value), 0.0f, 1.0f);
+  const float end = std::clamp(eval_float(a.end_phase, d.end_phase.value), 0.0f, 1.0f);
+  const float blend = std::max(0.0f, eval_float(a.blend_duration, d.blend_duration.value));
+
+  // §12: the root-bone correction blends from its current value toward the new target.
+  root_from_rotation_ = root_rotation_;
+  root_from_translation_ = root_translation_;
+  root_to_rotation_ = d.root_bone_rotation.value_or(p.desc_.root_bone_rotation);
+  root_to_translation_ = d.root_bone_translation.value_or(p.desc_.root_bone_translation);
+  root_blend_time_ = 0.0f;
+  root_blend_duration_ = blend;
+  root_blending_ = true;
+
+  PlayOptions options;
+  options.rate = std::max(0.0f, speed);
+  options.start_phase = start;
+  options.end_phase = end;
+  options.curve = cfg.blend_curve;
+  options.events = d.events;
+  const PlaybackMode mode = loop ? PlaybackMode::kLoopForward : PlaybackMode::kOnceForward;
+
+  const bool empty = layer.player.clip() == nullptr;
+  if (empty) {
+    // §10 weight fade-in: the clip starts at once and the weight ramps from 0; the layers below
+    // show through meanwhile. Additive layers fade their delta in the same way, which equals a
+    // crossfade from the identity delta.
+    options.blend_duration = 0.0f;
+    layer.weight = 0.0f;
+    start_weight_fade(layer, cfg.weight, blend);
+  } else {
+    options.blend_duration = blend;
+    if (layer.deactivating || layer.weight != cfg.weight) {
+      start_weight_fade(layer, cfg.weight, kDeactivateSeconds);  // re-enabled mid-fade
+    }
+  }
+  layer.deactivating = false;
+  if (!layer.player.play(clip, mode, options)) return;  // options were checked at compile
+  layer.player.clear_records();                         // Interrupted records were handled above
+  layer.animation = animation;
+  layer.play_id = layer.player.playhead().play_id();
+  layer.once = !loop;
+  layer.completed = false;
+}
+
+void Controller::on_event(int layer_index, const PlayerRecord& record) {
+  ControllerRecord r;
+  r.kind = ControllerRecord::Kind::kEvent;
+  r.layer = layer_index;
+  r.name = record.name;
+  r.data = record.data;
+  r.time = record.phase;
+  r.count = record.count;
+  records_.push_back(r);
+  // Built-in handling (§17); the record is passed on in every case.
+  if (equals_ascii_ci(record.name, "Footstep")) {
+    const bool standing = values_.boolean(program_->is_on_ground_) ||
+                          values_.number(program_->immersion_factor_) > 0.5;
+    if (standing && time_ - last_footstep_ >= kFootstepInterval) {
+      last_footstep_ = time_;
+      if (hooks_.footstep) hooks_.footstep(record.data);
+    }
+  } else if (equals_ascii_ci(record.name, "AttackHit")) {
+    attack_hit_moment_ = true;
+    values_.set_bool(program_->attack_hit_moment_, true);
+    if (hooks_.attack_hit) hooks_.attack_hit();
+  } else if (equals_ascii_ci(record.name, "AttackStart")) {
+    if (hooks_.attack_start) hooks_.attack_start();
+  } else if (equals_ascii_ci(record.name, "AttackEnd")) {
+    attack_hit_moment_ = false;
+    values_.set_bool(program_->attack_hit_moment_, false);
+    if (hooks_.attack_end) hooks_.attack_end();
+  }
+}
+
+void Controller::update(float dt) {
+  if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
+  const ControllerProgram& p = *program_;
+  time_ += dt;
+
+  // (2) Rules, only when a parameter changed (§8).
+  if (values_.changed()) {
+    values_.clear_changed();
+    for (std::size_t s = 0; s < p.states_.size(); ++s) {
+      const auto& state = p.states_[s];
+      if (state.layer < 0) continue;
+      const int leaf = match(state);
+      if (leaf < 0) continue;  // no match: the layer is left unchanged
+      const int animation = p.nodes_[static_cast<std::size_t>(leaf)].animation;
+      const auto& a = p.animations_[static_cast<std::size_t>(animation)];
+      const std::string_view source = a.desc->source == ControllerAnimationDesc::Source::kParameter
+                                          ? values_.text(a.parameter)
+                                          : std::string_view();
+      StateMemory& memory = memory_[s];
+      if (memory.leaf == leaf && memory.source == source) continue;  // de-duplication
+      memory.leaf = leaf;
+      memory.source.assign(source);
+      apply(state.layer, animation);
+    }
+    // A trigger reads true for one evaluation; its reset counts as a change for the next frame.
+    values_.reset_triggers();
+  }
+
+  for (std::size_t i = 0; i < layers_.size(); ++i) {
+    Layer& layer = layers_[i];
+    const int index = static_cast<int>(i);
+    // (3) Speed expressions re-evaluate every frame.
+    if (layer.animation >= 0) {
+      const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
+      if (a.speed) layer.player.set_rate(std::max(0.0f, a.speed->evaluate_float(values_, 1.0f)));
+    }
+    // (4) Weight fades, then the player.
+    if (layer.fading) {
+      layer.fade_time += dt;
+      const float x = std::min(1.0f, layer.fade_time / layer.fade_duration);
+      const float f =
+          p.desc_.layers[i].blend_curve == BlendCurve::kSmoothstep ? smoothstep01(x) : x;
+      layer.weight = layer.fade_from + (layer.fade_to - layer.fade_from) * f;
+      if (x >= 1.0f) layer.fading = false;
+    }
+    if (layer.player.clip() == nullptr) continue;
+    layer.player.update(dt);
+    for (const PlayerRecord& r : layer.player.records()) {
+      if (r.kind == RecordKind::kEvent) {
+        // Events of a layer fading out still fire: the clip still plays (§10).
+        on_event(index, r);
+      } else if (r.kind == RecordKind::kCompleted && r.play_id == layer.play_id &&
+                 layer.animation >= 0 && !layer.completed) {
+        layer.completed = true;
+        const auto* d = p.animations_[static_cast<std::size_t>(layer.animation)].desc;
+        fire_action(index, d->on_complete, ControllerRecord::Kind::kComplete);
+        if (!d->preserve_pose) deactivate(index);  // §10: a finished clip fades out
+      }
+    }
+    layer.player.clear_records();
+    if (layer.deactivating && !layer.fading) {
+      layer.player.stop();
+      layer.player.clear_records();
+      layer.animation = -1;
+      layer.deactivating = false;
+      layer.weight = 0.0f;
+    }
+  }
+
+  // (5) Root-bone correction blend (§12).
+  if (root_blending_) {
+    root_blend_time_ += dt;
+    const float s =
+        root_blend_duration_ > 0.0f ? smoothstep01(root_blend_time_ / root_blend_duration_) : 1.0f;
+    root_rotation_ = slerp_shortest(root_from_rotation_, root_to_rotation_, s);
+    root_translation_ =
+        root_from_translation_ + (root_to_translation_ - root_from_translation_) * s;
+    if (s >= 1.0f) root_blending_ = false;
+  }
+}
+
+void Controller::layer_pose(int layer_index) {
+  Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
+  const auto src = layer.player.local_pose();
+  std::copy(src.begin(), src.end(), layer.pose.begin());
+  if (program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode !=
+      LayerBlendMode::kAdditive) {
+    return;
+  }
+  // §11: on an Additive layer the channels the clip lacks are identity, so untouched bones add
+  // nothing.
+  const Clip* clip = layer.player.clip();
+  const auto clips = program_->model_->clips();
+  const std::ptrdiff_t c = clip - clips.data();
+  if (c < 0 || c >= static_cast<std::ptrdiff_t>(clips.size())) return;
+  const auto& bits = program_->clip_channels_[static_cast<std::size_t>(c)];
+  for (std::size_t j = 0; j < layer.pose.size(); ++j) {
+    if (!(bits[j] & ControllerProgram::kT)) layer.pose[j].translation = vec3(0.0f);
+    if (!(bits[j] & ControllerProgram::kR)) layer.pose[j].rotation = quat(1.0f, 0.0f, 0.0f, 0.0f);
+    if (!(bits[j] & ControllerProgram::kS)) layer.pose[j].scale = vec3(1.0f);
+  }
+}
+
+std::span<const Transform> Controller::compute_pose() {
+  const ControllerProgram& p = *program_;
+  const auto rest = p.model_->skeleton().rest_pose();
+  std::fill(set_.begin(), set_.end(), std::uint8_t{0});
+  for (std::size_t i = 0; i < layers_.size(); ++i) {
+    if (!layer_active(static_cast<int>(i))) continue;
+    layer_pose(static_cast<int>(i));
+    const Layer& layer = layers_[i];
+    const ControllerLayerDesc& cfg = p.desc_.layers[i];
+    const bool additive = cfg.blend_mode == LayerBlendMode::kAdditive;
+    for (std::size_t j = 0; j < output_.size(); ++j) {
+      const float w = layer.weight * (cfg.joint_weights.empty() ? 1.0f : cfg.joint_weights[j]);
+      if (w <= 0.0f) continue;
+      const Transform& in = layer.pose[j];
+      const Transform& base = set_[j] ? output_[j] : rest[j];
+      Transform& out = output_[j];
+      if (additive) {
+        // §11 (quirk 16): the delta acts on the local side of the output so far (rest when
+        // nothing set the bone yet).
+        const Transform b = base;
+        out.rotation = glm::normalize(b.rotation * slerp_shortest(quat(1.0f, 0.0f, 0.0f, 0.0f),
+                                                                  in.rotation, std::min(w, 1.0f)));
+        out.translation = b.translation + w * in.translation;
+        out.scale = b.scale * (vec3(1.0f) + (in.scale - vec3(1.0f)) * w);
+      } else {
+        out = w >= 1.0f ? in : blend_transforms(base, in, w);
+      }
+      set_[j] = 1;
+    }
+  }
+  for (std::size_t j = 0; j < output_.size(); ++j) {
+    if (!set_[j]) output_[j] = rest[j];
+  }
+  return output_;
+}
+
+}  // namespace critter::anim

@@ -1,0 +1,477 @@
+#include "critter/anim/controller.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "critter/anim/player.h"
+#include "critter/asset/demo_creature.h"
+
+namespace critter::anim {
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+constexpr float kDt = 1.0f / 60.0f;
+
+quat about_x(float a) {
+  return quat_xyzw(std::sin(a / 2), 0, 0, std::cos(a / 2));
+}
+quat about_y(float a) {
+  return quat_xyzw(0, std::sin(a / 2), 0, std::cos(a / 2));
+}
+
+// Angle in radians between two unit quaternions.
+float angle_between(const quat& a, const quat& b) {
+  // atan2 of the relative rotation's vector and scalar parts stays precise near 0.
+  const quat r = glm::conjugate(a) * b;
+  return 2.0f * std::atan2(glm::length(vec3(r.x, r.y, r.z)), std::abs(r.w));
+}
+
+// Largest per-joint change between two poses: rotation angle (radians) or translation (metres).
+float pose_jump(std::span<const Transform> a, std::span<const Transform> b) {
+  float m = 0.0f;
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    m = std::max(m, angle_between(a[j].rotation, b[j].rotation));
+    m = std::max(m, glm::length(a[j].translation - b[j].translation));
+  }
+  return m;
+}
+
+RawTrack track(TrackTarget target, int joint, std::uint32_t components, std::vector<float> times,
+               std::vector<float> values) {
+  RawTrack t;
+  t.target = target;
+  t.index = joint;
+  t.components = components;
+  t.times = std::move(times);
+  t.values = std::move(values);
+  return t;
+}
+
+// Two joints: root, and child at (0, 1, 0). Constant clips (1 s): "turn" rotates the child 90
+// degrees about Y; "tilt" rotates the child 60 degrees about X and moves the root to x = 2.
+Model make_two_joint_model() {
+  RawModel raw;
+  raw.name = "controller-test";
+  raw.format = "code";
+  RawJoint root;
+  root.name = "root";
+  RawJoint child;
+  child.name = "child";
+  child.parent = 0;
+  child.rest.translation = vec3(0, 1, 0);
+  raw.skeleton.joints = {root, child};
+  const quat turn = about_y(kPi / 2);
+  const quat tilt = about_x(kPi / 3);
+  RawClip c_turn;
+  c_turn.name = "turn";
+  c_turn.tracks.push_back(track(TrackTarget::kRotation, 1, 4, {0, 1},
+                                {turn.x, turn.y, turn.z, turn.w, turn.x, turn.y, turn.z, turn.w}));
+  RawClip c_tilt;
+  c_tilt.name = "tilt";
+  c_tilt.tracks.push_back(track(TrackTarget::kRotation, 1, 4, {0, 1},
+                                {tilt.x, tilt.y, tilt.z, tilt.w, tilt.x, tilt.y, tilt.z, tilt.w}));
+  c_tilt.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {2, 0, 0, 2, 0, 0}));
+  raw.clips = {c_turn, c_tilt};
+  auto model = build_model(std::move(raw));
+  EXPECT_TRUE(model) << model.error().to_string();
+  return std::move(*model);
+}
+
+ControllerAnimationDesc clip_anim(int clip, float blend = 0.0f) {
+  ControllerAnimationDesc a;
+  a.source = ControllerAnimationDesc::Source::kClip;
+  a.clip = clip;
+  a.blend_duration.value = blend;
+  return a;
+}
+
+ControllerRuleDesc leaf(std::string condition, ControllerAnimationDesc anim) {
+  ControllerRuleDesc r;
+  r.condition = std::move(condition);
+  r.animation = std::move(anim);
+  return r;
+}
+
+ControllerRuleDesc group(std::string condition, std::vector<ControllerRuleDesc> rules) {
+  ControllerRuleDesc r;
+  r.condition = std::move(condition);
+  r.is_group = true;
+  r.rules = std::move(rules);
+  return r;
+}
+
+ControllerLayerDesc layer(std::string name, LayerBlendMode mode = LayerBlendMode::kOverride) {
+  ControllerLayerDesc l;
+  l.name = std::move(name);
+  l.blend_mode = mode;
+  return l;
+}
+
+std::shared_ptr<const ControllerProgram> compile_or_die(const Model& model, ControllerDesc desc) {
+  auto p = ControllerProgram::compile(model, std::move(desc));
+  EXPECT_TRUE(p) << p.error().to_string();
+  return p ? *p : nullptr;
+}
+
+int count(const Controller& c, ControllerRecord::Kind kind, std::string_view name) {
+  int n = 0;
+  for (const auto& r : c.records()) n += (r.kind == kind && r.name == name) ? 1 : 0;
+  return n;
+}
+
+class ControllerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto m = build_demo_quadruped();
+    ASSERT_TRUE(m) << m.error().to_string();
+    demo_ = std::make_unique<Model>(std::move(*m));
+    walk_ = demo_->find_clip("walk");
+    idle_ = demo_->find_clip("idle");
+    ASSERT_GE(walk_, 0);
+    ASSERT_GE(idle_, 0);
+  }
+  std::unique_ptr<Model> demo_;
+  int walk_ = -1;
+  int idle_ = -1;
+};
+
+// Rules: IsDead -> null; group [IsOnGround] { [SpeedXZ] > 0.2 -> walk }; true -> idle.
+ControllerDesc gait_desc(int walk, int idle, float blend = 0.0f) {
+  ControllerDesc d;
+  d.layers.push_back(layer("Base"));
+  ControllerStateDesc s;
+  s.name = "gait";
+  s.layer = 0;
+  ControllerAnimationDesc none;
+  s.rules.push_back(leaf("IsDead", none));
+  s.rules.push_back(group("[IsOnGround]", {leaf("[SpeedXZ] > 0.2", clip_anim(walk, blend))}));
+  s.rules.push_back(leaf("true", clip_anim(idle, blend)));
+  d.states.push_back(s);
+  return d;
+}
+
+TEST_F(ControllerTest, RejectsBadDescriptions) {
+  ControllerDesc bad_expr = gait_desc(walk_, idle_);
+  bad_expr.states[0].rules[0].condition = "[SpeedXZ] >";
+  auto p = ControllerProgram::compile(*demo_, std::move(bad_expr));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().location, "states/0/rules/0/condition");
+
+  ControllerDesc bad_clip = gait_desc(99, idle_);
+  p = ControllerProgram::compile(*demo_, std::move(bad_clip));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().location, "states/0/rules/1/rules/0/animation/clip");
+
+  ControllerDesc bad_mask = gait_desc(walk_, idle_);
+  bad_mask.layers[0].joint_weights = {1.0f, 1.0f};
+  EXPECT_FALSE(ControllerProgram::compile(*demo_, std::move(bad_mask)));
+}
+
+TEST_F(ControllerTest, FirstMatchingRuleWithGroupsAndBacktracking) {
+  Controller c(compile_or_die(*demo_, gait_desc(walk_, idle_)));
+  auto& v = c.parameters();
+  const Clip* walk = &demo_->clips()[static_cast<std::size_t>(walk_)];
+  const Clip* idle = &demo_->clips()[static_cast<std::size_t>(idle_)];
+
+  v.set_bool("IsOnGround", true);
+  v.set_float("SpeedXZ", 1.0);
+  c.update(kDt);
+  EXPECT_EQ(c.layer_player(0).clip(), walk);
+
+  // The group matches but its only child does not: the walk backtracks to the group's sibling.
+  v.set_float("SpeedXZ", 0.1);
+  c.update(kDt);
+  EXPECT_EQ(c.layer_player(0).clip(), idle);
+
+  // The group's condition fails although its child would match.
+  v.set_bool("IsOnGround", false);
+  v.set_float("SpeedXZ", 1.0);
+  c.update(kDt);
+  EXPECT_EQ(c.layer_player(0).clip(), idle);
+
+  v.set_bool("IsOnGround", true);
+  c.update(kDt);
+  EXPECT_EQ(c.layer_player(0).clip(), walk);
+}
+
+TEST_F(ControllerTest, SameRuleDoesNotRestartAndRulesRunOnlyOnChange) {
+  Controller c(compile_or_die(*demo_, gait_desc(walk_, idle_)));
+  auto& v = c.parameters();
+  v.set_bool("IsOnGround", true);
+  v.set_float("SpeedXZ", 1.0);
+  c.update(0.0f);
+  const std::uint32_t id = c.layer_player(0).playhead().play_id();
+  for (int i = 0; i < 30; ++i) {
+    v.set_float("Health", 1.0 - 0.01 * i);  // a change: rules run, same leaf matches
+    c.update(0.01f);
+  }
+  EXPECT_EQ(c.layer_player(0).playhead().play_id(), id);
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 0.30f, 1e-4f);
+
+  // Without a parameter change the rules are not evaluated, so a new match waits for a change.
+  c.update(0.01f);
+  EXPECT_EQ(c.layer_player(0).playhead().play_id(), id);
+}
+
+TEST_F(ControllerTest, NullSourceFadesTheLayerOutOverPointTwoSeconds) {
+  Controller c(compile_or_die(*demo_, gait_desc(walk_, idle_)));
+  auto& v = c.parameters();
+  c.update(0.0f);  // idle, hard cut, weight 1 at once
+  EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);
+  v.set_bool("IsDead", true);
+  c.update(0.0f);
+  c.update(0.1f);
+  EXPECT_NEAR(c.layer_weight(0), 0.5f, 1e-5f);  // linear: 1 - 0.1 / 0.2
+  EXPECT_TRUE(c.layer_active(0));
+  c.update(0.1f);
+  EXPECT_FALSE(c.layer_active(0));
+  EXPECT_EQ(c.layer_player(0).clip(), nullptr);
+  const auto pose = c.compute_pose();
+  const auto rest = demo_->skeleton().rest_pose();
+  for (std::size_t j = 0; j < pose.size(); ++j) EXPECT_EQ(pose[j], rest[j]) << j;
+}
+
+TEST_F(ControllerTest, WeightFadeInOnAnEmptyLayerFollowsTheCurve) {
+  ControllerDesc d = gait_desc(walk_, idle_, 1.0f);
+  d.layers[0].blend_curve = BlendCurve::kSmoothstep;
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  c.update(0.0f);
+  EXPECT_FLOAT_EQ(c.layer_weight(0), 0.0f);
+  c.update(0.25f);
+  EXPECT_NEAR(c.layer_weight(0), 0.15625f, 1e-5f);  // 3x^2 - 2x^3 at x = 0.25
+  c.update(0.25f);
+  EXPECT_NEAR(c.layer_weight(0), 0.5f, 1e-5f);
+  c.update(0.5f);
+  EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);
+  // The clip started at once (no crossfade from rest): it is 1 s in.
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 1.0f, 1e-4f);
+}
+
+TEST_F(ControllerTest, CrossfadeTimingAndInterruptionHaveNoPops) {
+  Controller c(compile_or_die(*demo_, gait_desc(walk_, idle_, 0.4f)));
+  auto& v = c.parameters();
+  v.set_bool("IsOnGround", true);
+  c.update(0.0f);  // idle fades in over 0.4 s
+  for (int i = 0; i < 60; ++i) c.update(kDt);
+  EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);
+  std::vector<Transform> last(c.compute_pose().begin(), c.compute_pose().end());
+
+  float worst = 0.0f;
+  auto step = [&] {
+    c.update(kDt);
+    const auto pose = c.compute_pose();
+    worst = std::max(worst, pose_jump(last, pose));
+    last.assign(pose.begin(), pose.end());
+  };
+  v.set_float("SpeedXZ", 1.0);  // idle -> walk over 0.4 s
+  step();
+  EXPECT_TRUE(c.layer_player(0).crossfading());
+  for (int i = 0; i < 11; ++i) step();  // 0.2 s in
+  EXPECT_NEAR(c.layer_player(0).blend_weight(), 0.5f, 1e-3f);
+  v.set_float("SpeedXZ", 0.0);  // interrupted mid-crossfade: back to idle
+  for (int i = 0; i < 30; ++i) step();
+  EXPECT_FALSE(c.layer_player(0).crossfading());
+  EXPECT_EQ(c.layer_player(0).clip(), &demo_->clips()[static_cast<std::size_t>(idle_)]);
+
+  // The same switches with hard cuts jump visibly, so the bound below can fail.
+  Controller hard(compile_or_die(*demo_, gait_desc(walk_, idle_, 0.0f)));
+  hard.parameters().set_bool("IsOnGround", true);
+  hard.update(0.0f);
+  for (int i = 0; i < 60; ++i) hard.update(kDt);
+  std::vector<Transform> before(hard.compute_pose().begin(), hard.compute_pose().end());
+  hard.parameters().set_float("SpeedXZ", 1.0);
+  hard.update(kDt);
+  const float cut = pose_jump(before, hard.compute_pose());
+  EXPECT_GT(cut, 0.1f);
+  EXPECT_LT(worst, 0.05f);
+  EXPECT_LT(worst, cut / 2.0f);
+}
+
+TEST_F(ControllerTest, OverrideAndAdditiveLayersWithMasks) {
+  Model model = make_two_joint_model();
+  const quat turn = about_y(kPi / 2);
+  const quat tilt = about_x(kPi / 3);
+  auto make = [&](LayerBlendMode mode, float weight, std::vector<float> mask) {
+    ControllerDesc d;
+    d.layers.push_back(layer("Base"));
+    d.layers.push_back(layer("Top", mode));
+    d.layers[1].weight = weight;
+    d.layers[1].joint_weights = std::move(mask);
+    ControllerStateDesc base;
+    base.layer = 0;
+    base.rules.push_back(leaf("true", clip_anim(0)));
+    ControllerStateDesc top;
+    top.layer = 1;
+    top.rules.push_back(leaf("true", clip_anim(1)));
+    d.states = {base, top};
+    auto c = std::make_unique<Controller>(compile_or_die(model, std::move(d)));
+    c->update(0.0f);
+    c->update(0.5f);
+    return c;
+  };
+  auto near = [](const quat& a, const quat& b) { return angle_between(a, b) < 1e-4f; };
+
+  // Override at full weight replaces both joints; the root takes tilt's translation.
+  auto over = make(LayerBlendMode::kOverride, 1.0f, {});
+  auto p = over->compute_pose();
+  EXPECT_TRUE(near(p[1].rotation, tilt));
+  EXPECT_NEAR(p[0].translation.x, 2.0f, 1e-5f);
+
+  // Override at half weight: halfway between turn and tilt; root halfway between 0 and 2.
+  auto half = make(LayerBlendMode::kOverride, 0.5f, {});
+  p = half->compute_pose();
+  EXPECT_NEAR(angle_between(p[1].rotation, turn), angle_between(turn, tilt) / 2.0f, 1e-4f);
+  EXPECT_NEAR(p[0].translation.x, 1.0f, 1e-5f);
+
+  // Mask with only the child: the root keeps the base layer's (rest) translation.
+  auto masked = make(LayerBlendMode::kOverride, 1.0f, {0.0f, 1.0f});
+  p = masked->compute_pose();
+  EXPECT_TRUE(near(p[1].rotation, tilt));
+  EXPECT_NEAR(p[0].translation.x, 0.0f, 1e-6f);
+
+  // Additive at full weight: turn · tilt on the local side; root moves by +2.
+  auto add = make(LayerBlendMode::kAdditive, 1.0f, {});
+  p = add->compute_pose();
+  EXPECT_TRUE(near(p[1].rotation, turn * tilt));
+  EXPECT_NEAR(p[0].translation.x, 2.0f, 1e-5f);
+  EXPECT_NEAR(p[1].translation.y, 1.0f, 1e-5f);  // child translation untouched (identity delta)
+
+  // Additive at half weight, masked to the child: turn · (30 degrees about X), root unmoved.
+  auto add_half = make(LayerBlendMode::kAdditive, 0.5f, {0.0f, 1.0f});
+  p = add_half->compute_pose();
+  EXPECT_TRUE(near(p[1].rotation, turn * about_x(kPi / 6)));
+  EXPECT_NEAR(p[0].translation.x, 0.0f, 1e-6f);
+}
+
+// walk, non-looping, event Footstep at 0.5, onComplete Done, onInterrupt Cut.
+ControllerDesc once_desc(int walk, int idle, bool preserve) {
+  ControllerDesc d = gait_desc(walk, idle);
+  auto& w = d.states[0].rules[1].rules[0].animation;
+  w.loop.value = false;
+  w.preserve_pose = preserve;
+  w.events.push_back(ClipEvent{0.5f, "Footstep", "left"});
+  w.on_complete.type = ControllerActionDesc::Type::kTrigger;
+  w.on_complete.name = "Done";
+  w.on_interrupt.type = ControllerActionDesc::Type::kTrigger;
+  w.on_interrupt.name = "Cut";
+  return d;
+}
+
+TEST_F(ControllerTest, EventsAndCompletionFireExactlyOnce) {
+  Controller c(compile_or_die(*demo_, once_desc(walk_, idle_, false)));
+  int footsteps = 0;
+  std::string data;
+  ControllerHooks hooks;
+  hooks.footstep = [&](std::string_view d) {
+    ++footsteps;
+    data = d;
+  };
+  c.set_hooks(std::move(hooks));
+  auto& v = c.parameters();
+  v.set_bool("IsOnGround", true);
+  v.set_float("SpeedXZ", 1.0);
+  std::vector<ControllerRecord> all;
+  for (int i = 0; i < 20; ++i) {  // 2 s of a 1 s clip
+    c.update(0.1f);
+    all.insert(all.end(), c.records().begin(), c.records().end());
+    c.clear_records();
+  }
+  int events = 0, done = 0, cut = 0;
+  for (const auto& r : all) {
+    events += r.kind == ControllerRecord::Kind::kEvent && r.name == "Footstep";
+    done += r.kind == ControllerRecord::Kind::kComplete && r.name == "Done";
+    cut += r.kind == ControllerRecord::Kind::kInterrupt;
+  }
+  EXPECT_EQ(events, 1);
+  EXPECT_EQ(done, 1);
+  EXPECT_EQ(cut, 0);
+  EXPECT_EQ(footsteps, 1);
+  EXPECT_EQ(data, "left");
+  // Without preservePose the finished clip faded out over 0.2 s.
+  EXPECT_FALSE(c.layer_active(0));
+}
+
+TEST_F(ControllerTest, PreservePoseHoldsTheLastFrame) {
+  Controller c(compile_or_die(*demo_, once_desc(walk_, idle_, true)));
+  c.parameters().set_bool("IsOnGround", true);
+  c.parameters().set_float("SpeedXZ", 1.0);
+  for (int i = 0; i < 20; ++i) c.update(0.1f);
+  EXPECT_TRUE(c.layer_active(0));
+  EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);
+  EXPECT_FLOAT_EQ(c.layer_player(0).clip_time(), 1.0f);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kComplete, "Done"), 1);
+}
+
+TEST_F(ControllerTest, InterruptFiresOnceWhenReplacedAndNotAgainOnDeactivation) {
+  Controller c(compile_or_die(*demo_, once_desc(walk_, idle_, false)));
+  auto& v = c.parameters();
+  v.set_bool("IsOnGround", true);
+  v.set_float("SpeedXZ", 1.0);
+  c.update(0.1f);
+  c.update(0.1f);
+  v.set_float("SpeedXZ", 0.0);  // idle replaces the running walk
+  c.update(0.1f);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kInterrupt, "Cut"), 1);
+  v.set_bool("IsDead", true);  // deactivation of a looping idle: no action
+  for (int i = 0; i < 20; ++i) c.update(0.1f);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kInterrupt, "Cut"), 1);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kComplete, "Done"), 0);
+}
+
+TEST_F(ControllerTest, SetStateActionAndTriggersDriveRules) {
+  ControllerDesc d;
+  d.layers.push_back(layer("Base"));
+  ControllerStateDesc s;
+  s.layer = 0;
+  ControllerAnimationDesc once = clip_anim(walk_);
+  once.loop.value = false;
+  once.on_complete.type = ControllerActionDesc::Type::kSetState;
+  once.on_complete.parameter = "Mode";
+  once.on_complete.value = ParameterValue::of_string("rest");
+  s.rules.push_back(leaf("[Mode] = 'go'", once));
+  s.rules.push_back(leaf("[Mode] = 'rest'", clip_anim(idle_)));
+  d.states.push_back(s);
+  d.schema.declare("Mode", ParameterValue::of_string("go")).value();
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  c.update(0.0f);
+  EXPECT_EQ(c.layer_player(0).clip(), &demo_->clips()[static_cast<std::size_t>(walk_)]);
+  c.update(1.5f);  // completes: Mode becomes 'rest'
+  EXPECT_EQ(c.parameters().text(c.program().schema().find("Mode")), "rest");
+  c.update(0.0f);
+  EXPECT_EQ(c.layer_player(0).clip(), &demo_->clips()[static_cast<std::size_t>(idle_)]);
+}
+
+TEST_F(ControllerTest, SpeedExpressionReEvaluatesEveryFrame) {
+  ControllerDesc d = gait_desc(walk_, idle_);
+  d.states[0].rules[1].rules[0].animation.speed.expression = "[SpeedXZ] * 0.5";
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  c.parameters().set_bool("IsOnGround", true);
+  c.parameters().set_float("SpeedXZ", 1.0);
+  c.update(0.0f);
+  c.update(0.2f);
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 0.1f, 1e-4f);
+  c.parameters().set_float("SpeedXZ", 1.6);
+  c.update(0.25f);
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 0.3f, 1e-4f);
+}
+
+TEST_F(ControllerTest, RootBoneCorrectionBlendsOnAnimationChange) {
+  ControllerDesc d = gait_desc(walk_, idle_, 0.5f);
+  d.root_bone_rotation = about_y(kPi);
+  d.states[0].rules[1].rules[0].animation.root_bone_rotation = quat(1, 0, 0, 0);
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), about_y(kPi)), 0.0f, 1e-4f);
+  c.parameters().set_bool("IsOnGround", true);
+  c.parameters().set_float("SpeedXZ", 1.0);
+  c.update(0.0f);
+  c.update(0.25f);  // smoothstep(0.5) = 0.5: halfway, 90 degrees
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), quat(1, 0, 0, 0)), kPi / 2, 1e-3f);
+  c.update(0.25f);
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), quat(1, 0, 0, 0)), 0.0f, 1e-3f);
+}
+
+}  // namespace
+}  // namespace critter::anim
