@@ -1,0 +1,195 @@
+// The runtime description built from a bound config drives a Controller (animation-config.md §20).
+#include "critter/io/animation_config_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "critter/anim/controller.h"
+#include "critter/io/animation_config.h"
+#include "critter/io/animation_config_bind.h"
+
+namespace {
+
+using namespace critter;
+using anim::Controller;
+using anim::ControllerRecord;
+
+// b_Root > b_Body > {b_Neck_04 > b_Head_05, b_Hip > b_Leg > b_FootL}. Clips of 1 s that hold the
+// root at x = 1 (Idle), 2 (Walk) and 3 (Jump), so the pose tells which clip shows.
+Model quadruped() {
+  RawModel raw;
+  raw.name = "quadruped";
+  const std::pair<const char*, int> joints[] = {{"b_Root", -1},   {"b_Body", 0}, {"b_Neck_04", 1},
+                                                {"b_Head_05", 2}, {"b_Hip", 1},  {"b_Leg", 4},
+                                                {"b_FootL", 5}};
+  for (const auto& [name, parent] : joints) {
+    RawJoint j;
+    j.name = name;
+    j.parent = parent;
+    raw.skeleton.joints.push_back(j);
+  }
+  float x = 1.0f;
+  for (const char* name : {"Idle", "Walk", "Jump"}) {
+    RawClip clip;
+    clip.name = name;
+    RawTrack t;
+    t.index = 0;
+    t.times = {0.0f, 1.0f};
+    t.values = {x, 0, 0, x, 0, 0};
+    clip.tracks.push_back(t);
+    raw.clips.push_back(clip);
+    x += 1.0f;
+  }
+  auto model = build_model(std::move(raw));
+  EXPECT_TRUE(model) << model.error().to_string();
+  return std::move(*model);
+}
+
+const char* const kSpecExample = R"({
+  "template": "FourLegged",
+  "rootBoneRotation": 180, "modelScale": 0.01,
+  "boneAliases": { "Head": "b_Head_05", "Neck": "b_Neck_04" },
+  "layers": {
+    "Head":  { "blendCurve": "smoothstep",
+               "driver": { "type": "LookAt", "properties": { "MaxAngleX": 40, "MaxAngleY": 15, "YawAxis": "Y" } } },
+    "Death": { "driver": { "type": "Death", "properties": { "BodyDrop": 0.4 } } },
+  },
+  "animations": {
+    "idle": { "source": "Idle" },
+    "walk": { "source": "Walk", "speed": "[SpeedXZ] * 0.65", "events": [ { "time": 0.25, "name": "Footstep" } ] },
+    "jump": { "source": "Jump", "loop": false, "blendDuration": 0.2,
+              "onComplete": { "type": "trigger", "name": "JumpDone" },
+              "rootMotion": { "translation": { "mode": "AddImpulse", "impulsePhase": 0.18, "velocityMask": [0, 1, 0] } } },
+  },
+  "states": {
+    "gait": { "layer": "Base", "rules": [
+      { "condition": "IsDead", "animation": null },
+      { "condition": "[Gait] == 'Jump'", "animation": "jump" },
+      { "condition": "[IsOnGround]", "rules": [
+          { "condition": "[SpeedXZ] > 0.2", "animation": "walk" },
+          { "condition": "true", "animation": "idle" } ] },
+      { "condition": "true", "animation": "idle" } ] },
+    "death": { "layer": "Death", "rules": [
+      { "condition": "[DeathPhase] > 0", "animation": "driver:Death" },
+      { "condition": "true", "animation": null } ] },
+  },
+  "parameters": { "Gait": "", "FootTargetL": [0, 0, 0] },
+  "ik": { "chains": [ { "name": "footL", "endBone": "b_FootL", "target": "FootTargetL", "enabled": "[IsOnGround]" } ] },
+})";
+
+int count(const std::vector<ControllerRecord>& records, ControllerRecord::Kind kind,
+          std::string_view name) {
+  int n = 0;
+  for (const auto& r : records) n += (r.kind == kind && r.name == name) ? 1 : 0;
+  return n;
+}
+
+TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
+  const Model model = quadruped();
+  auto config = io::parse_animation_config(kSpecExample, "example.json");
+  ASSERT_TRUE(config) << config.error().to_string();
+  auto bound = io::bind_animation_config(*config, model);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  auto desc = io::make_controller_desc(*config, *bound, model);
+  ASSERT_TRUE(desc) << desc.error().to_string();
+
+  ASSERT_EQ(desc->layers.size(), 3u);
+  EXPECT_EQ(desc->layers[1].name, "Head");
+  EXPECT_EQ(desc->layers[1].blend_curve, anim::BlendCurve::kSmoothstep);
+  EXPECT_EQ(desc->layers[1].joint_weights, (std::vector<float>{0, 0, 1, 1, 0, 0, 0}));
+  EXPECT_TRUE(desc->layers[0].joint_weights.empty());
+  ASSERT_EQ(desc->states.size(), 2u);
+  const auto& gait = desc->states[0];
+  EXPECT_EQ(gait.layer, 0);
+  ASSERT_EQ(gait.rules.size(), 4u);
+  EXPECT_EQ(gait.rules[0].animation.source, anim::ControllerAnimationDesc::Source::kNone);
+  // The rule "jump" merged with its alias: source, loop, blendDuration and onComplete.
+  const auto& jump = gait.rules[1].animation;
+  EXPECT_EQ(jump.clip, model.find_clip("Jump"));
+  EXPECT_FALSE(jump.loop.value);
+  EXPECT_FLOAT_EQ(jump.blend_duration.value, 0.2f);
+  EXPECT_EQ(jump.on_complete.name, "JumpDone");
+  ASSERT_TRUE(gait.rules[2].is_group);
+  const auto& walk = gait.rules[2].rules[0].animation;
+  EXPECT_EQ(walk.speed.expression, "[SpeedXZ] * 0.65");
+  ASSERT_EQ(walk.events.size(), 1u);
+  EXPECT_FLOAT_EQ(walk.events[0].phase, 0.25f);
+  EXPECT_EQ(desc->states[1].rules[0].animation.source,
+            anim::ControllerAnimationDesc::Source::kDriver);
+  EXPECT_FLOAT_EQ(desc->model_scale, 0.01f);
+
+  auto program = anim::ControllerProgram::compile(model, std::move(*desc));
+  ASSERT_TRUE(program) << program.error().to_string();
+  Controller c(*program);
+  auto& v = c.parameters();
+  std::vector<ControllerRecord> records;
+  auto run = [&](float seconds) {
+    const int frames = static_cast<int>(std::lround(seconds / 0.01f));
+    for (int i = 0; i < frames; ++i) {
+      c.update(0.01f);
+      records.insert(records.end(), c.records().begin(), c.records().end());
+      c.clear_records();
+    }
+  };
+  // rootBoneRotation 180 is a yaw of 180 degrees: (0, 1, 0, 0) up to sign.
+  EXPECT_NEAR(std::abs(c.root_bone_rotation().y), 1.0f, 1e-5f);
+
+  // On the ground and still: idle fades in over its 0.3 s default blend.
+  v.set_bool("IsOnGround", true);
+  run(0.15f);
+  EXPECT_NEAR(c.layer_weight(0), 0.5f, 1e-4f);
+  run(0.2f);
+  EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);
+  EXPECT_NEAR(c.compute_pose()[0].translation.x, 1.0f, 1e-5f);
+
+  // Walking: crossfade to walk at rate 0.65; Footstep at clip phase 0.25 (0.385 s in).
+  v.set_float("SpeedXZ", 1.0);
+  run(0.3f);
+  EXPECT_EQ(count(records, ControllerRecord::Kind::kEvent, "Footstep"), 0);
+  EXPECT_NEAR(c.compute_pose()[0].translation.x, 2.0f, 1e-4f);
+  EXPECT_NEAR(c.layer_player(0).rate(), 0.65f, 1e-6f);
+  run(0.2f);
+  EXPECT_EQ(count(records, ControllerRecord::Kind::kEvent, "Footstep"), 1);
+
+  // Jump: non-looping, completes once after 1 s and then fades the Base layer out.
+  v.set_string("Gait", "Jump");
+  run(0.5f);
+  EXPECT_NEAR(c.compute_pose()[0].translation.x, 3.0f, 1e-4f);
+  run(0.6f);
+  EXPECT_EQ(count(records, ControllerRecord::Kind::kComplete, "JumpDone"), 1);
+  run(0.3f);
+  EXPECT_FALSE(c.layer_active(0));
+  EXPECT_NEAR(c.compute_pose()[0].translation.x, 0.0f, 1e-6f);  // rest
+  EXPECT_EQ(count(records, ControllerRecord::Kind::kComplete, "JumpDone"), 1);
+
+  // Back to walking: the layer fades in again.
+  v.set_string("Gait", "");
+  run(0.5f);
+  EXPECT_TRUE(c.layer_active(0));
+  EXPECT_NEAR(c.compute_pose()[0].translation.x, 2.0f, 1e-4f);
+}
+
+TEST(AnimationConfigRuntimeTest, RuleFieldsWinOverTheAliasChain) {
+  const Model model = quadruped();
+  auto config = io::parse_animation_config(R"({
+    "animations": {"base": {"source": "Walk", "speed": 2, "blendDuration": 0.5},
+                   "fast": {"source": "base", "speed": 3}},
+    "states": {"s": {"layer": "Base", "rules": [
+      {"condition": "true", "animation": {"source": "fast", "blendDuration": 0.1}}]}}})",
+                                           "chain.json");
+  ASSERT_TRUE(config) << config.error().to_string();
+  auto bound = io::bind_animation_config(*config, model);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  auto desc = io::make_controller_desc(*config, *bound, model);
+  ASSERT_TRUE(desc) << desc.error().to_string();
+  const auto& a = desc->states[0].rules[0].animation;
+  EXPECT_EQ(a.clip, model.find_clip("Walk"));
+  EXPECT_FLOAT_EQ(a.speed.value, 3.0f);           // nearest alias
+  EXPECT_FLOAT_EQ(a.blend_duration.value, 0.1f);  // the rule
+  EXPECT_TRUE(a.loop.value);                      // default
+}
+
+}  // namespace
