@@ -63,6 +63,45 @@ Status ControllerProgram::check_action(const ControllerActionDesc& action) {
   return {};
 }
 
+Result<int> ControllerProgram::add_driver(const ControllerDriverDesc& driver,
+                                          const std::string& where) {
+  Driver d;
+  d.desc = &driver;
+  const int joints = model_->skeleton().joint_count();
+  d.touched.assign(static_cast<std::size_t>(joints), 0);
+  auto is = [&](std::string_view name) {
+    return equals_ascii_ci(driver.type, name) ||
+           equals_ascii_ci(driver.type, std::string(name) + "Driver");
+  };
+  auto bad_bone = [&](int b) { return b < -1 || b >= joints; };
+  if (is("LookAt")) {
+    d.kind = Driver::Kind::kLookAt;
+    if (bad_bone(driver.target_bone)) return fail(desc_error(where + "/target_bone", "bad bone"));
+    if (driver.yaw_axis < 0 || driver.yaw_axis > 2 || driver.pitch_axis < 0 ||
+        driver.pitch_axis > 2) {
+      return fail(desc_error(where, "axes must be 0, 1 or 2"));
+    }
+    d.yaw = desc_.schema.declare_or_find(driver.yaw_parameter);
+    d.pitch = desc_.schema.declare_or_find(driver.pitch_parameter);
+    if (driver.target_bone >= 0) d.touched[static_cast<std::size_t>(driver.target_bone)] = 1;
+  } else if (is("Expression")) {
+    d.kind = Driver::Kind::kExpression;
+    for (std::size_t b = 0; b < driver.bones.size(); ++b) {
+      const auto& bone = driver.bones[b];
+      const std::string at = where + "/bones/" + std::to_string(b);
+      if (bad_bone(bone.bone) || bone.bone < 0) return fail(desc_error(at, "bad bone"));
+      d.touched[static_cast<std::size_t>(bone.bone)] = 1;
+      for (int k = 0; k < 9; ++k) {
+        auto e = compile_field(bone.channels[k].expression, at + "/" + std::to_string(k));
+        if (!e) return fail(e.error());
+        d.channels.push_back(*e);
+      }
+    }
+  }
+  drivers_.push_back(std::move(d));
+  return static_cast<int>(drivers_.size()) - 1;
+}
+
 Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
                                         const std::string& where) {
   Animation a;
@@ -74,6 +113,11 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
   }
   if (anim.source == Source::kParameter) {
     a.parameter = desc_.schema.declare_or_find(anim.parameter);
+  }
+  if (anim.source == Source::kDriver) {
+    auto d = add_driver(anim.driver, where + "/driver");
+    if (!d) return fail(d.error());
+    a.driver = *d;
   }
   for (float p : {anim.start_phase.value, anim.end_phase.value}) {
     if (!(p >= 0.0f && p <= 1.0f)) return fail(desc_error(where, "phase outside [0, 1]"));
@@ -151,6 +195,15 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
       }
     }
   }
+  for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
+    int preset = -1;
+    if (!desc_.layers[i].driver.type.empty()) {
+      auto d = add_driver(desc_.layers[i].driver, "layers/" + std::to_string(i) + "/driver");
+      if (!d) return fail(d.error());
+      preset = *d;
+    }
+    layer_drivers_.push_back(preset);
+  }
   // Animations are referenced by pointer: reserve so push_back never moves them (the count is
   // the number of leaves, bounded by the number of rules).
   std::size_t rule_count = 0;
@@ -213,7 +266,14 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
   layers_.reserve(program_->desc_.layers.size());
   for (std::size_t i = 0; i < program_->desc_.layers.size(); ++i) {
     layers_.emplace_back(model);
-    layers_.back().pose.resize(joints);
+    Layer& layer = layers_.back();
+    layer.pose.resize(joints);
+    const int preset = program_->layer_drivers_[i];
+    if (preset >= 0 && program_->drivers_[static_cast<std::size_t>(preset)].kind !=
+                           ControllerProgram::Driver::Kind::kUnsupported) {
+      layer.driver = preset;
+      layer.weight = program_->desc_.layers[i].weight;
+    }
   }
   memory_.resize(program_->states_.size());
   for (auto& m : memory_) m.source.reserve(kSourceCapacity);
@@ -226,7 +286,7 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
 
 bool Controller::layer_active(int layer) const {
   const Layer& l = layers_[static_cast<std::size_t>(layer)];
-  return l.weight > 0.0f && l.player.clip() != nullptr;
+  return l.weight > 0.0f && (l.player.clip() != nullptr || l.driver >= 0);
 }
 
 const ControllerAnimationDesc* Controller::layer_animation(int layer) const {
@@ -303,6 +363,12 @@ void Controller::deactivate(int layer_index) {
   Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
   interrupt_if_playing(layer_index);
   layer.completed = true;  // completion tracking ends here (§8)
+  if (layer.driver >= 0) {
+    // §8: a driver layer deactivates at once and keeps its weight.
+    layer.driver = -1;
+    layer.animation = -1;
+    return;
+  }
   if (layer.player.clip() == nullptr) {
     layer.animation = -1;
     return;
@@ -329,7 +395,26 @@ void Controller::apply(int layer_index, int animation) {
     deactivate(layer_index);
     return;
   }
-  if (d.source == Source::kDriver) return;  // drivers are not run by this runtime
+  if (d.source == Source::kDriver) {
+    // Unsupported driver types leave the layer as it is.
+    if (a.driver < 0 || p.drivers_[static_cast<std::size_t>(a.driver)].kind ==
+                            ControllerProgram::Driver::Kind::kUnsupported) {
+      return;
+    }
+    interrupt_if_playing(layer_index);
+    if (layer.player.clip() != nullptr) {
+      layer.player.stop();
+      layer.player.clear_records();
+    }
+    layer.animation = animation;
+    layer.driver = a.driver;
+    layer.weight = cfg.weight;  // §9: active at the configured weight at once
+    layer.fading = false;
+    layer.deactivating = false;
+    layer.once = false;
+    layer.completed = true;  // no completion tracking for drivers
+    return;
+  }
 
   int clip = d.clip;
   if (d.source == Source::kParameter) {
@@ -356,6 +441,7 @@ void Controller::apply(int layer_index, int animation) {
   root_blend_duration_ = blend;
   root_blending_ = true;
 
+  layer.driver = -1;
   PlayOptions options;
   options.rate = std::max(0.0f, speed);
   options.start_phase = start;
@@ -449,7 +535,7 @@ void Controller::update(float dt) {
     Layer& layer = layers_[i];
     const int index = static_cast<int>(i);
     // (3) Speed expressions re-evaluate every frame.
-    if (layer.animation >= 0) {
+    if (layer.animation >= 0 && layer.driver < 0) {
       const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
       if (a.speed) layer.player.set_rate(std::max(0.0f, a.speed->evaluate_float(values_, 1.0f)));
     }
@@ -498,8 +584,56 @@ void Controller::update(float dt) {
   }
 }
 
+void Controller::driver_pose(const ControllerProgram::Driver& driver, bool additive,
+                             std::span<Transform> out) const {
+  const auto rest = program_->model_->skeleton().rest_pose();
+  const ControllerDriverDesc& d = *driver.desc;
+  constexpr float kDeg = 3.14159265358979f / 180.0f;
+  static const vec3 kAxes[3] = {vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1)};
+  if (driver.kind == ControllerProgram::Driver::Kind::kLookAt) {
+    if (d.target_bone < 0) return;
+    const float max_yaw = d.max_yaw_degrees * kDeg;
+    const float max_pitch = d.max_pitch_degrees * kDeg;
+    const float yaw = std::clamp(static_cast<float>(values_.number(driver.yaw)), -max_yaw, max_yaw);
+    const float pitch =
+        std::clamp(static_cast<float>(values_.number(driver.pitch)), -max_pitch, max_pitch);
+    const float sy = d.invert_yaw ? -1.0f : 1.0f;
+    const float sp = d.invert_pitch ? -1.0f : 1.0f;
+    // §14.1: R_look = R_yawAxis(-σy·yaw)·R_pitchAxis(σp·pitch).
+    const quat look = glm::angleAxis(-sy * yaw, kAxes[d.yaw_axis]) *
+                      glm::angleAxis(sp * pitch, kAxes[d.pitch_axis]);
+    const auto j = static_cast<std::size_t>(d.target_bone);
+    if (additive) {
+      out[j] = Transform{vec3(0.0f), look, vec3(1.0f)};
+    } else {
+      out[j] =
+          Transform{rest[j].translation, glm::normalize(look * rest[j].rotation), rest[j].scale};
+    }
+  } else if (driver.kind == ControllerProgram::Driver::Kind::kExpression) {
+    for (std::size_t b = 0; b < d.bones.size(); ++b) {
+      const auto& bone = d.bones[b];
+      float v[9];
+      for (std::size_t k = 0; k < 9; ++k) {
+        v[k] = eval_float(driver.channels[b * 9 + k], bone.channels[k].value);
+      }
+      // T·R_Z·R_Y·R_X·S in column order, absolute (§14.1).
+      const quat r = glm::angleAxis(v[5] * kDeg, kAxes[2]) * glm::angleAxis(v[4] * kDeg, kAxes[1]) *
+                     glm::angleAxis(v[3] * kDeg, kAxes[0]);
+      out[static_cast<std::size_t>(bone.bone)] =
+          Transform{vec3(v[0], v[1], v[2]), glm::normalize(r), vec3(v[6], v[7], v[8])};
+    }
+  }
+}
+
 void Controller::layer_pose(int layer_index) {
   Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
+  if (layer.driver >= 0) {
+    driver_pose(program_->drivers_[static_cast<std::size_t>(layer.driver)],
+                program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode ==
+                    LayerBlendMode::kAdditive,
+                layer.pose);
+    return;
+  }
   const auto src = layer.player.local_pose();
   std::copy(src.begin(), src.end(), layer.pose.begin());
   if (program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode !=
@@ -530,7 +664,12 @@ std::span<const Transform> Controller::compute_pose() {
     const Layer& layer = layers_[i];
     const ControllerLayerDesc& cfg = p.desc_.layers[i];
     const bool additive = cfg.blend_mode == LayerBlendMode::kAdditive;
+    // A driver layer affects only the bones its driver writes (§11: "that it sampled").
+    const std::uint8_t* touched =
+        layer.driver >= 0 ? p.drivers_[static_cast<std::size_t>(layer.driver)].touched.data()
+                          : nullptr;
     for (std::size_t j = 0; j < output_.size(); ++j) {
+      if (touched && !touched[j]) continue;
       const float w = layer.weight * (cfg.joint_weights.empty() ? 1.0f : cfg.joint_weights[j]);
       if (w <= 0.0f) continue;
       const Transform& in = layer.pose[j];

@@ -1,8 +1,12 @@
 #include "critter/io/animation_config_runtime.h"
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "critter/anim/expression.h"
+#include "critter/anim/parameters.h"
 
 namespace critter::io {
 namespace {
@@ -39,9 +43,119 @@ anim::ControllerActionDesc to_action(const std::optional<ActionConfig>& a) {
   return out;
 }
 
+// "X", "XDriver": the same driver type.
+bool same_driver(std::string_view a, std::string_view b) {
+  auto strip = [](std::string_view n) {
+    if (n.size() > 6 && iequals(n.substr(n.size() - 6), "Driver")) n.remove_suffix(6);
+    return n;
+  };
+  return iequals(strip(a), strip(b));
+}
+
+// A number property: a number, or a string holding one.
+bool read_number(const ConfigValue& v, float* out) {
+  if (v.is_number()) {
+    *out = static_cast<float>(v.number);
+    return true;
+  }
+  if (v.is_string()) {
+    char* end = nullptr;
+    const float f = std::strtof(v.string.c_str(), &end);
+    if (end != v.string.c_str() && *end == '\0') {
+      *out = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+int axis_index(const ConfigValue& v, int fallback) {
+  if (!v.is_string() || v.string.size() != 1) return fallback;
+  const char c = v.string[0];
+  if (c == 'x' || c == 'X') return 0;
+  if (c == 'y' || c == 'Y') return 1;
+  if (c == 'z' || c == 'Z') return 2;
+  return fallback;
+}
+
+// An Expression driver channel: a number, or a string that is an expression or a literal.
+anim::DynamicFloatDesc channel(const ConfigValue& v, float fallback) {
+  anim::DynamicFloatDesc out{fallback, {}};
+  if (read_number(v, &out.value)) return out;
+  if (v.is_string()) {
+    const auto c = anim::classify_text(v.string, anim::ExpressionField::kCondition);
+    out.expression = std::string(c.text);
+  }
+  return out;
+}
+
 class Builder {
  public:
   Builder(const AnimationConfig& config, const Model& model) : config_(config), model_(model) {}
+
+  int bone(std::string_view name) const {
+    return model_.find_bone(config_.resolve_bone_alias(name));
+  }
+
+  // Applies the properties of object `props` (null or not an object: none) to `d`.
+  void apply_properties(const ConfigValue* props, anim::ControllerDriverDesc& d) const {
+    if (props == nullptr || !props->is_object()) return;
+    for (const auto& [key, v] : props->members) {
+      float f = 0.0f;
+      if (iequals(key, "TargetBoneName")) {
+        d.target_bone = v.is_string() ? bone(v.string) : -1;
+      } else if (iequals(key, "LookAngleXParam") && v.is_string()) {
+        d.yaw_parameter = v.string;
+      } else if (iequals(key, "LookAngleYParam") && v.is_string()) {
+        d.pitch_parameter = v.string;
+      } else if (iequals(key, "MaxAngleX") && read_number(v, &f)) {
+        d.max_yaw_degrees = f;
+      } else if (iequals(key, "MaxAngleY") && read_number(v, &f)) {
+        d.max_pitch_degrees = f;
+      } else if (iequals(key, "PitchAxis")) {
+        d.pitch_axis = axis_index(v, d.pitch_axis);
+      } else if (iequals(key, "YawAxis")) {
+        d.yaw_axis = axis_index(v, d.yaw_axis);
+      } else if (iequals(key, "InvertPitch") && v.is_bool()) {
+        d.invert_pitch = v.boolean;
+      } else if (iequals(key, "InvertYaw") && v.is_bool()) {
+        d.invert_yaw = v.boolean;
+      } else if (iequals(key, "boneConfigs") && v.is_array()) {
+        d.bones.clear();
+        for (const ConfigValue& b : v.items) {
+          const ConfigValue* name = b.find("boneName");
+          if (name == nullptr || !name->is_string()) continue;
+          anim::ControllerDriverDesc::Bone out;
+          out.bone = bone(name->string);
+          if (out.bone < 0) continue;  // bind reports unknown bones
+          static constexpr const char* kNames[9] = {"positionX", "positionY", "positionZ",
+                                                    "rotationX", "rotationY", "rotationZ",
+                                                    "scaleX",    "scaleY",    "scaleZ"};
+          for (int k = 0; k < 9; ++k) {
+            if (const ConfigValue* c = b.find(kNames[k])) {
+              out.channels[k] = channel(*c, out.channels[k].value);
+            }
+          }
+          d.bones.push_back(std::move(out));
+        }
+      }
+    }
+  }
+
+  // The driver of `type` on a layer whose preset is `preset` (may be null), with `args`.
+  anim::ControllerDriverDesc driver(std::string_view type, const DriverConfig* preset,
+                                    const ConfigValue* args) const {
+    anim::ControllerDriverDesc d;
+    d.type = std::string(type);
+    d.target_bone = bone("Head");
+    if (preset != nullptr && same_driver(preset->type, type)) {
+      apply_properties(&preset->properties, d);
+    }
+    apply_properties(args, d);
+    return d;
+  }
+
+  void set_layer_preset(const DriverConfig* preset) { preset_ = preset; }
 
   Result<anim::ControllerAnimationDesc> animation(const AnimationReference& rule_ref) {
     // The references to merge, nearest the rule first, and the one that names the source.
@@ -92,10 +206,18 @@ class Builder {
                               "'" + end->target + "' is not a clip of the model"));
         }
         break;
-      case SourceKind::kDriver:
+      case SourceKind::kDriver: {
         out.source = Source::kDriver;
-        out.driver = end->target;
+        const ConfigValue* args = nullptr;
+        for (const AnimationReference* r : chain) {
+          if (r->driver_args) {
+            args = &*r->driver_args;
+            break;
+          }
+        }
+        out.driver = driver(end->target, preset_, args);
         break;
+      }
       case SourceKind::kParameter:
         out.source = Source::kParameter;
         out.parameter = end->target;
@@ -188,6 +310,7 @@ class Builder {
  private:
   const AnimationConfig& config_;
   const Model& model_;
+  const DriverConfig* preset_ = nullptr;
 };
 
 }  // namespace
@@ -208,6 +331,9 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     layer.weight = l.weight;
     layer.blend_curve = l.blend_curve == BlendCurve::kSmoothstep ? anim::BlendCurve::kSmoothstep
                                                                  : anim::BlendCurve::kLinear;
+    if (l.driver) {
+      layer.driver = Builder(config, model).driver(l.driver->type, &*l.driver, nullptr);
+    }
     bool all = true;
     for (bool b : l.mask) all = all && b;
     if (!all) {
@@ -220,6 +346,10 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     anim::ControllerStateDesc state;
     state.name = config.states[i].name;
     state.layer = i < bound.state_layers.size() ? bound.state_layers[i] : -1;
+    builder.set_layer_preset(state.layer >= 0 &&
+                                     bound.layers[static_cast<std::size_t>(state.layer)].driver
+                                 ? &*bound.layers[static_cast<std::size_t>(state.layer)].driver
+                                 : nullptr);
     auto rules = builder.rules(config.states[i].rules);
     if (!rules) return fail(rules.error());
     state.rules = std::move(*rules);

@@ -475,3 +475,79 @@ TEST_F(ControllerTest, RootBoneCorrectionBlendsOnAnimationChange) {
 
 }  // namespace
 }  // namespace critter::anim
+
+namespace critter::anim {
+namespace {
+
+TEST_F(ControllerTest, LookAtDriverPresetTurnsOnlyItsBoneWithinTheLimits) {
+  ControllerDesc d;
+  ControllerLayerDesc head = layer("Head");
+  head.driver.type = "LookAtDriver";
+  head.driver.target_bone = demo_->find_bone("head");
+  head.driver.yaw_axis = 1;
+  head.driver.max_yaw_degrees = 40.0f;
+  d.layers.push_back(head);
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  EXPECT_TRUE(c.layer_active(0));
+  c.parameters().set_float("LookAngleX", 0.5);
+  c.parameters().set_float("LookAngleY", 0.25);
+  c.update(kDt);
+  auto pose = c.compute_pose();
+  const auto rest = demo_->skeleton().rest_pose();
+  const std::size_t h = static_cast<std::size_t>(demo_->find_bone("head"));
+  // Yaw about Y by -0.5, then pitch about X (the default pitch axis) by 0.25; rest rotation is
+  // identity and the rest translation is kept.
+  const quat expected = about_y(-0.5f) * about_x(0.25f);
+  EXPECT_LT(angle_between(pose[h].rotation, expected), 1e-4f);
+  EXPECT_EQ(pose[h].translation, rest[h].translation);
+  for (std::size_t j = 0; j < pose.size(); ++j) {
+    if (j != h) {
+      EXPECT_EQ(pose[j], rest[j]) << j;
+    }
+  }
+  c.parameters().set_float("LookAngleX", -2.0);  // beyond 40 degrees: clamped
+  c.parameters().set_float("LookAngleY", 0.0);
+  c.update(kDt);
+  pose = c.compute_pose();
+  EXPECT_LT(angle_between(pose[h].rotation, about_y(40.0f * kPi / 180.0f)), 1e-4f);
+}
+
+TEST_F(ControllerTest, ExpressionDriverFromARuleAndItsDeactivation) {
+  ControllerDesc d;
+  d.layers.push_back(layer("Body"));
+  d.layers[0].weight = 1.0f;
+  ControllerAnimationDesc drive;
+  drive.source = ControllerAnimationDesc::Source::kDriver;
+  drive.driver.type = "Expression";
+  ControllerDriverDesc::Bone bone;
+  bone.bone = demo_->find_bone("body");
+  bone.channels[1].expression = "[H] * 2";
+  bone.channels[5].value = 90.0f;  // rotation about Z, degrees
+  bone.channels[6].value = 0.5f;   // scale x
+  drive.driver.bones.push_back(bone);
+  ControllerStateDesc s;
+  s.layer = 0;
+  s.rules.push_back(leaf("[On]", drive));
+  s.rules.push_back(leaf("true", ControllerAnimationDesc{}));
+  d.states.push_back(s);
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  c.parameters().set_bool("On", true);
+  c.parameters().set_float("H", 0.35);
+  c.update(kDt);
+  EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);  // at once, no fade
+  auto pose = c.compute_pose();
+  const std::size_t b = static_cast<std::size_t>(demo_->find_bone("body"));
+  EXPECT_NEAR(pose[b].translation.y, 0.7f, 1e-6f);
+  EXPECT_NEAR(pose[b].translation.x, 0.0f, 1e-6f);
+  const quat z90 = quat_xyzw(0, 0, std::sin(kPi / 4), std::cos(kPi / 4));
+  EXPECT_LT(angle_between(pose[b].rotation, z90), 1e-4f);
+  EXPECT_NEAR(pose[b].scale.x, 0.5f, 1e-6f);
+  EXPECT_NEAR(pose[b].scale.y, 1.0f, 1e-6f);
+  c.parameters().set_bool("On", false);
+  c.update(kDt);
+  EXPECT_FALSE(c.layer_active(0));
+  EXPECT_EQ(c.compute_pose()[b], demo_->skeleton().rest_pose()[b]);
+}
+
+}  // namespace
+}  // namespace critter::anim

@@ -101,6 +101,12 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   EXPECT_EQ(desc->layers[1].blend_curve, anim::BlendCurve::kSmoothstep);
   EXPECT_EQ(desc->layers[1].joint_weights, (std::vector<float>{0, 0, 1, 1, 0, 0, 0}));
   EXPECT_TRUE(desc->layers[0].joint_weights.empty());
+  // The Head layer's LookAt preset: TargetBoneName defaults to Head, an alias of b_Head_05.
+  EXPECT_EQ(desc->layers[1].driver.type, "LookAt");
+  EXPECT_EQ(desc->layers[1].driver.target_bone, model.find_bone("b_Head_05"));
+  EXPECT_EQ(desc->layers[1].driver.yaw_axis, 1);
+  EXPECT_FLOAT_EQ(desc->layers[1].driver.max_yaw_degrees, 40.0f);
+  EXPECT_FLOAT_EQ(desc->layers[1].driver.max_pitch_degrees, 15.0f);
   ASSERT_EQ(desc->states.size(), 2u);
   const auto& gait = desc->states[0];
   EXPECT_EQ(gait.layer, 0);
@@ -137,9 +143,17 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   // rootBoneRotation 180 is a yaw of 180 degrees: (0, 1, 0, 0) up to sign.
   EXPECT_NEAR(std::abs(c.root_bone_rotation().y), 1.0f, 1e-5f);
 
-  // On the ground and still: idle fades in over its 0.3 s default blend.
+  // The LookAt preset turns the head about Y (yaw 0.5 rad, within 40 degrees) from the start.
   v.set_bool("IsOnGround", true);
-  run(0.15f);
+  v.set_float("LookAngleX", 0.5);
+  run(0.01f);
+  const quat yaw = quat_xyzw(0, std::sin(-0.25f), 0, std::cos(-0.25f));
+  const quat head =
+      c.compute_pose()[static_cast<std::size_t>(model.find_bone("b_Head_05"))].rotation;
+  EXPECT_NEAR(std::abs(glm::dot(head, yaw)), 1.0f, 1e-6f);
+
+  // On the ground and still: idle fades in over its 0.3 s default blend (0.01 s already ran).
+  run(0.14f);
   EXPECT_NEAR(c.layer_weight(0), 0.5f, 1e-4f);
   run(0.2f);
   EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);

@@ -8,8 +8,8 @@
 // 64 bytes.
 //
 // Not implemented by this runtime (they are accepted in the description and left alone): driver
-// sources (§14), root motion (§13), the `ik` block (§18), manual control, and re-evaluating a
-// `loop` expression after the animation was applied.
+// types other than LookAt and Expression (§14), root motion (§13), the `ik` block (§18), manual
+// control, and re-evaluating a `loop` expression after the animation was applied.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +65,16 @@ class ControllerProgram {
     const Expression* end_phase = nullptr;
     const Expression* blend_duration = nullptr;
     ParamIndex parameter = kNoParam;  // kParameter sources
+    int driver = -1;                  // kDriver sources: index into drivers_
+  };
+  struct Driver {
+    enum class Kind : std::uint8_t { kUnsupported, kLookAt, kExpression };
+    Kind kind = Kind::kUnsupported;
+    const ControllerDriverDesc* desc = nullptr;
+    ParamIndex yaw = kNoParam;  // LookAt
+    ParamIndex pitch = kNoParam;
+    std::vector<const Expression*> channels;  // Expression: 9 per bone (null: static)
+    std::vector<std::uint8_t> touched;        // per joint: the driver writes it
   };
   // One rule; the children of a group and the roots of a state are contiguous.
   struct Node {
@@ -85,11 +95,14 @@ class ControllerProgram {
   Result<const Expression*> compile_field(const std::string& text, const std::string& where);
   Status add_animation(const ControllerAnimationDesc& anim, const std::string& where);
   Status check_action(const ControllerActionDesc& action);
+  Result<int> add_driver(const ControllerDriverDesc& driver, const std::string& where);
 
   const Model* model_ = nullptr;
   ControllerDesc desc_;
   std::unique_ptr<ExpressionCache> cache_;
   std::vector<Animation> animations_;
+  std::vector<Driver> drivers_;
+  std::vector<int> layer_drivers_;  // per layer: the preset driver, or -1
   std::vector<Node> nodes_;
   std::vector<State> states_;
   std::vector<std::vector<std::uint8_t>> clip_channels_;  // per clip, per joint: ChannelBits
@@ -151,7 +164,7 @@ class Controller {
 
   // Layer state for hosts and tests.
   float layer_weight(int layer) const { return layers_[static_cast<std::size_t>(layer)].weight; }
-  // True when the layer contributes to the pose (weight > 0 and a clip to sample).
+  // True when the layer contributes to the pose (weight > 0 and a clip or a driver to sample).
   bool layer_active(int layer) const;
   const Player& layer_player(int layer) const {
     return layers_[static_cast<std::size_t>(layer)].player;
@@ -180,6 +193,7 @@ class Controller {
     bool fading = false;
     bool deactivating = false;  // fading to 0; the clip is dropped at the end
     int animation = -1;         // program animation playing (or fading out)
+    int driver = -1;            // program driver running (no clip then)
     std::uint32_t play_id = 0;
     bool once = false;
     bool completed = false;  // completion tracking of the current play is over
@@ -201,6 +215,8 @@ class Controller {
   void interrupt_if_playing(int layer_index);
   float eval_float(const Expression* e, float fallback) const;
   void layer_pose(int layer_index);
+  void driver_pose(const ControllerProgram::Driver& driver, bool additive,
+                   std::span<Transform> out) const;
 
   std::shared_ptr<const ControllerProgram> program_;
   ParameterValues values_;

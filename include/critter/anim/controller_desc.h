@@ -22,6 +22,42 @@ enum class LayerBlendMode : std::uint8_t {
   kAdditive,  // adds its pose as a delta on the local side of the output so far (§11)
 };
 
+// A number or bool field that is a static value or an expression text (§15). An expression that
+// fails at run time yields `value`.
+struct DynamicFloatDesc {
+  float value = 0.0f;
+  std::string expression;  // empty: static
+};
+struct DynamicBoolDesc {
+  bool value = false;
+  std::string expression;
+};
+
+// A procedural pose source (§14). This runtime runs LookAt and Expression; other registered types
+// are accepted and leave their layer untouched.
+struct ControllerDriverDesc {
+  std::string type;  // the registered name ("LookAt", "Expression", ...); empty: no driver
+  // LookAt (§14.1): the bone turned (-1: the driver does nothing), the parameters read (radians),
+  // the limits (degrees), the axes (0 X, 1 Y, 2 Z) and the inversions.
+  int target_bone = -1;
+  std::string yaw_parameter = "LookAngleX";
+  std::string pitch_parameter = "LookAngleY";
+  float max_yaw_degrees = 65.0f;
+  float max_pitch_degrees = 55.0f;
+  int pitch_axis = 0;
+  int yaw_axis = 2;
+  bool invert_pitch = false;
+  bool invert_yaw = false;
+  // Expression (§14.1): per bone, position x y z (metres), rotation x y z (degrees) and scale
+  // x y z; local = T·R_Z·R_Y·R_X·S, absolute. A failing expression yields the static value.
+  struct Bone {
+    int bone = -1;
+    DynamicFloatDesc channels[9] = {{0.0f, {}}, {0.0f, {}}, {0.0f, {}}, {0.0f, {}}, {0.0f, {}},
+                                    {0.0f, {}}, {1.0f, {}}, {1.0f, {}}, {1.0f, {}}};
+  };
+  std::vector<Bone> bones;
+};
+
 // One blending layer. Layers blend in the order of ControllerDesc::layers (ascending template
 // index).
 struct ControllerLayerDesc {
@@ -31,6 +67,9 @@ struct ControllerLayerDesc {
   BlendCurve blend_curve = BlendCurve::kLinear;  // shape of crossfades and weight fades
   // Per skeleton joint, in [0, 1]: 1 where the layer affects the joint. Empty: every joint.
   std::vector<float> joint_weights;
+  // A driver preset on the layer (`layers.X.driver`): active from the start at the configured
+  // weight, until a rule plays a clip or null on the layer.
+  ControllerDriverDesc driver;
 };
 
 // onComplete / onInterrupt (§7). kTrigger raises event `name` with `data` (time 0); kSetState
@@ -44,29 +83,20 @@ struct ControllerActionDesc {
   ParameterValue value;
 };
 
-// A number or bool field that is a static value or an expression text (§15). An expression that
-// fails at run time yields `value`.
-struct DynamicFloatDesc {
-  float value = 0.0f;
-  std::string expression;  // empty: static
-};
-struct DynamicBoolDesc {
-  bool value = false;
-  std::string expression;
-};
-
 // What an animation reference plays, after aliases are merged (§7).
 struct ControllerAnimationDesc {
   enum class Source : std::uint8_t {
     kNone,       // null or "": deactivates the layer (§8)
     kClip,       // `clip`, an index into Model::clips()
     kParameter,  // the clip named by string parameter `parameter` at apply time (§7 "[Param]")
-    kDriver,     // procedural driver `driver` (not played by this runtime yet: the layer is left)
+    kDriver,     // procedural driver `driver` (§14)
   };
   Source source = Source::kNone;
   int clip = -1;
   std::string parameter;
-  std::string driver;
+  // kDriver: the driver with its properties (the layer's preset of the same type with the rule's
+  // driverArgs applied, or a new driver from driverArgs).
+  ControllerDriverDesc driver;
 
   DynamicFloatDesc speed{1.0f, {}};           // > 0; re-evaluated every frame
   DynamicBoolDesc loop{true, {}};             // evaluated when the animation is applied
