@@ -1,12 +1,56 @@
 #include "command.h"
 
+#include <charconv>
 #include <ostream>
+
+#include "critter/io/clip_ranges.h"
 
 namespace critter::cli {
 
 int report(const Error& error, std::ostream& err) {
   err << error.to_string() << "\n";
   return error.code == ErrorCode::kUsage ? kExitUsage : kExitBadInput;
+}
+
+Result<int> clip_from_arg(const Model& model, const std::string& anim, const std::string& file) {
+  if (anim.empty()) return model.clips().empty() ? -1 : 0;
+  if (const int by_name = model.find_clip(anim); by_name >= 0) return by_name;
+  int index = -1;
+  const auto r = std::from_chars(anim.data(), anim.data() + anim.size(), index);
+  if (r.ec == std::errc() && r.ptr == anim.data() + anim.size() && index >= 0 &&
+      static_cast<std::size_t>(index) < model.clips().size())
+    return index;
+  std::string names;
+  for (const Clip& c : model.clips()) names.append(names.empty() ? "" : ", ").append(c.name());
+  return fail(
+      Error::at(ErrorCode::kUsage, file, "--anim",
+                "no animation '" + anim + "' (have: " + (names.empty() ? "none" : names) + ")"));
+}
+
+void add_load_flags(CLI::App* app, LoadFlags& flags) {
+  app->add_flag("--allow-outside-uris", flags.allow_outside_uris,
+                "Let models reference files outside their own folder");
+  app->add_option("--clips", flags.clips,
+                  "Cut a file's single long animation into named frame ranges: "
+                  "name:start-end,... (B3D and other frame-based files)");
+  app->add_option("--look", flags.look, "Insomniac .model: which look (default 0)");
+  app->add_option("--lod", flags.lod, "Insomniac .model: which LOD (default 0)");
+  app->add_option("--game", flags.game,
+                  "Insomniac .model without a header: msmr, mm, rcra or so (default: detect)");
+}
+
+Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
+  io::LoadOptions options;
+  options.allow_outside_uris = flags.allow_outside_uris;
+  options.look = flags.look;
+  options.lod = flags.lod;
+  options.game = flags.game;
+  if (!flags.clips.empty()) {
+    auto ranges = io::parse_clip_ranges(flags.clips, "--clips");
+    if (!ranges) return std::unexpected(std::move(ranges.error()));
+    options.clips = std::move(*ranges);
+  }
+  return options;
 }
 
 }  // namespace critter::cli

@@ -5,10 +5,13 @@
 
 #include <functional>
 #include <iosfwd>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "critter/asset/model.h"
 #include "critter/core/error.h"
+#include "critter/io/load.h"
 
 namespace critter::cli {
 
@@ -28,6 +31,28 @@ struct Command {
 // Writes `error` as Error::to_string() ("path:location: message") on its own line to `err` and
 // returns the exit code for it: kExitUsage for ErrorCode::kUsage, kExitBadInput otherwise.
 int report(const Error& error, std::ostream& err);
+
+// How every command that reads a model file loads it: the options below are registered on each
+// such command by add_load_flags(), so they are spelled the same everywhere.
+struct LoadFlags {
+  bool allow_outside_uris = false;  // --allow-outside-uris
+  std::string clips;                // --clips name:start-end,... (frame ranges of one long track)
+  int look = 0;                     // --look N (Insomniac .model)
+  int lod = 0;                      // --lod N (Insomniac .model)
+  std::string game;                 // --game msmr|mm|rcra|so (headerless Insomniac .model)
+};
+
+// Registers --allow-outside-uris, --clips, --look, --lod and --game on `app`, writing into `flags`
+// (which must outlive the parse).
+void add_load_flags(CLI::App* app, LoadFlags& flags);
+
+// The loader options the flags ask for; a malformed --clips is a located usage error.
+Result<io::LoadOptions> load_options_from(const LoadFlags& flags);
+
+// The clip an `--anim` argument names: a clip name first (exact, then case-insensitive), then a
+// 0-based index. An empty argument picks the first clip, or -1 (the rest pose) for a model without
+// clips. Anything else is a kUsage error at "--anim" listing the clip names.
+Result<int> clip_from_arg(const Model& model, const std::string& anim, const std::string& file);
 
 // `critter info FILE [--json]`: loads a model file and describes it.
 Command add_info_command(CLI::App& root);

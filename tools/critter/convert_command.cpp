@@ -37,12 +37,11 @@ struct ConvertOptions {
   std::string output;
   std::string out_dir;
   std::string format;
-  std::string clips;
   std::string anim;
   double time = 0.0;
   bool time_given = false;
   int jobs = 1;
-  bool allow_outside_uris = false;
+  LoadFlags load;
   bool quiet = false;
 };
 
@@ -73,21 +72,6 @@ struct Job {
   std::vector<std::string> files;
 };
 
-// The clip named or numbered by `anim` (a name first, then an index).
-Result<int> find_clip(const Model& model, const std::string& anim, const std::string& file) {
-  if (const int by_name = model.find_clip(anim); by_name >= 0) return by_name;
-  int index = -1;
-  const auto r = std::from_chars(anim.data(), anim.data() + anim.size(), index);
-  if (r.ec == std::errc() && r.ptr == anim.data() + anim.size() && index >= 0 &&
-      static_cast<std::size_t>(index) < model.clips().size())
-    return index;
-  std::string names;
-  for (const Clip& c : model.clips()) names.append(names.empty() ? "" : ", ").append(c.name());
-  return fail(
-      Error::at(ErrorCode::kUsage, file, "--anim",
-                "no animation '" + anim + "' (have: " + (names.empty() ? "none" : names) + ")"));
-}
-
 void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_options,
                  const std::string& format) {
   Diagnostics diag;
@@ -101,7 +85,7 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
   if (format == "obj") {
     io::ObjWriteOptions wo;
     if (!o.anim.empty()) {
-      auto clip = find_clip(*model, o.anim, job.input);
+      auto clip = clip_from_arg(*model, o.anim, job.input);
       if (!clip) return finish(std::move(clip.error()));
       wo.clip = *clip;
       wo.time = static_cast<float>(o.time);
@@ -160,13 +144,9 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
   if (o.time_given && !std::isfinite(o.time)) return bad("--time", "time is not finite");
   if (o.jobs < 1) return bad("-j", "needs at least 1 job");
 
-  io::LoadOptions load_options;
-  load_options.allow_outside_uris = o.allow_outside_uris;
-  if (!o.clips.empty()) {
-    auto ranges = io::parse_clip_ranges(o.clips, "--clips");
-    if (!ranges) return report(ranges.error(), err);
-    load_options.clips = std::move(*ranges);
-  }
+  Result<io::LoadOptions> loaded_options = load_options_from(o.load);
+  if (!loaded_options) return report(loaded_options.error(), err);
+  const io::LoadOptions& load_options = *loaded_options;
 
   std::vector<Job> jobs(o.inputs.size());
   std::map<std::string, std::size_t> claimed;  // output path -> input that writes it
@@ -258,14 +238,11 @@ Command add_convert_command(CLI::App& root) {
                   "Folder for the outputs of one or more inputs (created when missing); each is "
                   "named after its input");
   app->add_option("--format", options->format, "glb, gltf or obj (default: from -o, else glb)");
-  app->add_option("--clips", options->clips,
-                  "Cut the file's animation into named frame ranges: name:start-end,...");
   app->add_option("--anim", options->anim, "OBJ only: pose with this animation (name or index)");
   app->add_option("--time", options->time, "OBJ only: seconds into --anim (default 0)")
       ->each([options](const std::string&) { options->time_given = true; });
   app->add_option("-j,--jobs", options->jobs, "Convert this many files in parallel (default 1)");
-  app->add_flag("--allow-outside-uris", options->allow_outside_uris,
-                "Let models reference files outside their own folder");
+  add_load_flags(app, options->load);
   app->add_flag("-q,--quiet", options->quiet, "Print nothing but warnings and errors");
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_convert(*options, out, err);

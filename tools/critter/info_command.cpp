@@ -13,14 +13,14 @@ namespace {
 struct InfoOptions {
   std::string file;
   bool json = false;
-  bool allow_outside_uris = false;
+  LoadFlags load;
 };
 
 int run_info(const InfoOptions& o, std::ostream& out, std::ostream& err) {
-  io::LoadOptions load_options;
-  load_options.allow_outside_uris = o.allow_outside_uris;
+  Result<io::LoadOptions> load_options = load_options_from(o.load);
+  if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> model = io::load(o.file, load_options, &diag);
+  Result<Model> model = io::load(o.file, *load_options, &diag);
   if (!model) return report(model.error(), err);
   if (o.json) {
     out << describe_json(*model, o.file, diag.items()).dump(2) << "\n";
@@ -40,8 +40,7 @@ Command add_info_command(CLI::App& root) {
       "images, bounds and warnings");
   app->add_option("FILE", options->file, "Model file (.gltf, .glb, ...)")->required();
   app->add_flag("--json", options->json, "Print the description as JSON");
-  app->add_flag("--allow-outside-uris", options->allow_outside_uris,
-                "Let the model reference files outside its own folder");
+  add_load_flags(app, options->load);
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_info(*options, out, err);
                  }};

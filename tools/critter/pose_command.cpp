@@ -23,7 +23,7 @@ struct PoseOptions {
   std::vector<float> times;
   std::string mode = "loop_forward";
   bool json = false;
-  bool allow_outside_uris = false;
+  LoadFlags load;
 };
 
 constexpr const char* kModeNames[] = {"none",          "once_forward", "once_backward",
@@ -38,25 +38,6 @@ int parse_mode(std::string text) {
   for (int i = 0; i < 7; ++i)
     if (text == kModeNames[i] || text == std::to_string(i)) return i;
   return -1;
-}
-
-// The clip named or numbered by `anim` (a name first, then an index); the first clip when empty.
-Result<int> find_clip(const Model& model, const std::string& anim, const std::string& file) {
-  if (model.clips().empty()) {
-    if (anim.empty()) return -1;  // no animation: the rest pose
-    return fail(Error::at(ErrorCode::kUsage, file, "--anim", "the model has no animations"));
-  }
-  if (anim.empty()) return 0;
-  if (const int by_name = model.find_clip(anim); by_name >= 0) return by_name;
-  int index = -1;
-  const auto r = std::from_chars(anim.data(), anim.data() + anim.size(), index);
-  if (r.ec == std::errc() && r.ptr == anim.data() + anim.size() && index >= 0 &&
-      static_cast<std::size_t>(index) < model.clips().size())
-    return index;
-  std::string names;
-  for (const Clip& c : model.clips()) names.append(names.empty() ? "" : ", ").append(c.name());
-  return fail(Error::at(ErrorCode::kUsage, file, "--anim",
-                        "no animation '" + anim + "' (have: " + names + ")"));
 }
 
 // Bones in file order: by source (glTF node) index where the format has one, else bone order.
@@ -147,12 +128,12 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
                               "time " + format_number(t) + " must be a finite number >= 0"),
                     err);
 
-  io::LoadOptions load_options;
-  load_options.allow_outside_uris = o.allow_outside_uris;
+  Result<io::LoadOptions> load_options = load_options_from(o.load);
+  if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> model = io::load(o.file, load_options, &diag);
+  Result<Model> model = io::load(o.file, *load_options, &diag);
   if (!model) return report(model.error(), err);
-  const Result<int> clip = find_clip(*model, o.anim, o.file);
+  const Result<int> clip = clip_from_arg(*model, o.anim, o.file);
   if (!clip) return report(clip.error(), err);
 
   const std::vector<float> times = o.times.empty() ? std::vector<float>{0.0f} : o.times;
@@ -198,8 +179,7 @@ Command add_pose_command(CLI::App& root) {
   app->add_option("--mode", options->mode,
                   "Playback mode for times outside the clip (default loop_forward)");
   app->add_flag("--json", options->json, "Print JSON");
-  app->add_flag("--allow-outside-uris", options->allow_outside_uris,
-                "Let the model reference files outside its own folder");
+  add_load_flags(app, options->load);
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_pose(*options, out, err);
                  }};

@@ -30,7 +30,7 @@ struct RenderOptions {
   bool ortho = false;
   bool turntable = false;
   int sheet = 0;
-  bool allow_outside_uris = false;
+  LoadFlags load;
   int crowd = 0;
 };
 
@@ -46,26 +46,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(), [](char a, char b) {
     return std::tolower(static_cast<unsigned char>(a)) == b;
   });
-}
-
-// The clip named or numbered by `anim`; the first clip when empty; -1 when the model has none.
-Result<int> pick_clip(const Model& model, const std::string& anim, const std::string& file) {
-  if (model.clips().empty()) {
-    if (anim.empty()) return -1;
-    return fail(Error::at(ErrorCode::kUsage, file, "--anim", "the model has no animations"));
-  }
-  if (anim.empty()) return 0;
-  if (const int by_name = model.find_clip(anim); by_name >= 0) return by_name;
-  int index = -1;
-  const auto r = std::from_chars(anim.data(), anim.data() + anim.size(), index);
-  if (r.ec == std::errc() && r.ptr == anim.data() + anim.size() && index >= 0 &&
-      static_cast<std::size_t>(index) < model.clips().size()) {
-    return index;
-  }
-  std::string names;
-  for (const Clip& c : model.clips()) names.append(names.empty() ? "" : ", ").append(c.name());
-  return fail(Error::at(ErrorCode::kUsage, file, "--anim",
-                        "no animation '" + anim + "' (have: " + names + ")"));
 }
 
 struct CameraSpec {
@@ -119,12 +99,12 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<CameraSpec> cam = parse_camera(o.camera);
   if (!cam) return report(cam.error(), err);
 
-  io::LoadOptions load_options;
-  load_options.allow_outside_uris = o.allow_outside_uris;
+  Result<io::LoadOptions> load_options = load_options_from(o.load);
+  if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> model = io::load(o.file, load_options, &diag);
+  Result<Model> model = io::load(o.file, *load_options, &diag);
   if (!model) return report(model.error(), err);
-  Result<int> clip = pick_clip(*model, o.anim, o.file);
+  Result<int> clip = clip_from_arg(*model, o.anim, o.file);
   if (!clip) return report(clip.error(), err);
   const float duration =
       *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
@@ -260,8 +240,7 @@ Command add_render_command(CLI::App& root) {
                   "Draw N creatures of the model on a grid as one instanced crowd; prints draw "
                   "calls and frame time")
       ->check(CLI::Range(1, 1000000));
-  app->add_flag("--allow-outside-uris", o->allow_outside_uris,
-                "Allow external files outside the model's folder");
+  add_load_flags(app, o->load);
   return Command{app,
                  [o](std::ostream& out, std::ostream& err) { return run_render(*o, out, err); }};
 }
