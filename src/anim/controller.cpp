@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -251,6 +252,50 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
       }
     }
   }
+  for (std::size_t i = 0; i < desc_.ik_chains.size(); ++i) {
+    const ControllerIkChainDesc& chain = desc_.ik_chains[i];
+    const std::string at = "ik_chains/" + std::to_string(i);
+    if (chain.end_joint < 0 || chain.end_joint >= static_cast<int>(joints)) {
+      return fail(desc_error(at + "/end_joint", "joint index out of range"));
+    }
+    IkChain c;
+    c.desc = &chain;
+    auto param = [&](const std::string& name) {
+      return name.empty() ? kNoParam : desc_.schema.declare_or_find(name);
+    };
+    c.target = param(chain.target);
+    c.aim = param(chain.aim);
+    c.hint = param(chain.hint);
+    auto enabled = compile_field(chain.enabled.expression, at + "/enabled");
+    auto weight = compile_field(chain.weight.expression, at + "/weight");
+    auto position = compile_field(chain.position_weight.expression, at + "/positionWeight");
+    auto aim = compile_field(chain.aim_weight.expression, at + "/aimWeight");
+    for (auto* r : {&enabled, &weight, &position, &aim}) {
+      if (!*r) return fail(r->error());
+    }
+    c.enabled = *enabled;
+    c.weight = *weight;
+    c.position_weight = *position;
+    c.aim_weight = *aim;
+    // The job's own rules (chain length, settings, limits) checked once on the rest pose.
+    std::vector<Transform> locals(model.skeleton().rest_pose().begin(),
+                                  model.skeleton().rest_pose().end());
+    std::vector<mat4> models(joints, mat4(1.0f));
+    IkChainState state;
+    IkChainJob job;
+    job.parents = model.skeleton().parents();
+    job.locals = locals;
+    job.models = models;
+    job.end_joint = chain.end_joint;
+    job.max_chain_length = chain.max_chain_length;
+    job.settings = chain.settings;
+    job.joint_limits = chain.joint_limits;
+    job.state = &state;
+    if (auto s = job.validate(); !s) {
+      return fail(desc_error(at + "/" + s.error().location, s.error().message));
+    }
+    ik_chains_.push_back(c);
+  }
   is_on_ground_ = desc_.schema.declare_or_find("IsOnGround");
   immersion_factor_ = desc_.schema.declare_or_find("ImmersionFactor");
   attack_hit_moment_ = desc_.schema.declare_or_find("IsAttackHitMoment");
@@ -280,6 +325,8 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
   records_.reserve(kRecordCapacity);
   output_.assign(model.skeleton().rest_pose().begin(), model.skeleton().rest_pose().end());
   set_.resize(joints);
+  if (!program_->ik_chains_.empty()) models_.resize(joints);
+  ik_states_.resize(program_->ik_chains_.size());
   root_rotation_ = program_->desc_.root_bone_rotation;
   root_translation_ = program_->desc_.root_bone_translation;
 }
@@ -505,6 +552,7 @@ void Controller::on_event(int layer_index, const PlayerRecord& record) {
 
 void Controller::update(float dt) {
   if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
+  last_dt_ = dt;
   const ControllerProgram& p = *program_;
   time_ += dt;
 
@@ -692,7 +740,47 @@ std::span<const Transform> Controller::compute_pose() {
   for (std::size_t j = 0; j < output_.size(); ++j) {
     if (!set_[j]) output_[j] = rest[j];
   }
+  if (!p.ik_chains_.empty()) run_ik();
   return output_;
+}
+
+void Controller::run_ik() {
+  const ControllerProgram& p = *program_;
+  const auto parents = p.model_->skeleton().parents();
+  for (std::size_t j = 0; j < output_.size(); ++j) {
+    const mat4 local = output_[j].to_matrix();
+    models_[j] = parents[j] < 0 ? local : models_[static_cast<std::size_t>(parents[j])] * local;
+  }
+  auto vec_param = [&](ParamIndex i) -> std::optional<vec3> {
+    const ParamType t = values_.type(i);
+    if (t != ParamType::kVec3 && t != ParamType::kVec2) return std::nullopt;
+    return values_.vec(i);
+  };
+  for (std::size_t i = 0; i < p.ik_chains_.size(); ++i) {
+    const auto& chain = p.ik_chains_[i];
+    const ControllerIkChainDesc& d = *chain.desc;
+    const bool enabled =
+        chain.enabled ? chain.enabled->evaluate_bool(values_, d.enabled.value) : d.enabled.value;
+    if (!enabled) continue;
+    IkChainJob job;
+    job.parents = parents;
+    job.locals = output_;
+    job.models = models_;
+    job.end_joint = d.end_joint;
+    job.max_chain_length = d.max_chain_length;
+    job.settings = d.settings;
+    job.target = vec_param(chain.target);
+    job.aim = vec_param(chain.aim);
+    job.hint = vec_param(chain.hint);
+    job.weight = std::clamp(eval_float(chain.weight, d.weight.value), 0.0f, 1.0f);
+    job.position_weight =
+        std::clamp(eval_float(chain.position_weight, d.position_weight.value), 0.0f, 1.0f);
+    job.aim_weight = std::clamp(eval_float(chain.aim_weight, d.aim_weight.value), 0.0f, 1.0f);
+    job.joint_limits = d.joint_limits;
+    job.dt = last_dt_;
+    job.state = &ik_states_[i];
+    (void)job.run();  // the settings were validated at compile; values are finite or clamped
+  }
 }
 
 }  // namespace critter::anim

@@ -355,6 +355,38 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     state.rules = std::move(*rules);
     desc.states.push_back(std::move(state));
   }
+  for (const IkChainConfig& chain : config.ik.chains) {
+    anim::ControllerIkChainDesc out;
+    out.name = chain.name;
+    out.end_joint = model.find_bone(config.resolve_bone_alias(chain.end_bone));
+    if (out.end_joint < 0) {
+      return fail(located(ErrorCode::kInvalid, chain.end_bone_where,
+                          "'" + chain.end_bone + "' is not a bone of the model"));
+    }
+    out.max_chain_length = chain.max_chain_length;
+    out.target = chain.target;
+    out.aim = chain.aim;
+    out.hint = chain.hint;
+    out.enabled = anim::DynamicBoolDesc{chain.enabled.value, chain.enabled.expression};
+    out.weight = anim::DynamicFloatDesc{chain.weight.value, chain.weight.expression};
+    out.position_weight =
+        anim::DynamicFloatDesc{chain.position_weight.value, chain.position_weight.expression};
+    out.aim_weight = anim::DynamicFloatDesc{chain.aim_weight.value, chain.aim_weight.expression};
+    out.settings = chain.settings;
+    for (const JointLimitConfig& l : chain.joint_limits) {
+      anim::JointLimit limit;
+      limit.joint = model.find_bone(config.resolve_bone_alias(l.bone));
+      if (limit.joint < 0) {
+        return fail(located(ErrorCode::kInvalid, l.bone_where,
+                            "'" + l.bone + "' is not a bone of the model"));
+      }
+      limit.order = l.order;
+      limit.min_degrees = l.min_degrees;
+      limit.max_degrees = l.max_degrees;
+      out.joint_limits.push_back(limit);
+    }
+    desc.ik_chains.push_back(std::move(out));
+  }
   return desc;
 }
 

@@ -126,6 +126,10 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   EXPECT_EQ(desc->states[1].rules[0].animation.source,
             anim::ControllerAnimationDesc::Source::kDriver);
   EXPECT_FLOAT_EQ(desc->model_scale, 0.01f);
+  ASSERT_EQ(desc->ik_chains.size(), 1u);
+  EXPECT_EQ(desc->ik_chains[0].end_joint, model.find_bone("b_FootL"));
+  EXPECT_EQ(desc->ik_chains[0].target, "FootTargetL");
+  EXPECT_EQ(desc->ik_chains[0].enabled.expression, "[IsOnGround]");
 
   auto program = anim::ControllerProgram::compile(model, std::move(*desc));
   ASSERT_TRUE(program) << program.error().to_string();

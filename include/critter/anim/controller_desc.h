@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "critter/anim/ik_joint_limit.h"
+#include "critter/anim/ik_options.h"
 #include "critter/anim/parameters.h"
 #include "critter/anim/player.h"
 #include "critter/anim/playhead.h"
@@ -125,6 +127,24 @@ struct ControllerStateDesc {
   std::vector<ControllerRuleDesc> rules;
 };
 
+// One IK chain of the `ik` block (§18), run after layer blending in listed order.
+struct ControllerIkChainDesc {
+  std::string name;
+  int end_joint = -1;        // the chain walks up from this joint
+  int max_chain_length = 3;  // 2..32 bones
+  // Vec3 parameters in model space (before root-bone correction); empty: none. A target that is
+  // unset (or not a vector) counts as absent.
+  std::string target;
+  std::string aim;
+  std::string hint;
+  DynamicBoolDesc enabled{true, {}};
+  DynamicFloatDesc weight{1.0f, {}};  // weights are clamped to [0, 1] each frame
+  DynamicFloatDesc position_weight{1.0f, {}};
+  DynamicFloatDesc aim_weight{1.0f, {}};
+  IkChainSettings settings;
+  std::vector<JointLimit> joint_limits;
+};
+
 struct ControllerDesc {
   std::vector<ControllerLayerDesc> layers;  // blend order
   std::vector<ControllerStateDesc> states;  // evaluation order
@@ -134,6 +154,7 @@ struct ControllerDesc {
   quat root_bone_rotation{1.0f, 0.0f, 0.0f, 0.0f};  // top-level rootBoneRotation (§12)
   vec3 root_bone_translation{0.0f};                 // metres
   float model_scale = 1.0f;
+  std::vector<ControllerIkChainDesc> ik_chains;
 };
 
 }  // namespace critter::anim
