@@ -296,6 +296,38 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
     }
     ik_chains_.push_back(c);
   }
+  for (std::size_t i = 0; i < desc_.ik_look_ats.size(); ++i) {
+    const ControllerIkLookAtDesc& look = desc_.ik_look_ats[i];
+    const std::string at = "ik_look_ats/" + std::to_string(i);
+    IkLookAt l;
+    l.desc = &look;
+    l.target = look.target.empty() ? kNoParam : desc_.schema.declare_or_find(look.target);
+    auto yaw = compile_field(look.yaw.expression, at + "/yaw");
+    auto pitch = compile_field(look.pitch.expression, at + "/pitch");
+    auto weight = compile_field(look.weight.expression, at + "/weight");
+    for (auto* r : {&yaw, &pitch, &weight}) {
+      if (!*r) return fail(r->error());
+    }
+    l.yaw = *yaw;
+    l.pitch = *pitch;
+    l.weight = *weight;
+    std::vector<Transform> locals(model.skeleton().rest_pose().begin(),
+                                  model.skeleton().rest_pose().end());
+    std::vector<mat4> models(joints, mat4(1.0f));
+    LookAtState state;
+    IkLookAtJob job;
+    job.parents = model.skeleton().parents();
+    job.locals = locals;
+    job.models = models;
+    job.bones = look.bones;
+    job.shares = look.shares;
+    job.settings = look.settings;
+    job.state = &state;
+    if (auto s = job.validate(); !s) {
+      return fail(desc_error(at + "/" + s.error().location, s.error().message));
+    }
+    ik_look_ats_.push_back(l);
+  }
   is_on_ground_ = desc_.schema.declare_or_find("IsOnGround");
   immersion_factor_ = desc_.schema.declare_or_find("ImmersionFactor");
   attack_hit_moment_ = desc_.schema.declare_or_find("IsAttackHitMoment");
@@ -325,8 +357,9 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
   records_.reserve(kRecordCapacity);
   output_.assign(model.skeleton().rest_pose().begin(), model.skeleton().rest_pose().end());
   set_.resize(joints);
-  if (!program_->ik_chains_.empty()) models_.resize(joints);
+  if (!program_->ik_chains_.empty() || !program_->ik_look_ats_.empty()) models_.resize(joints);
   ik_states_.resize(program_->ik_chains_.size());
+  look_states_.resize(program_->ik_look_ats_.size());
   root_rotation_ = program_->desc_.root_bone_rotation;
   root_translation_ = program_->desc_.root_bone_translation;
 }
@@ -740,7 +773,7 @@ std::span<const Transform> Controller::compute_pose() {
   for (std::size_t j = 0; j < output_.size(); ++j) {
     if (!set_[j]) output_[j] = rest[j];
   }
-  if (!p.ik_chains_.empty()) run_ik();
+  if (!models_.empty()) run_ik();
   return output_;
 }
 
@@ -780,6 +813,24 @@ void Controller::run_ik() {
     job.dt = last_dt_;
     job.state = &ik_states_[i];
     (void)job.run();  // the settings were validated at compile; values are finite or clamped
+  }
+  for (std::size_t i = 0; i < p.ik_look_ats_.size(); ++i) {
+    const auto& look = p.ik_look_ats_[i];
+    const ControllerIkLookAtDesc& d = *look.desc;
+    IkLookAtJob job;
+    job.parents = parents;
+    job.locals = output_;
+    job.models = models_;
+    job.bones = d.bones;
+    job.shares = d.shares;
+    job.settings = d.settings;
+    job.target = vec_param(look.target);
+    job.yaw = eval_float(look.yaw, d.yaw.value);
+    job.pitch = eval_float(look.pitch, d.pitch.value);
+    job.weight = std::clamp(eval_float(look.weight, d.weight.value), 0.0f, 1.0f);
+    job.dt = last_dt_;
+    job.state = &look_states_[i];
+    (void)job.run();
   }
 }
 

@@ -387,6 +387,26 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     }
     desc.ik_chains.push_back(std::move(out));
   }
+  for (const LookAtConfig& look : config.ik.look_ats) {
+    anim::ControllerIkLookAtDesc out;
+    out.name = look.name;
+    for (std::size_t i = 0; i < look.bones.size(); ++i) {
+      const int b = model.find_bone(config.resolve_bone_alias(look.bones[i]));
+      if (b < 0) {
+        return fail(located(ErrorCode::kInvalid,
+                            i < look.bones_where.size() ? look.bones_where[i] : look.where,
+                            "'" + look.bones[i] + "' is not a bone of the model"));
+      }
+      out.bones.push_back(static_cast<std::int16_t>(b));
+    }
+    out.shares = look.shares;
+    out.target = look.target;
+    out.yaw = anim::DynamicFloatDesc{look.yaw.value, look.yaw.expression};
+    out.pitch = anim::DynamicFloatDesc{look.pitch.value, look.pitch.expression};
+    out.weight = anim::DynamicFloatDesc{look.weight.value, look.weight.expression};
+    out.settings = look.settings;
+    desc.ik_look_ats.push_back(std::move(out));
+  }
   return desc;
 }
 

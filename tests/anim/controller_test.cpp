@@ -600,3 +600,31 @@ TEST_F(ControllerTest, IkChainReachesItsTargetWhenEnabled) {
 
 }  // namespace
 }  // namespace critter::anim
+
+namespace critter::anim {
+namespace {
+
+TEST_F(ControllerTest, IkLookAtTurnsTheLastBoneByTheYawExpression) {
+  ControllerDesc d;
+  ControllerIkLookAtDesc look;
+  look.name = "head";
+  look.bones = {static_cast<std::int16_t>(demo_->find_bone("neck")),
+                static_cast<std::int16_t>(demo_->find_bone("head"))};
+  look.yaw.expression = "[LookAngleX]";
+  d.ik_look_ats.push_back(look);
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  c.parameters().set_float("LookAngleX", 0.5);
+  c.update(kDt);
+  const auto pose = c.compute_pose();
+  const auto rest = demo_->skeleton().rest_pose();
+  const std::size_t neck = static_cast<std::size_t>(demo_->find_bone("neck"));
+  const std::size_t head = static_cast<std::size_t>(demo_->find_bone("head"));
+  // Rest rotations are identity; all of the turn is on the head (no shares): yaw about +Y takes
+  // the +Z forward toward +X.
+  EXPECT_LT(angle_between(pose[head].rotation, about_y(0.5f)), 1e-4f);
+  EXPECT_EQ(pose[neck], rest[neck]);
+  EXPECT_EQ(pose[head].translation, rest[head].translation);
+}
+
+}  // namespace
+}  // namespace critter::anim

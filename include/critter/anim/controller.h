@@ -8,9 +8,8 @@
 // 64 bytes.
 //
 // Not implemented by this runtime (they are accepted in the description and left alone): driver
-// types other than LookAt and Expression (§14), root motion (§13), the `lookAt` entries of the
-// `ik` block (§18; chains are run), manual control, and re-evaluating a `loop` expression after
-// the animation was applied.
+// types other than LookAt and Expression (§14), root motion (§13), manual control, and
+// re-evaluating a `loop` expression after the animation was applied.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +23,7 @@
 #include "critter/anim/controller_desc.h"
 #include "critter/anim/expression.h"
 #include "critter/anim/ik_chain_job.h"
+#include "critter/anim/ik_look_at_job.h"
 #include "critter/anim/parameters.h"
 #include "critter/anim/player.h"
 #include "critter/asset/model.h"
@@ -100,6 +100,13 @@ class ControllerProgram {
     const Expression* position_weight = nullptr;
     const Expression* aim_weight = nullptr;
   };
+  struct IkLookAt {
+    const ControllerIkLookAtDesc* desc = nullptr;
+    ParamIndex target = kNoParam;
+    const Expression* yaw = nullptr;
+    const Expression* pitch = nullptr;
+    const Expression* weight = nullptr;
+  };
   enum ChannelBits : std::uint8_t { kT = 1, kR = 2, kS = 4 };
 
   Status build(const Model& model, ControllerDesc desc);
@@ -115,6 +122,7 @@ class ControllerProgram {
   std::vector<Animation> animations_;
   std::vector<Driver> drivers_;
   std::vector<IkChain> ik_chains_;
+  std::vector<IkLookAt> ik_look_ats_;
   std::vector<int> layer_drivers_;  // per layer: the preset driver, or -1
   std::vector<Node> nodes_;
   std::vector<State> states_;
@@ -167,8 +175,8 @@ class Controller {
   void update(float dt);
 
   // Blends the active layers (§11) into one local pose, one Transform per joint, valid until the
-  // next compute_pose(). Bones no layer sets take the rest pose. Then runs the IK chains (§18) on
-  // the blended pose, smoothing over the dt of the last update().
+  // next compute_pose(). Bones no layer sets take the rest pose. Then runs the IK chains and the
+  // look-at entries (§18) on the blended pose, smoothing over the dt of the last update().
   std::span<const Transform> compute_pose();
   std::span<const Transform> pose() const { return output_; }
 
@@ -241,8 +249,9 @@ class Controller {
   std::vector<ControllerRecord> records_;
   std::vector<Transform> output_;
   std::vector<std::uint8_t> set_;
-  std::vector<mat4> models_;             // IK scratch: model_from_joint of output_
-  std::vector<IkChainState> ik_states_;  // per chain
+  std::vector<mat4> models_;              // IK scratch: model_from_joint of output_
+  std::vector<IkChainState> ik_states_;   // per chain
+  std::vector<LookAtState> look_states_;  // per look-at entry
   float last_dt_ = 0.0f;
   quat root_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
   vec3 root_translation_{0.0f};

@@ -145,6 +145,18 @@ struct ControllerIkChainDesc {
   std::vector<JointLimit> joint_limits;
 };
 
+// One look-at entry of the `ik` block (§18), run after the chains in listed order.
+struct ControllerIkLookAtDesc {
+  std::string name;
+  std::vector<std::int16_t> bones;  // root to tip, each a descendant of the one before
+  std::vector<float> shares;        // empty: all on the last bone
+  std::string target;               // Vec3 parameter (model-space point); empty or unset: angles
+  DynamicFloatDesc yaw{0.0f, {}};   // radians
+  DynamicFloatDesc pitch{0.0f, {}};
+  DynamicFloatDesc weight{1.0f, {}};  // clamped to [0, 1]
+  LookAtSettings settings;
+};
+
 struct ControllerDesc {
   std::vector<ControllerLayerDesc> layers;  // blend order
   std::vector<ControllerStateDesc> states;  // evaluation order
@@ -155,6 +167,7 @@ struct ControllerDesc {
   vec3 root_bone_translation{0.0f};                 // metres
   float model_scale = 1.0f;
   std::vector<ControllerIkChainDesc> ik_chains;
+  std::vector<ControllerIkLookAtDesc> ik_look_ats;
 };
 
 }  // namespace critter::anim

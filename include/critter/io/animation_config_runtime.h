@@ -17,10 +17,10 @@ namespace critter::io {
 // alias chain (the field nearest the rule wins; the source comes from the end of the chain) and
 // its source resolved to a clip index, a string parameter, a driver or null. The schema is the
 // bound schema. Layer driver presets and `driver:` rules carry LookAt/Expression properties
-// (driverArgs applied over the layer's preset of the same type); IK chains get their bones
-// resolved through the bone aliases. Errors (kInvalid, path = the config file, location = the JSON
-// pointer): a name that is neither alias nor clip, an alias cycle; (kUnsupported) a `file:` source,
-// which needs the host to load the file into the model first.
+// (driverArgs applied over the layer's preset of the same type); IK chains and look-at
+// entries get their bones resolved through the bone aliases. Errors (kInvalid, path = the config
+// file, location = the JSON pointer): a name that is neither alias nor clip, an alias cycle;
+// (kUnsupported) a `file:` source, which needs the host to load the file into the model first.
 Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                                   const BoundAnimationConfig& bound,
                                                   const Model& model);
