@@ -85,6 +85,21 @@ Result<int> ControllerProgram::add_driver(const ControllerDriverDesc& driver,
     d.yaw = desc_.schema.declare_or_find(driver.yaw_parameter);
     d.pitch = desc_.schema.declare_or_find(driver.pitch_parameter);
     if (driver.target_bone >= 0) d.touched[static_cast<std::size_t>(driver.target_bone)] = 1;
+  } else if (is("Death")) {
+    d.kind = Driver::Kind::kDeath;
+    if (bad_bone(driver.root_bone)) return fail(desc_error(where + "/root_bone", "bad bone"));
+    d.bone = driver.root_bone;
+    if (d.bone < 0) {
+      const auto parents = model_->skeleton().parents();
+      for (int j = 0; j < joints && d.bone < 0; ++j) {
+        if (parents[static_cast<std::size_t>(j)] < 0) d.bone = j;
+      }
+    }
+    if (d.bone >= 0) d.touched[static_cast<std::size_t>(d.bone)] = 1;
+    d.death_phase = desc_.schema.declare_or_find(driver.death_phase_parameter);
+    d.body_height = desc_.schema.declare_or_find(driver.body_height_parameter);
+    d.body_right = desc_.schema.declare_or_find(driver.body_right_parameter);
+    d.cause_offset = desc_.schema.declare_or_find(driver.death_cause_offset_parameter);
   } else if (is("Expression")) {
     d.kind = Driver::Kind::kExpression;
     for (std::size_t b = 0; b < driver.bones.size(); ++b) {
@@ -665,14 +680,14 @@ void Controller::update(float dt) {
   }
 }
 
-void Controller::driver_pose(const ControllerProgram::Driver& driver, bool additive,
+bool Controller::driver_pose(const ControllerProgram::Driver& driver, bool additive,
                              std::span<Transform> out) const {
   const auto rest = program_->model_->skeleton().rest_pose();
   const ControllerDriverDesc& d = *driver.desc;
   constexpr float kDeg = 3.14159265358979f / 180.0f;
   static const vec3 kAxes[3] = {vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1)};
   if (driver.kind == ControllerProgram::Driver::Kind::kLookAt) {
-    if (d.target_bone < 0) return;
+    if (d.target_bone < 0) return false;
     const float max_yaw = d.max_yaw_degrees * kDeg;
     const float max_pitch = d.max_pitch_degrees * kDeg;
     const float yaw = std::clamp(static_cast<float>(values_.number(driver.yaw)), -max_yaw, max_yaw);
@@ -690,7 +705,35 @@ void Controller::driver_pose(const ControllerProgram::Driver& driver, bool addit
       out[j] =
           Transform{rest[j].translation, glm::normalize(look * rest[j].rotation), rest[j].scale};
     }
-  } else if (driver.kind == ControllerProgram::Driver::Kind::kExpression) {
+    return true;
+  }
+  if (driver.kind == ControllerProgram::Driver::Kind::kDeath) {
+    const float t = std::clamp(static_cast<float>(values_.number(driver.death_phase)), 0.0f, 1.0f);
+    if (driver.bone < 0 || !(t > 0.0f)) return false;  // nothing happens at t = 0
+    float side = 1.0f;
+    if (d.auto_roll_direction) {
+      const vec3 right = values_.vec(driver.body_right);
+      const vec3 cause = values_.vec(driver.cause_offset);
+      const float dot = glm::dot(right, cause);
+      if (glm::length(right) > 0.0f && glm::length(cause) > 0.0f && dot != 0.0f) {
+        side = dot > 0.0f ? 1.0f : -1.0f;
+      }
+    }
+    const float drop = -d.body_drop * static_cast<float>(values_.number(driver.body_height)) * t;
+    // Row order RotX·RotZ·T (RotX acts first) is T·R_Z·R_X in column order, applied in the
+    // parent frame over the rest local: T(t_rest)·D·R_rest·S_rest.
+    const quat r = glm::angleAxis(d.roll_angle * kDeg * t * side, kAxes[2]) *
+                   glm::angleAxis(d.pitch_angle * kDeg * t, kAxes[0]);
+    const auto j = static_cast<std::size_t>(driver.bone);
+    if (additive) {
+      out[j] = Transform{vec3(0.0f, drop, 0.0f), glm::normalize(r), vec3(1.0f)};
+    } else {
+      out[j] = Transform{rest[j].translation + vec3(0.0f, drop, 0.0f),
+                         glm::normalize(r * rest[j].rotation), rest[j].scale};
+    }
+    return true;
+  }
+  if (driver.kind == ControllerProgram::Driver::Kind::kExpression) {
     for (std::size_t b = 0; b < d.bones.size(); ++b) {
       const auto& bone = d.bones[b];
       float v[9];
@@ -703,36 +746,38 @@ void Controller::driver_pose(const ControllerProgram::Driver& driver, bool addit
       out[static_cast<std::size_t>(bone.bone)] =
           Transform{vec3(v[0], v[1], v[2]), glm::normalize(r), vec3(v[6], v[7], v[8])};
     }
+    return true;
   }
+  return false;
 }
 
-void Controller::layer_pose(int layer_index) {
+bool Controller::layer_pose(int layer_index) {
   Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
   if (layer.driver >= 0) {
-    driver_pose(program_->drivers_[static_cast<std::size_t>(layer.driver)],
-                program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode ==
-                    LayerBlendMode::kAdditive,
-                layer.pose);
-    return;
+    return driver_pose(program_->drivers_[static_cast<std::size_t>(layer.driver)],
+                       program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode ==
+                           LayerBlendMode::kAdditive,
+                       layer.pose);
   }
   const auto src = layer.player.local_pose();
   std::copy(src.begin(), src.end(), layer.pose.begin());
   if (program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode !=
       LayerBlendMode::kAdditive) {
-    return;
+    return true;
   }
   // §11: on an Additive layer the channels the clip lacks are identity, so untouched bones add
   // nothing.
   const Clip* clip = layer.player.clip();
   const auto clips = program_->model_->clips();
   const std::ptrdiff_t c = clip - clips.data();
-  if (c < 0 || c >= static_cast<std::ptrdiff_t>(clips.size())) return;
+  if (c < 0 || c >= static_cast<std::ptrdiff_t>(clips.size())) return true;
   const auto& bits = program_->clip_channels_[static_cast<std::size_t>(c)];
   for (std::size_t j = 0; j < layer.pose.size(); ++j) {
     if (!(bits[j] & ControllerProgram::kT)) layer.pose[j].translation = vec3(0.0f);
     if (!(bits[j] & ControllerProgram::kR)) layer.pose[j].rotation = quat(1.0f, 0.0f, 0.0f, 0.0f);
     if (!(bits[j] & ControllerProgram::kS)) layer.pose[j].scale = vec3(1.0f);
   }
+  return true;
 }
 
 std::span<const Transform> Controller::compute_pose() {
@@ -741,7 +786,7 @@ std::span<const Transform> Controller::compute_pose() {
   std::fill(set_.begin(), set_.end(), std::uint8_t{0});
   for (std::size_t i = 0; i < layers_.size(); ++i) {
     if (!layer_active(static_cast<int>(i))) continue;
-    layer_pose(static_cast<int>(i));
+    if (!layer_pose(static_cast<int>(i))) continue;
     const Layer& layer = layers_[i];
     const ControllerLayerDesc& cfg = p.desc_.layers[i];
     const bool additive = cfg.blend_mode == LayerBlendMode::kAdditive;

@@ -120,6 +120,24 @@ class Builder {
         d.invert_pitch = v.boolean;
       } else if (iequals(key, "InvertYaw") && v.is_bool()) {
         d.invert_yaw = v.boolean;
+      } else if (iequals(key, "RootBoneName")) {
+        d.root_bone = v.is_string() ? bone(v.string) : -1;
+      } else if (iequals(key, "DeathPhaseParam") && v.is_string()) {
+        d.death_phase_parameter = v.string;
+      } else if (iequals(key, "BodyHeightParam") && v.is_string()) {
+        d.body_height_parameter = v.string;
+      } else if (iequals(key, "BodyRightParam") && v.is_string()) {
+        d.body_right_parameter = v.string;
+      } else if (iequals(key, "DeathCauseOffsetParam") && v.is_string()) {
+        d.death_cause_offset_parameter = v.string;
+      } else if (iequals(key, "RollAngle") && read_number(v, &f)) {
+        d.roll_angle = f;
+      } else if (iequals(key, "PitchAngle") && read_number(v, &f)) {
+        d.pitch_angle = f;
+      } else if (iequals(key, "BodyDrop") && read_number(v, &f)) {
+        d.body_drop = f;
+      } else if (iequals(key, "AutoRollDirection") && v.is_bool()) {
+        d.auto_roll_direction = v.boolean;
       } else if (iequals(key, "boneConfigs") && v.is_array()) {
         d.bones.clear();
         for (const ConfigValue& b : v.items) {

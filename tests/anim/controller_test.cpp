@@ -628,3 +628,44 @@ TEST_F(ControllerTest, IkLookAtTurnsTheLastBoneByTheYawExpression) {
 
 }  // namespace
 }  // namespace critter::anim
+
+namespace critter::anim {
+namespace {
+
+TEST_F(ControllerTest, DeathDriverRollsTowardTheCauseAndDrops) {
+  ControllerDesc d;
+  d.layers.push_back(layer("Base"));
+  ControllerLayerDesc death = layer("Death");
+  death.driver.type = "Death";
+  death.driver.body_drop = 0.4f;
+  d.layers.push_back(death);
+  ControllerStateDesc base;
+  base.layer = 0;
+  base.rules.push_back(leaf("true", clip_anim(walk_)));
+  d.states.push_back(base);
+  Controller c(compile_or_die(*demo_, std::move(d)));
+  auto& v = c.parameters();
+  v.set_float("BodyHeight", 0.5);
+  v.set_vec3(c.program().schema().find("BodyRight"), vec3(1, 0, 0));
+  v.set_vec3(c.program().schema().find("DeathCauseOffset"), vec3(-2, 0, 0));
+  c.update(0.25f);
+  // DeathPhase 0: the Death layer shows nothing; the root is the walk's.
+  Player walk(*demo_);
+  ASSERT_TRUE(walk.play(walk_, PlaybackMode::kLoopForward));
+  walk.update(0.0f);
+  walk.update(0.25f);
+  auto pose = c.compute_pose();
+  EXPECT_EQ(pose[0], walk.local_pose()[0]);
+
+  // Half way: roll 45 degrees about Z on the side of the cause (-1), drop 0.4 * 0.5 * 0.5.
+  v.set_float("DeathPhase", 0.5);
+  c.update(0.0f);
+  pose = c.compute_pose();
+  const auto rest = demo_->skeleton().rest_pose();
+  const quat roll = quat_xyzw(0, 0, std::sin(-kPi / 8), std::cos(-kPi / 8));
+  EXPECT_LT(angle_between(pose[0].rotation, roll * rest[0].rotation), 1e-4f);
+  EXPECT_NEAR(pose[0].translation.y, rest[0].translation.y - 0.1f, 1e-6f);
+}
+
+}  // namespace
+}  // namespace critter::anim

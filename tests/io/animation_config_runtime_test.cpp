@@ -107,6 +107,9 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   EXPECT_EQ(desc->layers[1].driver.yaw_axis, 1);
   EXPECT_FLOAT_EQ(desc->layers[1].driver.max_yaw_degrees, 40.0f);
   EXPECT_FLOAT_EQ(desc->layers[1].driver.max_pitch_degrees, 15.0f);
+  EXPECT_EQ(desc->layers[2].driver.type, "Death");
+  EXPECT_FLOAT_EQ(desc->layers[2].driver.body_drop, 0.4f);
+  EXPECT_EQ(desc->layers[2].driver.root_bone, -1);
   ASSERT_EQ(desc->states.size(), 2u);
   const auto& gait = desc->states[0];
   EXPECT_EQ(gait.layer, 0);
@@ -188,6 +191,14 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   run(0.5f);
   EXPECT_TRUE(c.layer_active(0));
   EXPECT_NEAR(c.compute_pose()[0].translation.x, 2.0f, 1e-4f);
+
+  // Dying: the rule turns the Death layer's driver on; at full weight it replaces the walk's root
+  // with the rest root dropped by BodyDrop * BodyHeight * DeathPhase = 0.4 * 1 * 0.5.
+  v.set_float("BodyHeight", 1.0);
+  v.set_float("DeathPhase", 0.5);
+  run(0.01f);
+  EXPECT_NEAR(c.compute_pose()[0].translation.y, -0.2f, 1e-5f);
+  EXPECT_NEAR(c.compute_pose()[0].translation.x, 0.0f, 1e-5f);  // Death overrides the root
 }
 
 TEST(AnimationConfigRuntimeTest, RuleFieldsWinOverTheAliasChain) {

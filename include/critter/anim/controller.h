@@ -8,7 +8,7 @@
 // 64 bytes.
 //
 // Not implemented by this runtime (they are accepted in the description and left alone): driver
-// types other than LookAt and Expression (§14), root motion (§13), manual control, and
+// types other than LookAt, Death and Expression (§14), root motion (§13), manual control, and
 // re-evaluating a `loop` expression after the animation was applied.
 #pragma once
 
@@ -70,11 +70,16 @@ class ControllerProgram {
     int driver = -1;                  // kDriver sources: index into drivers_
   };
   struct Driver {
-    enum class Kind : std::uint8_t { kUnsupported, kLookAt, kExpression };
+    enum class Kind : std::uint8_t { kUnsupported, kLookAt, kDeath, kExpression };
     Kind kind = Kind::kUnsupported;
     const ControllerDriverDesc* desc = nullptr;
     ParamIndex yaw = kNoParam;  // LookAt
     ParamIndex pitch = kNoParam;
+    ParamIndex death_phase = kNoParam;  // Death
+    ParamIndex body_height = kNoParam;
+    ParamIndex body_right = kNoParam;
+    ParamIndex cause_offset = kNoParam;
+    int bone = -1;
     std::vector<const Expression*> channels;  // Expression: 9 per bone (null: static)
     std::vector<std::uint8_t> touched;        // per joint: the driver writes it
   };
@@ -236,9 +241,11 @@ class Controller {
   void on_event(int layer_index, const PlayerRecord& record);
   void interrupt_if_playing(int layer_index);
   float eval_float(const Expression* e, float fallback) const;
-  void layer_pose(int layer_index);
+  // Fills the layer's pose; false when the layer shows nothing this frame.
+  bool layer_pose(int layer_index);
   void run_ik();
-  void driver_pose(const ControllerProgram::Driver& driver, bool additive,
+  // Writes the driver's bones into `out`; false when it has nothing to show this frame.
+  bool driver_pose(const ControllerProgram::Driver& driver, bool additive,
                    std::span<Transform> out) const;
 
   std::shared_ptr<const ControllerProgram> program_;

@@ -35,7 +35,8 @@ struct DynamicBoolDesc {
   std::string expression;
 };
 
-// A procedural pose source (§14). This runtime runs LookAt and Expression; other registered types
+// A procedural pose source (§14). This runtime runs LookAt, Death and Expression; other registered
+// types
 // are accepted and leave their layer untouched.
 struct ControllerDriverDesc {
   std::string type;  // the registered name ("LookAt", "Expression", ...); empty: no driver
@@ -50,6 +51,17 @@ struct ControllerDriverDesc {
   int yaw_axis = 2;
   bool invert_pitch = false;
   bool invert_yaw = false;
+  // Death (§14.1): the bone (-1: the model's first root), the parameters read, the angles
+  // (degrees), the drop (fraction of BodyHeight) and whether the roll side follows the cause.
+  int root_bone = -1;
+  std::string death_phase_parameter = "DeathPhase";
+  std::string body_height_parameter = "BodyHeight";
+  std::string body_right_parameter = "BodyRight";
+  std::string death_cause_offset_parameter = "DeathCauseOffset";
+  float roll_angle = 90.0f;
+  float pitch_angle = 0.0f;
+  float body_drop = 0.0f;
+  bool auto_roll_direction = true;
   // Expression (§14.1): per bone, position x y z (metres), rotation x y z (degrees) and scale
   // x y z; local = T·R_Z·R_Y·R_X·S, absolute. A failing expression yields the static value.
   struct Bone {
