@@ -568,6 +568,60 @@ void Controller::apply(int layer_index, int animation) {
   layer.completed = false;
 }
 
+Status Controller::play_animation(int layer_index, int clip, PlaybackMode mode,
+                                  PlayOptions options) {
+  if (layer_index < 0 || layer_index >= static_cast<int>(layers_.size())) {
+    return fail(Error::at(ErrorCode::kUsage, "Controller", "layer", "no such layer"));
+  }
+  Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
+  const ControllerLayerDesc& cfg = program_->desc_.layers[static_cast<std::size_t>(layer_index)];
+  options.on_done = nullptr;
+  const float blend = std::max(0.0f, options.blend_duration);
+  const bool empty = layer.player.clip() == nullptr;
+  PlayOptions play = options;
+  if (empty) play.blend_duration = 0.0f;
+  if (clip < 0 || clip >= static_cast<int>(program_->model_->clips().size())) {
+    return fail(Error::at(ErrorCode::kUsage, "Controller", "clip", "clip index out of range"));
+  }
+  const bool interrupts =
+      layer.animation >= 0 && layer.once && !layer.completed && layer.player.playing();
+  const int outgoing = layer.animation;
+  if (auto s = layer.player.play(clip, mode, play); !s) return s;
+  layer.player.clear_records();
+  if (interrupts) {
+    fire_action(layer_index,
+                program_->animations_[static_cast<std::size_t>(outgoing)].desc->on_interrupt,
+                ControllerRecord::Kind::kInterrupt);
+  }
+  if (empty) {
+    layer.weight = 0.0f;
+    start_weight_fade(layer, cfg.weight, blend);
+  } else if (layer.deactivating || layer.weight != cfg.weight) {
+    start_weight_fade(layer, cfg.weight, kDeactivateSeconds);
+  }
+  layer.deactivating = false;
+  layer.driver = -1;
+  layer.animation = -1;
+  layer.once = false;
+  layer.completed = true;
+  layer.manual = true;
+  return {};
+}
+
+void Controller::release_manual_control(int layer_index) {
+  const auto& states = program_->states_;
+  for (std::size_t i = 0; i < layers_.size(); ++i) {
+    if (layer_index >= 0 && static_cast<int>(i) != layer_index) continue;
+    layers_[i].manual = false;
+    for (std::size_t s = 0; s < states.size(); ++s) {
+      if (states[s].layer != static_cast<int>(i)) continue;
+      memory_[s].leaf = -1;
+      memory_[s].source.clear();
+    }
+  }
+  force_evaluation_ = true;
+}
+
 void Controller::on_event(int layer_index, const PlayerRecord& record) {
   ControllerRecord r;
   r.kind = ControllerRecord::Kind::kEvent;
@@ -604,12 +658,16 @@ void Controller::update(float dt) {
   const ControllerProgram& p = *program_;
   time_ += dt;
 
-  // (2) Rules, only when a parameter changed (§8).
-  if (values_.changed()) {
+  // (2) Rules, only when a parameter changed (§8) or control was released; skipped when every
+  // layer is under manual control.
+  bool all_manual = !layers_.empty();
+  for (const Layer& l : layers_) all_manual = all_manual && l.manual;
+  if ((values_.changed() || force_evaluation_) && !all_manual) {
     values_.clear_changed();
+    force_evaluation_ = false;
     for (std::size_t s = 0; s < p.states_.size(); ++s) {
       const auto& state = p.states_[s];
-      if (state.layer < 0) continue;
+      if (state.layer < 0 || layers_[static_cast<std::size_t>(state.layer)].manual) continue;
       const int leaf = match(state);
       if (leaf < 0) continue;  // no match: the layer is left unchanged
       const int animation = p.nodes_[static_cast<std::size_t>(leaf)].animation;

@@ -669,3 +669,30 @@ TEST_F(ControllerTest, DeathDriverRollsTowardTheCauseAndDrops) {
 
 }  // namespace
 }  // namespace critter::anim
+
+namespace critter::anim {
+namespace {
+
+TEST_F(ControllerTest, ManualControlSkipsRulesUntilReleased) {
+  Controller c(compile_or_die(*demo_, gait_desc(walk_, idle_)));
+  auto& v = c.parameters();
+  const Clip* walk = &demo_->clips()[static_cast<std::size_t>(walk_)];
+  const Clip* idle = &demo_->clips()[static_cast<std::size_t>(idle_)];
+  v.set_bool("IsOnGround", true);
+  c.update(kDt);
+  EXPECT_EQ(c.layer_player(0).clip(), idle);
+  EXPECT_FALSE(c.play_animation(5, walk_, PlaybackMode::kLoopForward));
+  ASSERT_TRUE(c.play_animation(0, walk_, PlaybackMode::kOnceForward));
+  EXPECT_TRUE(c.manual(0));
+  v.set_float("SpeedXZ", 0.05);  // rules would pick idle: skipped while manual
+  for (int i = 0; i < 90; ++i) c.update(kDt);
+  EXPECT_EQ(c.layer_player(0).clip(), walk);
+  EXPECT_TRUE(c.layer_active(0));  // the finished manual play holds its pose
+  c.release_manual_control();
+  EXPECT_FALSE(c.manual(0));
+  c.update(kDt);  // no parameter changed, but release forces an evaluation
+  EXPECT_EQ(c.layer_player(0).clip(), idle);
+}
+
+}  // namespace
+}  // namespace critter::anim

@@ -8,8 +8,8 @@
 // 64 bytes.
 //
 // Not implemented by this runtime (they are accepted in the description and left alone): driver
-// types other than LookAt, Death and Expression (§14), root motion (§13), manual control, and
-// re-evaluating a `loop` expression after the animation was applied.
+// types other than LookAt, Death and Expression (§14), root motion (§13), and re-evaluating a
+// `loop` expression after the animation was applied.
 #pragma once
 
 #include <cstdint>
@@ -179,6 +179,17 @@ class Controller {
   // or non-finite counts as 0.
   void update(float dt);
 
+  // Manual control (§8): plays `clip` of the model on `layer` from code; the layer's rules are
+  // skipped until release_manual_control(). A running non-looping rule animation on the layer
+  // reports its onInterrupt. An empty layer fades in over options.blend_duration, otherwise the
+  // player crossfades. No completion actions; a finished Once play holds its last pose.
+  // options.on_done is not used. Fails (kUsage) on a bad layer or a play the Player rejects.
+  Status play_animation(int layer, int clip, PlaybackMode mode, PlayOptions options = {});
+  // Gives `layer` (-1: every layer) back to its rules: clears their de-duplication memory and
+  // forces a rule evaluation in the next update().
+  void release_manual_control(int layer = -1);
+  bool manual(int layer) const { return layers_[static_cast<std::size_t>(layer)].manual; }
+
   // Blends the active layers (§11) into one local pose, one Transform per joint, valid until the
   // next compute_pose(). Bones no layer sets take the rest pose. Then runs the IK chains and the
   // look-at entries (§18) on the blended pose, smoothing over the dt of the last update().
@@ -224,6 +235,7 @@ class Controller {
     std::uint32_t play_id = 0;
     bool once = false;
     bool completed = false;  // completion tracking of the current play is over
+    bool manual = false;     // under play_animation() control: rules skip the layer
     std::vector<Transform> pose;
   };
   struct StateMemory {
@@ -260,6 +272,7 @@ class Controller {
   std::vector<IkChainState> ik_states_;   // per chain
   std::vector<LookAtState> look_states_;  // per look-at entry
   float last_dt_ = 0.0f;
+  bool force_evaluation_ = false;
   quat root_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
   vec3 root_translation_{0.0f};
   quat root_from_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
