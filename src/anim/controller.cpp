@@ -478,6 +478,16 @@ void Controller::deactivate(int layer_index) {
   }
 }
 
+void Controller::start_root_blend(const quat& rotation, const vec3& translation, float duration) {
+  root_from_rotation_ = root_rotation_;
+  root_from_translation_ = root_translation_;
+  root_to_rotation_ = rotation;
+  root_to_translation_ = translation;
+  root_blend_time_ = 0.0f;
+  root_blend_duration_ = duration;
+  root_blending_ = true;
+}
+
 void Controller::apply(int layer_index, int animation) {
   const ControllerProgram& p = *program_;
   const auto& a = p.animations_[static_cast<std::size_t>(animation)];
@@ -488,6 +498,11 @@ void Controller::apply(int layer_index, int animation) {
 
   if (d.source == Source::kNone) {
     deactivate(layer_index);
+    // §8: on Base the root-bone correction goes back to the top-level value over 0.2 s.
+    if (equals_ascii_ci(cfg.name, "Base")) {
+      start_root_blend(p.desc_.root_bone_rotation, p.desc_.root_bone_translation,
+                       kDeactivateSeconds);
+    }
     return;
   }
   if (d.source == Source::kDriver) {
@@ -528,13 +543,8 @@ void Controller::apply(int layer_index, int animation) {
   const float blend = std::max(0.0f, eval_float(a.blend_duration, d.blend_duration.value));
 
   // §12: the root-bone correction blends from its current value toward the new target.
-  root_from_rotation_ = root_rotation_;
-  root_from_translation_ = root_translation_;
-  root_to_rotation_ = d.root_bone_rotation.value_or(p.desc_.root_bone_rotation);
-  root_to_translation_ = d.root_bone_translation.value_or(p.desc_.root_bone_translation);
-  root_blend_time_ = 0.0f;
-  root_blend_duration_ = blend;
-  root_blending_ = true;
+  start_root_blend(d.root_bone_rotation.value_or(p.desc_.root_bone_rotation),
+                   d.root_bone_translation.value_or(p.desc_.root_bone_translation), blend);
 
   layer.driver = -1;
   PlayOptions options;

@@ -471,6 +471,13 @@ TEST_F(ControllerTest, RootBoneCorrectionBlendsOnAnimationChange) {
   EXPECT_NEAR(angle_between(c.root_bone_rotation(), quat(1, 0, 0, 0)), kPi / 2, 1e-3f);
   c.update(0.25f);
   EXPECT_NEAR(angle_between(c.root_bone_rotation(), quat(1, 0, 0, 0)), 0.0f, 1e-3f);
+  // A null source on Base blends back to the top-level value over 0.2 s.
+  c.parameters().set_bool("IsDead", true);
+  c.update(0.0f);
+  c.update(0.1f);  // smoothstep(0.5) = 0.5
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), about_y(kPi)), kPi / 2, 1e-3f);
+  c.update(0.1f);
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), about_y(kPi)), 0.0f, 1e-3f);
 }
 
 }  // namespace

@@ -247,6 +247,7 @@ class Controller {
   int match_list(int first, int count) const;
   void apply(int layer_index, int animation);
   void deactivate(int layer_index);
+  void start_root_blend(const quat& rotation, const vec3& translation, float duration);
   void start_weight_fade(Layer& layer, float to, float duration);
   void fire_action(int layer_index, const ControllerActionDesc& action,
                    ControllerRecord::Kind kind);
