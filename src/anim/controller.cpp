@@ -42,6 +42,22 @@ Result<std::shared_ptr<const ControllerProgram>> ControllerProgram::compile(cons
   return std::shared_ptr<const ControllerProgram>(std::move(program));
 }
 
+vec3 ControllerProgram::root_position(int clip, int bone, float time) const {
+  for (const RootTrack& t : root_tracks_) {
+    if (t.clip != clip || t.bone != bone) continue;
+    if (t.times.empty()) return vec3(0.0f);
+    if (time <= t.times.front()) return t.positions.front();
+    if (time >= t.times.back()) return t.positions.back();
+    const auto it = std::upper_bound(t.times.begin(), t.times.end(), time);
+    const std::size_t k = static_cast<std::size_t>(it - t.times.begin());
+    const float t0 = t.times[k - 1];
+    const float t1 = t.times[k];
+    const float f = t1 > t0 ? (time - t0) / (t1 - t0) : 1.0f;
+    return t.positions[k - 1] + (t.positions[k] - t.positions[k - 1]) * f;
+  }
+  return vec3(0.0f);
+}
+
 int ControllerProgram::find_layer(std::string_view name) const {
   for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
     if (equals_ascii_ci(desc_.layers[i].name, name)) return static_cast<int>(i);
@@ -151,6 +167,62 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
   a.start_phase = *start;
   a.end_phase = *end;
   a.blend_duration = *blend;
+  if (anim.root_motion) {
+    const int joints = model_->skeleton().joint_count();
+    int bone = anim.root_motion->source_bone;
+    if (bone >= joints) return fail(desc_error(where + "/root_motion/source_bone", "bad bone"));
+    const auto parents = model_->skeleton().parents();
+    if (bone < 0 && joints > 0) {
+      // §13: the model root, or the first bone below it (breadth-first) that a clip moves.
+      bone = 0;
+      std::vector<int> queue{0};
+      for (std::size_t q = 0; q < queue.size(); ++q) {
+        const int j = queue[q];
+        bool moved = false;
+        for (const auto& bits : clip_channels_)
+          moved = moved || (bits[static_cast<std::size_t>(j)] & kT);
+        if (moved) {
+          bone = j;
+          break;
+        }
+        for (int c = j + 1; c < joints; ++c) {
+          if (parents[static_cast<std::size_t>(c)] == j) queue.push_back(c);
+        }
+      }
+    }
+    a.root_bone = bone;
+    const auto rest = model_->skeleton().rest_pose();
+    quat frame(1.0f, 0.0f, 0.0f, 0.0f);
+    for (int j = bone >= 0 ? parents[static_cast<std::size_t>(bone)] : -1; j >= 0;
+         j = parents[static_cast<std::size_t>(j)]) {
+      frame = rest[static_cast<std::size_t>(j)].rotation * frame;
+    }
+    a.root_frame = frame;
+    // The per-clip cache of that bone's translation keys.
+    for (std::size_t c = 0; c < model_->clips().size() && bone >= 0; ++c) {
+      bool known = false;
+      for (const auto& t : root_tracks_)
+        known = known || (t.clip == static_cast<int>(c) && t.bone == bone);
+      if (known) continue;
+      RootTrack track;
+      track.clip = static_cast<int>(c);
+      track.bone = bone;
+      const Clip& clip = model_->clips()[c];
+      for (const Track& t : clip.tracks()) {
+        if (t.target != TrackTarget::kTranslation || t.index != bone) continue;
+        const auto times = clip.track_times(t);
+        const auto values = clip.track_values(t);
+        const std::size_t stride = t.stride();
+        const std::size_t offset = t.interpolation == Interpolation::kCubicSpline ? 3 : 0;
+        for (std::size_t k = 0; k < times.size(); ++k) {
+          track.times.push_back(times[k]);
+          track.positions.emplace_back(values[k * stride + offset], values[k * stride + offset + 1],
+                                       values[k * stride + offset + 2]);
+        }
+      }
+      root_tracks_.push_back(std::move(track));
+    }
+  }
   if (auto s = check_action(anim.on_complete); !s) return s;
   if (auto s = check_action(anim.on_interrupt); !s) return s;
   max_events_ = std::max(max_events_, anim.events.size());
@@ -211,6 +283,30 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
       }
     }
   }
+  // Which channels each clip animates: on Additive layers the others are identity (§11).
+  clip_channels_.resize(model.clips().size());
+  for (std::size_t c = 0; c < model.clips().size(); ++c) {
+    auto& bits = clip_channels_[c];
+    bits.assign(joints, 0);
+    for (const Track& t : model.clips()[c].tracks()) {
+      if (t.index < 0 || static_cast<std::size_t>(t.index) >= joints) continue;
+      auto& b = bits[static_cast<std::size_t>(t.index)];
+      switch (t.target) {
+        case TrackTarget::kTranslation:
+          b |= kT;
+          break;
+        case TrackTarget::kRotation:
+          b |= kR;
+          break;
+        case TrackTarget::kScale:
+          b |= kS;
+          break;
+        case TrackTarget::kWeights:
+          break;
+      }
+    }
+  }
+  base_layer_ = find_layer("Base");
   for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
     int preset = -1;
     if (!desc_.layers[i].driver.type.empty()) {
@@ -244,29 +340,6 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
     states_.push_back({state.layer, *roots, static_cast<int>(state.rules.size())});
   }
 
-  // Which channels each clip animates: on Additive layers the others are identity (§11).
-  clip_channels_.resize(model.clips().size());
-  for (std::size_t c = 0; c < model.clips().size(); ++c) {
-    auto& bits = clip_channels_[c];
-    bits.assign(joints, 0);
-    for (const Track& t : model.clips()[c].tracks()) {
-      if (t.index < 0 || static_cast<std::size_t>(t.index) >= joints) continue;
-      auto& b = bits[static_cast<std::size_t>(t.index)];
-      switch (t.target) {
-        case TrackTarget::kTranslation:
-          b |= kT;
-          break;
-        case TrackTarget::kRotation:
-          b |= kR;
-          break;
-        case TrackTarget::kScale:
-          b |= kS;
-          break;
-        case TrackTarget::kWeights:
-          break;
-      }
-    }
-  }
   for (std::size_t i = 0; i < desc_.ik_chains.size(); ++i) {
     const ControllerIkChainDesc& chain = desc_.ik_chains[i];
     const std::string at = "ik_chains/" + std::to_string(i);
@@ -573,6 +646,8 @@ void Controller::apply(int layer_index, int animation) {
   if (!layer.player.play(clip, mode, options)) return;  // options were checked at compile
   layer.player.clear_records();                         // Interrupted records were handled above
   layer.animation = animation;
+  layer.start_phase = start;
+  layer.end_phase = end;
   layer.play_id = layer.player.playhead().play_id();
   layer.once = !loop;
   layer.completed = false;
@@ -746,6 +821,168 @@ void Controller::update(float dt) {
         root_from_translation_ + (root_to_translation_ - root_from_translation_) * s;
     if (s >= 1.0f) root_blending_ = false;
   }
+  // (6) Root motion, Base only (§13).
+  root_motion(dt);
+}
+
+void Controller::root_motion(float dt) {
+  const ControllerProgram& p = *program_;
+  root_motion_active_ = false;
+  if (p.base_layer_ < 0) return;
+  const Layer& layer = layers_[static_cast<std::size_t>(p.base_layer_)];
+  const Clip* clip = layer.player.clip();
+  if (layer.animation < 0 || layer.driver >= 0 || clip == nullptr || layer.deactivating) {
+    root_motion_play_ = 0;
+    return;
+  }
+  const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
+  if (!a.desc->root_motion || a.desc->root_motion->mode == RootMotionMode::kNone) {
+    root_motion_play_ = 0;
+    return;
+  }
+  const ControllerRootMotionDesc& rm = *a.desc->root_motion;
+  const int c = static_cast<int>(clip - p.model_->clips().data());
+  const float duration = clip->duration();
+  const float now = layer.player.clip_time();
+  const std::uint32_t play = layer.player.playhead().play_id();
+  const bool new_play = play != root_motion_play_;
+  const float prev = new_play ? now : root_motion_time_;
+  const bool forward = layer.end_phase >= layer.start_phase;
+  const float a_t = std::min(layer.start_phase, layer.end_phase) * duration;
+  const float b_t = std::max(layer.start_phase, layer.end_phase) * duration;
+  // A loop that wrapped since the last update moved against the play direction.
+  const bool wrapped = !new_play && (forward ? now < prev : now > prev);
+  auto pos = [&](float t) { return p.root_position(c, a.root_bone, t); };
+  // Into the entity frame (§13): ancestors' rest rotations, model scale, root-bone rotation.
+  auto to_world = [&](const vec3& local) {
+    return body_rotation_ * (root_rotation_ * (a.root_frame * local * p.desc_.model_scale));
+  };
+  auto masked = [&](const vec3& result, const vec3& keep) {
+    vec3 out;
+    for (int i = 0; i < 3; ++i) out[i] = rm.velocity_mask[i] > 0.5f ? result[i] : keep[i];
+    return out;
+  };
+
+  if (rm.mode == RootMotionMode::kAddImpulse) {
+    if (new_play) impulse_done_ = false;
+    const float phase = rm.impulse_phase >= 0.0f ? rm.impulse_phase
+                                                 : (forward ? layer.end_phase : layer.start_phase);
+    const float pt = phase * duration;
+    bool fire = false;
+    if (!impulse_done_) {
+      if (new_play) {
+        fire = forward ? now >= pt : now <= pt;
+      } else if (!wrapped) {
+        fire = forward ? (prev < pt && now >= pt) : (prev > pt && now <= pt);
+      } else {
+        fire = forward ? (prev < pt || now >= pt) : (prev > pt || now <= pt);
+      }
+    }
+    if (wrapped) impulse_done_ = false;
+    if (fire) {
+      impulse_done_ = true;
+      vec3 impulse(0.0f);
+      if (rm.impulse_override || rm.impulse_speed_override) {
+        impulse = body_rotation_ *
+                  (rm.impulse_override ? *rm.impulse_override : *rm.impulse_speed_override);
+      } else {
+        // Measured over [max(phase, start), end] of the play's range.
+        const float from = std::max(pt, a_t);
+        const float span = b_t - from;
+        vec3 average(0.0f);
+        vec3 peak(0.0f);
+        if (span > 0.0f) {
+          average = (pos(b_t) - pos(from)) / span;
+          for (const auto& t : p.root_tracks_) {
+            if (t.clip != c || t.bone != a.root_bone) continue;
+            for (std::size_t k = 1; k < t.times.size(); ++k) {
+              const float dt_k = t.times[k] - t.times[k - 1];
+              if (t.times[k] <= from || t.times[k - 1] >= b_t || dt_k <= 0.0f) continue;
+              const vec3 v = (t.positions[k] - t.positions[k - 1]) / dt_k;
+              if (glm::length(v) > glm::length(peak)) peak = v;
+            }
+          }
+        }
+        const vec3 local = rm.impulse_method == RootMotionImpulseMethod::kAverage ? average
+                           : rm.impulse_method == RootMotionImpulseMethod::kPeak
+                               ? peak
+                               : (average + peak) * 0.5f;
+        impulse = to_world(local);
+      }
+      const float len = glm::length(impulse);
+      if (len > rm.max_impulse) impulse *= rm.max_impulse / len;
+      impulse *= rm.impulse_scale;
+      for (int i = 0; i < 3; ++i) {
+        if (rm.velocity_mask[i] <= 0.5f) impulse[i] = 0.0f;
+      }
+      root_motion_velocity_ = body_velocity_ + impulse;
+      root_motion_active_ = true;
+    }
+  } else if (dt > 0.0f) {
+    // Blend / Override: v = ΔP/Δt, the loop seam split in its two parts; 0 once a clip ended.
+    vec3 v(0.0f);
+    if (!new_play && (layer.player.playing() || now != prev)) {
+      vec3 delta = pos(now) - pos(prev);
+      if (wrapped) {
+        delta = forward ? (pos(b_t) - pos(prev)) + (pos(now) - pos(a_t))
+                        : (pos(a_t) - pos(prev)) + (pos(now) - pos(b_t));
+      }
+      v = to_world(delta / dt);
+    }
+    const float len = glm::length(v);
+    if (len > rm.max_speed) v *= rm.max_speed / len;
+    const vec3 cur = body_velocity_;
+    vec3 out = v;
+    if (rm.mode == RootMotionMode::kBlend) {
+      switch (rm.blend_method) {
+        case RootMotionBlendMethod::kSmoothDamp: {
+          // Critically damped spring toward v (ω = 2 / smoothTime), never overshooting.
+          const float omega = 2.0f / std::max(rm.smooth_time, 1e-4f);
+          const float x = omega * dt;
+          const float e = 1.0f / (1.0f + x + 0.48f * x * x + 0.235f * x * x * x);
+          const vec3 change = cur - v;
+          const vec3 temp = (root_motion_state_ + omega * change) * dt;
+          root_motion_state_ = (root_motion_state_ - omega * temp) * e;
+          out = v + (change + temp) * e;
+          break;
+        }
+        case RootMotionBlendMethod::kWeightedAverage:
+          out = cur + (v - cur) * rm.blend_weight;
+          break;
+        case RootMotionBlendMethod::kSpringDamper: {
+          const vec3 acc =
+              -rm.spring_stiffness * (cur - v) - rm.spring_damping * root_motion_state_;
+          root_motion_state_ += acc * dt;  // semi-implicit Euler
+          out = cur + root_motion_state_ * dt;
+          break;
+        }
+      }
+    }
+    root_motion_velocity_ = masked(out, cur);
+    root_motion_active_ = true;
+  }
+  if (new_play) root_motion_state_ = vec3(0.0f);
+  root_motion_time_ = now;
+  root_motion_play_ = play;
+}
+
+void Controller::strip_root_motion(std::span<Transform> pose) const {
+  // §13: while Base runs Blend or Override, the source bone and its ancestors keep their rest
+  // translation (rotation kept, scale dropped) so the motion is not shown twice.
+  const ControllerProgram& p = *program_;
+  const Layer& layer = layers_[static_cast<std::size_t>(p.base_layer_)];
+  if (layer.animation < 0 || layer.driver >= 0) return;
+  const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
+  if (!a.desc->root_motion || a.root_bone < 0) return;
+  const RootMotionMode mode = a.desc->root_motion->mode;
+  if (mode != RootMotionMode::kBlend && mode != RootMotionMode::kOverride) return;
+  const auto rest = p.model_->skeleton().rest_pose();
+  const auto parents = p.model_->skeleton().parents();
+  for (int j = a.root_bone; j >= 0; j = parents[static_cast<std::size_t>(j)]) {
+    const auto k = static_cast<std::size_t>(j);
+    pose[k].translation = rest[k].translation;
+    pose[k].scale = rest[k].scale;
+  }
 }
 
 bool Controller::driver_pose(const ControllerProgram::Driver& driver, bool additive,
@@ -829,6 +1066,7 @@ bool Controller::layer_pose(int layer_index) {
   }
   const auto src = layer.player.local_pose();
   std::copy(src.begin(), src.end(), layer.pose.begin());
+  if (layer_index == program_->base_layer_) strip_root_motion(layer.pose);
   if (program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode !=
       LayerBlendMode::kAdditive) {
     return true;

@@ -11,6 +11,16 @@
 namespace critter::io {
 namespace {
 
+// The io and anim enums of §13 list the same values in the same order.
+static_assert(static_cast<int>(RootMotionMode::kOverride) ==
+              static_cast<int>(anim::RootMotionMode::kOverride));
+static_assert(static_cast<int>(RootMotionMode::kAddImpulse) ==
+              static_cast<int>(anim::RootMotionMode::kAddImpulse));
+static_assert(static_cast<int>(RootMotionBlendMethod::kSpringDamper) ==
+              static_cast<int>(anim::RootMotionBlendMethod::kSpringDamper));
+static_assert(static_cast<int>(ImpulseMethod::kWeighted) ==
+              static_cast<int>(anim::RootMotionImpulseMethod::kWeighted));
+
 Error located(ErrorCode code, const SourceLocation& where, std::string message) {
   return Error::at(code, where.file, where.pointer, std::move(message));
 }
@@ -175,6 +185,28 @@ class Builder {
 
   void set_layer_preset(const DriverConfig* preset) { preset_ = preset; }
 
+  anim::ControllerRootMotionDesc root_motion(const RootMotionConfig& in) const {
+    anim::ControllerRootMotionDesc out;
+    out.source_bone = in.source_bone ? bone(*in.source_bone) : -1;
+    const RootMotionTranslation& t = in.translation;
+    out.mode = static_cast<anim::RootMotionMode>(static_cast<int>(t.mode));
+    out.blend_method = static_cast<anim::RootMotionBlendMethod>(static_cast<int>(t.blend_method));
+    out.smooth_time = t.smooth_time;
+    out.blend_weight = t.blend_weight;
+    out.spring_stiffness = t.spring_stiffness;
+    out.spring_damping = t.spring_damping;
+    out.impulse_method =
+        static_cast<anim::RootMotionImpulseMethod>(static_cast<int>(t.impulse_method));
+    out.impulse_scale = t.impulse_scale;
+    out.impulse_phase = t.impulse_phase;
+    out.impulse_override = t.impulse_override;
+    out.impulse_speed_override = t.impulse_speed_override;
+    out.velocity_mask = t.velocity_mask;
+    out.max_speed = t.max_speed;
+    out.max_impulse = t.max_impulse;
+    return out;
+  }
+
   Result<anim::ControllerAnimationDesc> animation(const AnimationReference& rule_ref) {
     // The references to merge, nearest the rule first, and the one that names the source.
     std::vector<const AnimationReference*> chain{&rule_ref};
@@ -286,6 +318,12 @@ class Builder {
     for (const AnimationReference* r : chain) {
       if (r->on_interrupt) {
         out.on_interrupt = to_action(r->on_interrupt);
+        break;
+      }
+    }
+    for (const AnimationReference* r : chain) {
+      if (r->root_motion) {
+        out.root_motion = root_motion(*r->root_motion);
         break;
       }
     }

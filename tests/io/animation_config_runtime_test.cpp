@@ -121,6 +121,10 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   EXPECT_FALSE(jump.loop.value);
   EXPECT_FLOAT_EQ(jump.blend_duration.value, 0.2f);
   EXPECT_EQ(jump.on_complete.name, "JumpDone");
+  ASSERT_TRUE(jump.root_motion.has_value());
+  EXPECT_EQ(jump.root_motion->mode, anim::RootMotionMode::kAddImpulse);
+  EXPECT_FLOAT_EQ(jump.root_motion->impulse_phase, 0.18f);
+  EXPECT_EQ(jump.root_motion->velocity_mask, vec3(0, 1, 0));
   ASSERT_TRUE(gait.rules[2].is_group);
   const auto& walk = gait.rules[2].rules[0].animation;
   EXPECT_EQ(walk.speed.expression, "[SpeedXZ] * 0.65");

@@ -8,13 +8,15 @@
 // 64 bytes.
 //
 // Not implemented by this runtime (they are accepted in the description and left alone): driver
-// types other than LookAt, Death and Expression (§14), root motion (§13), and re-evaluating a
+// types other than LookAt, Death and Expression (§14), root-motion scale and physics flags (§13),
+// and re-evaluating a
 // `loop` expression after the animation was applied.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -55,6 +57,10 @@ class ControllerProgram {
   // Index of the layer named `name` (case-insensitive), or -1.
   int find_layer(std::string_view name) const;
 
+  // §13: the source bone's position in clip `clip` at `time` seconds (keys interpolated
+  // linearly, clamped to the keys); zero when the clip does not move the bone.
+  vec3 root_position(int clip, int bone, float time) const;
+
  private:
   friend class Controller;
   ControllerProgram() = default;
@@ -66,8 +72,17 @@ class ControllerProgram {
     const Expression* start_phase = nullptr;
     const Expression* end_phase = nullptr;
     const Expression* blend_duration = nullptr;
-    ParamIndex parameter = kNoParam;  // kParameter sources
-    int driver = -1;                  // kDriver sources: index into drivers_
+    ParamIndex parameter = kNoParam;          // kParameter sources
+    int driver = -1;                          // kDriver sources: index into drivers_
+    int root_bone = -1;                       // root motion: the source bone
+    quat root_frame{1.0f, 0.0f, 0.0f, 0.0f};  // product of the source bone's ancestors' rest
+  };
+  // The source bone's translation keys of one clip (§13 per-clip cache).
+  struct RootTrack {
+    int clip = -1;
+    int bone = -1;
+    std::vector<float> times;
+    std::vector<vec3> positions;
   };
   struct Driver {
     enum class Kind : std::uint8_t { kUnsupported, kLookAt, kDeath, kExpression };
@@ -127,6 +142,8 @@ class ControllerProgram {
   std::vector<Animation> animations_;
   std::vector<Driver> drivers_;
   std::vector<IkChain> ik_chains_;
+  std::vector<RootTrack> root_tracks_;
+  int base_layer_ = -1;
   std::vector<IkLookAt> ik_look_ats_;
   std::vector<int> layer_drivers_;  // per layer: the preset driver, or -1
   std::vector<Node> nodes_;
@@ -216,6 +233,17 @@ class Controller {
   quat root_bone_rotation() const { return root_rotation_; }
   vec3 root_bone_translation() const { return root_translation_; }
   float model_scale() const { return program_->desc_.model_scale; }
+  // Root motion (§13, translation only): the host passes the body's world velocity and rotation
+  // before every update(); after it, root_motion_velocity() is the velocity the body should take,
+  // or nullopt while the Base layer's animation has no active root motion.
+  void set_body(const vec3& velocity, const quat& rotation) {
+    body_velocity_ = velocity;
+    body_rotation_ = rotation;
+  }
+  std::optional<vec3> root_motion_velocity() const {
+    return root_motion_active_ ? std::optional<vec3>(root_motion_velocity_) : std::nullopt;
+  }
+
   // True from an AttackHit event until an AttackEnd event (§17).
   bool attack_hit_moment() const { return attack_hit_moment_; }
 
@@ -234,8 +262,10 @@ class Controller {
     int driver = -1;            // program driver running (no clip then)
     std::uint32_t play_id = 0;
     bool once = false;
-    bool completed = false;  // completion tracking of the current play is over
-    bool manual = false;     // under play_animation() control: rules skip the layer
+    bool completed = false;    // completion tracking of the current play is over
+    bool manual = false;       // under play_animation() control: rules skip the layer
+    float start_phase = 0.0f;  // of the current play
+    float end_phase = 1.0f;
     std::vector<Transform> pose;
   };
   struct StateMemory {
@@ -257,6 +287,8 @@ class Controller {
   // Fills the layer's pose; false when the layer shows nothing this frame.
   bool layer_pose(int layer_index);
   void run_ik();
+  void root_motion(float dt);
+  void strip_root_motion(std::span<Transform> pose) const;
   // Writes the driver's bones into `out`; false when it has nothing to show this frame.
   bool driver_pose(const ControllerProgram::Driver& driver, bool additive,
                    std::span<Transform> out) const;
@@ -274,6 +306,14 @@ class Controller {
   std::vector<LookAtState> look_states_;  // per look-at entry
   float last_dt_ = 0.0f;
   bool force_evaluation_ = false;
+  vec3 body_velocity_{0.0f};
+  quat body_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
+  vec3 root_motion_velocity_{0.0f};
+  bool root_motion_active_ = false;
+  vec3 root_motion_state_{0.0f};   // SmoothDamp / spring velocity
+  float root_motion_time_ = 0.0f;  // clip time of the previous update
+  std::uint32_t root_motion_play_ = 0;
+  bool impulse_done_ = false;
   quat root_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
   vec3 root_translation_{0.0f};
   quat root_from_rotation_{1.0f, 0.0f, 0.0f, 0.0f};

@@ -97,6 +97,28 @@ struct ControllerActionDesc {
   ParameterValue value;
 };
 
+// Root motion of an animation on the Base layer (§13, translation only).
+enum class RootMotionMode : std::uint8_t { kNone, kBlend, kAddImpulse, kOverride };
+enum class RootMotionBlendMethod : std::uint8_t { kSmoothDamp, kWeightedAverage, kSpringDamper };
+enum class RootMotionImpulseMethod : std::uint8_t { kAverage, kPeak, kWeighted };
+struct ControllerRootMotionDesc {
+  int source_bone = -1;  // -1: the automatic root bone (§13)
+  RootMotionMode mode = RootMotionMode::kNone;
+  RootMotionBlendMethod blend_method = RootMotionBlendMethod::kSmoothDamp;
+  float smooth_time = 0.3f;  // seconds
+  float blend_weight = 0.5f;
+  float spring_stiffness = 100.0f;
+  float spring_damping = 10.0f;
+  RootMotionImpulseMethod impulse_method = RootMotionImpulseMethod::kAverage;
+  float impulse_scale = 1.0f;
+  float impulse_phase = -1.0f;  // absolute clip phase; -1: the end phase (start phase in reverse)
+  std::optional<vec3> impulse_override;        // body-local, metres per second
+  std::optional<vec3> impulse_speed_override;  // body-local, metres per second
+  vec3 velocity_mask{1.0f};                    // per axis: > 0.5 takes the root-motion result
+  float max_speed = 20.0f;
+  float max_impulse = 50.0f;
+};
+
 // What an animation reference plays, after aliases are merged (§7).
 struct ControllerAnimationDesc {
   enum class Source : std::uint8_t {
@@ -123,6 +145,7 @@ struct ControllerAnimationDesc {
   ControllerActionDesc on_interrupt;
   std::optional<quat> root_bone_rotation;  // per-animation override of the top-level value (§12)
   std::optional<vec3> root_bone_translation;
+  std::optional<ControllerRootMotionDesc> root_motion;  // honoured on the layer named Base only
 };
 
 // A leaf {condition, animation} or a group {condition, rules} (§8).
