@@ -776,7 +776,10 @@ void Controller::update(float dt) {
     // (3) Speed expressions re-evaluate every frame.
     if (layer.animation >= 0 && layer.driver < 0) {
       const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
-      if (a.speed) layer.player.set_rate(std::max(0.0f, a.speed->evaluate_float(values_, 1.0f)));
+      if (a.speed) {
+        layer.player.set_rate(
+            std::max(0.0f, a.speed->evaluate_float(values_, a.desc->speed.value)));
+      }
     }
     // (4) Weight fades, then the player.
     if (layer.fading) {
