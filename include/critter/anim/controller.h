@@ -1,5 +1,5 @@
-// Controller: the data-driven animation controller runtime (animation-config.md §8-§12, §17,
-// §19). A ControllerProgram is the immutable part, compiled once per (model, description) and
+// Controller: the data-driven animation controller runtime (animation-config.md §8-§14, §17,
+// §18, §19). A ControllerProgram is the immutable part, compiled once per (model, description) and
 // shared by every creature: flattened rule trees with compiled expressions and per-clip channel
 // tables. A Controller is one creature's state: parameter values, one Player per layer, layer
 // weight fades, rule de-duplication memory, the root-bone correction blend and the output record
@@ -9,8 +9,7 @@
 //
 // Not implemented by this runtime (they are accepted in the description and left alone): driver
 // types other than LookAt, Death and Expression (§14), root-motion scale and physics flags (§13),
-// and re-evaluating a
-// `loop` expression after the animation was applied.
+// and re-evaluating a `loop` expression after the animation was applied.
 #pragma once
 
 #include <cstdint>
