@@ -6,6 +6,9 @@
 #include <array>
 #include <cstring>
 #include <string>
+#include <vector>
+
+#include "critter/io/atomic_file.h"
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
@@ -150,6 +153,13 @@ std::vector<std::uint8_t> cut(const std::vector<Bin>& hist, int colours) {
   return palette;
 }
 
+// Writes `bytes` to `path` through a temporary file in the same folder, renamed on success.
+Status write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes) {
+  AtomicFileSet files;
+  if (auto r = files.stage(path, bytes); !r) return r;
+  return files.commit();
+}
+
 int nearest(const std::vector<std::uint8_t>& palette, int r, int g, int b) {
   int best = 0;
   int best_d = 1 << 30;
@@ -173,11 +183,17 @@ Status write_png(std::string_view path, const RgbaImage& image) {
     return fail(usage(path, "image is empty or its pixel buffer does not match its size"));
   }
   const std::string p(path);
-  if (stbi_write_png(p.c_str(), image.width, image.height, 4, image.pixels.data(),
-                     image.width * 4) == 0) {
-    return fail(Error::at(ErrorCode::kIo, p, "", "cannot write PNG"));
+  std::vector<std::uint8_t> bytes;
+  auto append = [](void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+    const auto* begin = static_cast<const std::uint8_t*>(data);
+    out->insert(out->end(), begin, begin + size);
+  };
+  if (stbi_write_png_to_func(append, &bytes, image.width, image.height, 4, image.pixels.data(),
+                             image.width * 4) == 0) {
+    return fail(Error::at(ErrorCode::kIo, p, "", "cannot encode PNG"));
   }
-  return {};
+  return write_file_atomically(p, bytes);
 }
 
 Result<RgbaImage> read_image(std::string_view path) {
@@ -230,9 +246,17 @@ Status write_gif(std::string_view path, std::span<const RgbaImage> frames,
     return static_cast<GifPixelType>(e);
   };
 
+  // Encoded in memory, then written through a temporary file and renamed, so a failure never
+  // leaves a partial GIF (and the file gets the usual permissions, not giflib's 0600).
   const std::string p(path);
+  std::vector<std::uint8_t> bytes;
+  auto append = [](GifFileType* file, const GifByteType* data, int size) {
+    auto* out = static_cast<std::vector<std::uint8_t>*>(file->UserData);
+    out->insert(out->end(), data, data + size);
+    return size;
+  };
   int err = 0;
-  GifFileType* gif = EGifOpenFileName(p.c_str(), false, &err);
+  GifFileType* gif = EGifOpen(&bytes, append, &err);
   if (gif == nullptr) {
     return fail(
         Error::at(ErrorCode::kIo, p, "", std::string("cannot write GIF: ") + GifErrorString(err)));
@@ -298,7 +322,7 @@ Status write_gif(std::string_view path, std::span<const RgbaImage> frames,
     return fail(
         Error::at(ErrorCode::kIo, p, "", std::string("cannot finish GIF: ") + GifErrorString(err)));
   }
-  return {};
+  return write_file_atomically(p, bytes);
 }
 
 }  // namespace critter::io

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -102,6 +104,39 @@ TEST(ImageWriterTest, GifRejectsMismatchedFrames) {
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().message, "frames must be non-empty and all the same size");
   EXPECT_FALSE(write_gif(temp("none.gif").string(), {}));
+}
+
+}  // namespace
+}  // namespace critter::io
+
+namespace critter::io {
+namespace {
+
+// Images go through a temporary file and a rename: a failed write leaves the old file untouched,
+// and a new file gets the process's usual permissions (giflib alone would create it 0600).
+TEST(ImageWriterTest, WritesAreAtomicAndReadableByOthers) {
+  const fs::path dir = temp("atomic");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<RgbaImage> frames = {three_colours(), three_colours()};
+  const fs::path gif = dir / "a.gif";
+  ASSERT_TRUE(write_gif(gif.string(), frames));
+  ASSERT_TRUE(write_png((dir / "a.png").string(), three_colours()));
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  const auto expected_others = (fs::perms::others_read & static_cast<fs::perms>(~mask & 0777));
+  EXPECT_EQ(fs::status(gif).permissions() & fs::perms::others_read, expected_others);
+  EXPECT_EQ(fs::status(dir / "a.png").permissions() & fs::perms::others_read, expected_others);
+
+  // A folder where the file should go: the write fails and nothing else appears.
+  fs::create_directories(dir / "taken.gif");
+  const Status s = write_gif((dir / "taken.gif").string(), frames);
+  ASSERT_FALSE(s);
+  EXPECT_TRUE(fs::is_directory(dir / "taken.gif"));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 3u);  // a.gif, a.png, taken.gif: no temporary left behind
+  fs::remove_all(dir);
 }
 
 }  // namespace
