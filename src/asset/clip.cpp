@@ -4,8 +4,6 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <map>
-#include <unordered_map>
 #include <utility>
 
 namespace critter {
@@ -55,25 +53,36 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
   const std::size_t n = clip.tracks_.size();
   const std::span<const float> all_times(clip.times_);
 
-  // Timelines: bucket by hash, then compare the times themselves.
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> buckets;
+  // Timelines: an open-addressing table of timeline indices keyed by the hash of their times,
+  // then the times themselves are compared.
+  std::size_t capacity = 16;
+  while (capacity < 2 * n) capacity *= 2;
+  constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> table(capacity, kEmpty);
+  std::vector<std::uint64_t> timeline_hashes;
+  timeline_hashes.reserve(n);
+  clip.timelines_.reserve(n);
   clip.track_timelines_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Track& t = clip.tracks_[i];
     const auto times = all_times.subspan(t.key_begin, t.key_count);
-    auto& bucket = buckets[hash_times(times)];
-    std::uint32_t found = static_cast<std::uint32_t>(clip.timelines_.size());
-    for (const std::uint32_t candidate : bucket) {
+    const std::uint64_t h = hash_times(times);
+    std::size_t slot = static_cast<std::size_t>(h) & (capacity - 1);
+    std::uint32_t found = kEmpty;
+    for (; table[slot] != kEmpty; slot = (slot + 1) & (capacity - 1)) {
+      const std::uint32_t candidate = table[slot];
       const Clip::Timeline& tl = clip.timelines_[candidate];
-      if (tl.key_count == t.key_count &&
+      if (timeline_hashes[candidate] == h && tl.key_count == t.key_count &&
           std::ranges::equal(all_times.subspan(tl.key_begin, tl.key_count), times)) {
         found = candidate;
         break;
       }
     }
-    if (found == clip.timelines_.size()) {
+    if (found == kEmpty) {
+      found = static_cast<std::uint32_t>(clip.timelines_.size());
       clip.timelines_.push_back({t.key_begin, t.key_count});
-      bucket.push_back(found);
+      timeline_hashes.push_back(h);
+      table[slot] = found;
     }
     clip.track_timelines_[i] = found;
   }
@@ -104,8 +113,16 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
   while (clip.animated_prefix_ < joints && channels[clip.animated_prefix_] == 7u)
     ++clip.animated_prefix_;
 
-  // Live LINEAR T/R/S tracks grouped by (target, timeline), each group sorted by joint.
-  std::map<std::pair<TrackTarget, std::uint32_t>, std::vector<std::uint32_t>> groups;
+  // Live LINEAR T/R/S tracks grouped by (target, timeline), each group sorted by joint. A live
+  // track's (target, joint) is unique, so one sort of the keys gives the groups and their order.
+  struct GroupKey {
+    TrackTarget target;
+    std::uint32_t timeline;
+    std::int32_t joint;
+    std::uint32_t track;
+  };
+  std::vector<GroupKey> keyed;
+  keyed.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Track& t = clip.tracks_[i];
     const auto ti = static_cast<std::uint32_t>(i);
@@ -114,29 +131,62 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
     if (t.interpolation != Interpolation::kLinear || t.target == TrackTarget::kWeights)
       clip.other_tracks_.push_back(ti);
     else
-      groups[{t.target, clip.track_timelines_[i]}].push_back(ti);
+      keyed.push_back({t.target, clip.track_timelines_[i], t.index, ti});
   }
-  for (auto& [key, list] : groups) {
-    std::ranges::sort(list, {}, [&](std::uint32_t i) { return clip.tracks_[i].index; });
-    const std::uint32_t components = key.first == TrackTarget::kRotation ? 4u : 3u;
-    const std::uint32_t keys = clip.timelines_[key.second].key_count;
-    for (std::size_t first = 0; first < list.size(); first += 4) {
+  std::ranges::sort(keyed, [](const GroupKey& a, const GroupKey& b) {
+    if (a.target != b.target) return a.target < b.target;
+    if (a.timeline != b.timeline) return a.timeline < b.timeline;
+    return a.joint < b.joint;
+  });
+  std::size_t batch_count = 0, batch_floats = 0;
+  for (std::size_t g = 0; g < keyed.size();) {
+    std::size_t end = g + 1;
+    while (end < keyed.size() && keyed[end].target == keyed[g].target &&
+           keyed[end].timeline == keyed[g].timeline)
+      ++end;
+    const std::size_t batches = (end - g + 3) / 4;
+    const std::size_t components = keyed[g].target == TrackTarget::kRotation ? 4u : 3u;
+    batch_count += batches;
+    batch_floats += batches * 4 * components * clip.timelines_[keyed[g].timeline].key_count;
+    g = end;
+  }
+  clip.linear_batches_.reserve(batch_count);
+  clip.batch_values_.resize(batch_floats);
+  float* out = clip.batch_values_.data();
+  for (std::size_t g = 0; g < keyed.size();) {
+    std::size_t end = g + 1;
+    while (end < keyed.size() && keyed[end].target == keyed[g].target &&
+           keyed[end].timeline == keyed[g].timeline)
+      ++end;
+    const TrackTarget target = keyed[g].target;
+    const std::uint32_t timeline = keyed[g].timeline;
+    const std::uint32_t components = target == TrackTarget::kRotation ? 4u : 3u;
+    const std::uint32_t keys = clip.timelines_[timeline].key_count;
+    for (std::size_t first = g; first < end; first += 4) {
       Clip::LinearBatch batch{};
-      batch.target = key.first;
-      batch.lanes = static_cast<std::uint8_t>(std::min<std::size_t>(4, list.size() - first));
-      batch.timeline = key.second;
-      batch.value_begin = static_cast<std::uint32_t>(clip.batch_values_.size());
+      batch.target = target;
+      batch.lanes = static_cast<std::uint8_t>(std::min<std::size_t>(4, end - first));
+      batch.timeline = timeline;
+      batch.value_begin = static_cast<std::uint32_t>(out - clip.batch_values_.data());
       const float* lane_values[4];
       for (std::size_t lane = 0; lane < 4; ++lane) {
-        const Track& t = clip.tracks_[list[first + (lane < batch.lanes ? lane : 0)]];
+        const Track& t = clip.tracks_[keyed[first + (lane < batch.lanes ? lane : 0)].track];
         batch.joints[lane] = t.index;
         lane_values[lane] = clip.values_.data() + t.value_begin;
       }
-      for (std::uint32_t k = 0; k < keys; ++k)
-        for (std::uint32_t c = 0; c < components; ++c)
-          for (const float* v : lane_values) clip.batch_values_.push_back(v[k * components + c]);
+      for (std::uint32_t k = 0; k < keys; ++k) {
+        const std::size_t at = std::size_t{k} * components;
+        for (std::uint32_t c = 0; c < components; ++c) {
+          out[0] = lane_values[0][at + c];
+          out[1] = lane_values[1][at + c];
+          out[2] = lane_values[2][at + c];
+          out[3] = lane_values[3][at + c];
+          out += 4;
+        }
+      }
       clip.linear_batches_.push_back(batch);
     }
+    g = end;
   }
   std::ranges::stable_sort(clip.linear_batches_, {},
                            [](const Clip::LinearBatch& b) { return b.joints[0]; });
@@ -163,10 +213,11 @@ Result<Clip> build_clip(const RawClip& raw, int joint_count,
 
   for (std::size_t ti = 0; ti < raw.tracks.size(); ++ti) {
     const RawTrack& t = raw.tracks[ti];
-    const std::string where = t.source_location.empty()
-                                  ? raw.source_location + "/tracks/" + std::to_string(ti)
-                                  : t.source_location;
+    // The location is spelled out only for an error.
     auto err = [&](ErrorCode code, const std::string& msg) {
+      const std::string where = t.source_location.empty()
+                                    ? raw.source_location + "/tracks/" + std::to_string(ti)
+                                    : t.source_location;
       return fail(Error::at(code, file, where, msg));
     };
     if (t.target == TrackTarget::kWeights) {
@@ -203,7 +254,17 @@ Result<Clip> build_clip(const RawClip& raw, int joint_count,
                                           " keys, expected " +
                                           std::to_string(t.times.size() * stride) + " (" +
                                           std::string(to_string(t.interpolation)) + ")");
-    for (std::size_t k = 0; k < t.times.size(); ++k) {
+    // Branch-free passes first (they vectorise); the key-by-key checks below name the first
+    // broken key only when a pass finds one. The finiteness test is done on the bits: a
+    // non-finite float has every exponent bit set, and adding one to that exponent carries into
+    // the top bit.
+    std::uint32_t time_carry = 0;
+    for (const float time : t.times)
+      time_carry |= (std::bit_cast<std::uint32_t>(time) & 0x7f800000u) + 0x00800000u;
+    bool decreasing = false;
+    for (std::size_t k = 1; k < t.times.size(); ++k) decreasing |= t.times[k] < t.times[k - 1];
+    const bool times_ok = (time_carry & 0x80000000u) == 0 && !decreasing && t.times[0] >= 0.0f;
+    for (std::size_t k = 0; !times_ok && k < t.times.size(); ++k) {
       const float time = t.times[k];
       if (!std::isfinite(time) || time < 0.0f)
         return err(ErrorCode::kInvalid, "key " + std::to_string(k) + " has time " +
@@ -213,7 +274,11 @@ Result<Clip> build_clip(const RawClip& raw, int joint_count,
                    "key " + std::to_string(k) + " time " + std::to_string(time) +
                        " is before the previous key's " + std::to_string(t.times[k - 1]));
     }
-    for (std::size_t v = 0; v < t.values.size(); ++v)
+    std::uint32_t carry = 0;
+    for (const float v : t.values)
+      carry |= (std::bit_cast<std::uint32_t>(v) & 0x7f800000u) + 0x00800000u;
+    const bool values_ok = (carry & 0x80000000u) == 0;
+    for (std::size_t v = 0; !values_ok && v < t.values.size(); ++v)
       if (!std::isfinite(t.values[v]))
         return err(ErrorCode::kInvalid, "value " + std::to_string(v) + " is not finite");
 

@@ -89,6 +89,11 @@ void Ptr::append_to(std::string& out) const {
     out.append(digits, r.ptr);
     return;
   }
+  // Most keys need no escaping: append them whole.
+  if (key_.find_first_of("~/") == std::string_view::npos) {
+    out.append(key_);
+    return;
+  }
   // JSON pointer escapes (RFC 6901): '~' as "~0", '/' as "~1".
   for (char c : key_) {
     if (c == '~') {
@@ -103,6 +108,7 @@ void Ptr::append_to(std::string& out) const {
 
 std::string Ptr::str() const {
   std::string out;
+  out.reserve(48);  // typical pointers fit, so the string grows once
   append_to(out);
   return out;
 }

@@ -1,6 +1,7 @@
 #include "critter/io/gltf_reader.h"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 
 #include "io/gltf_document.h"
@@ -343,6 +344,7 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
   clip.tracks.reserve(array_size(channels));
   const std::size_t node_count = raw_.skeleton.joints.size();
   const Ptr channels_ptr = anim.at("channels");
+  const std::string channels_prefix = clip.source_location + "/channels/";
   std::size_t c = 0;
   for (dom::element e : channels) {
     GLTF_TRY(ch, as_object(e, Ptr(channels_ptr, c++), src_));
@@ -357,7 +359,12 @@ Result<RawClip> Document::read_animation(const Obj& anim, std::size_t index) {
       continue;
     }
     RawTrack track;
-    track.source_location = ch.where.str();
+    // ch.where spelled out, from the clip's location already built.
+    track.source_location.reserve(channels_prefix.size() + 20);
+    track.source_location = channels_prefix;
+    char digits[24];
+    const auto digits_end = std::to_chars(digits, digits + sizeof digits, c - 1).ptr;
+    track.source_location.append(digits, digits_end);
     track.index = node;
     std::uint32_t type_mask = 0, component_mask = kAnyFloatish;
     if (path == "translation") {
