@@ -10,6 +10,7 @@
 #include "critter/anim/controller.h"
 #include "critter/io/animation_config.h"
 #include "critter/io/animation_config_bind.h"
+#include "support/spec_example.h"
 
 namespace {
 
@@ -17,68 +18,10 @@ using namespace critter;
 using anim::Controller;
 using anim::ControllerRecord;
 
-// b_Root > b_Body > {b_Neck_04 > b_Head_05, b_Hip > b_Leg > b_FootL}. Clips of 1 s that hold the
-// root at x = 1 (Idle), 2 (Walk) and 3 (Jump), so the pose tells which clip shows.
 Model quadruped() {
-  RawModel raw;
-  raw.name = "quadruped";
-  const std::pair<const char*, int> joints[] = {{"b_Root", -1},   {"b_Body", 0}, {"b_Neck_04", 1},
-                                                {"b_Head_05", 2}, {"b_Hip", 1},  {"b_Leg", 4},
-                                                {"b_FootL", 5}};
-  for (const auto& [name, parent] : joints) {
-    RawJoint j;
-    j.name = name;
-    j.parent = parent;
-    raw.skeleton.joints.push_back(j);
-  }
-  float x = 1.0f;
-  for (const char* name : {"Idle", "Walk", "Jump"}) {
-    RawClip clip;
-    clip.name = name;
-    RawTrack t;
-    t.index = 0;
-    t.times = {0.0f, 1.0f};
-    t.values = {x, 0, 0, x, 0, 0};
-    clip.tracks.push_back(t);
-    raw.clips.push_back(clip);
-    x += 1.0f;
-  }
-  auto model = build_model(std::move(raw));
-  EXPECT_TRUE(model) << model.error().to_string();
-  return std::move(*model);
+  return test_support::spec_example_quadruped();
 }
-
-const char* const kSpecExample = R"({
-  "template": "FourLegged",
-  "rootBoneRotation": 180, "modelScale": 0.01,
-  "boneAliases": { "Head": "b_Head_05", "Neck": "b_Neck_04" },
-  "layers": {
-    "Head":  { "blendCurve": "smoothstep",
-               "driver": { "type": "LookAt", "properties": { "MaxAngleX": 40, "MaxAngleY": 15, "YawAxis": "Y" } } },
-    "Death": { "driver": { "type": "Death", "properties": { "BodyDrop": 0.4 } } },
-  },
-  "animations": {
-    "idle": { "source": "Idle" },
-    "walk": { "source": "Walk", "speed": "[SpeedXZ] * 0.65", "events": [ { "time": 0.25, "name": "Footstep" } ] },
-    "jump": { "source": "Jump", "loop": false, "blendDuration": 0.2,
-              "onComplete": { "type": "trigger", "name": "JumpDone" },
-              "rootMotion": { "translation": { "mode": "AddImpulse", "impulsePhase": 0.18, "velocityMask": [0, 1, 0] } } },
-  },
-  "states": {
-    "gait": { "layer": "Base", "rules": [
-      { "condition": "IsDead", "animation": null },
-      { "condition": "[Gait] == 'Jump'", "animation": "jump" },
-      { "condition": "[IsOnGround]", "rules": [
-          { "condition": "[SpeedXZ] > 0.2", "animation": "walk" },
-          { "condition": "true", "animation": "idle" } ] },
-      { "condition": "true", "animation": "idle" } ] },
-    "death": { "layer": "Death", "rules": [
-      { "condition": "[DeathPhase] > 0", "animation": "driver:Death" },
-      { "condition": "true", "animation": null } ] },
-  },
-  "parameters": { "Gait": "", "FootTargetL": [0, 0, 0] },
-  "ik": { "chains": [ { "name": "footL", "endBone": "b_FootL", "target": "FootTargetL", "enabled": "[IsOnGround]" } ] },
-})";
+const char* const kSpecExample = test_support::kSpecExampleConfig;
 
 int count(const std::vector<ControllerRecord>& records, ControllerRecord::Kind kind,
           std::string_view name) {

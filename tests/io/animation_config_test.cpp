@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/spec_example.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -670,73 +672,14 @@ TEST_F(AnimationConfigTest, IkErrors) {
 
 // ---- bind -------------------------------------------------------------------------------------
 
-// A quadruped: b_Root > b_Body > {b_Neck_04 > b_Head_05, b_Hip > b_Leg > b_FootL}; clips Idle,
-// Walk, Jump.
-critter::Model quadruped() {
-  critter::RawModel raw;
-  raw.name = "quadruped";
-  const std::pair<const char*, int> joints[] = {{"b_Root", -1},   {"b_Body", 0}, {"b_Neck_04", 1},
-                                                {"b_Head_05", 2}, {"b_Hip", 1},  {"b_Leg", 4},
-                                                {"b_FootL", 5}};
-  for (const auto& [name, parent] : joints) {
-    critter::RawJoint j;
-    j.name = name;
-    j.parent = parent;
-    raw.skeleton.joints.push_back(j);
-  }
-  for (const char* name : {"Idle", "Walk", "Jump"}) {
-    critter::RawClip clip;
-    clip.name = name;
-    critter::RawTrack t;
-    t.index = 0;
-    t.times = {0.0f, 1.0f};
-    t.values = {0, 0, 0, 0, 1, 0};
-    clip.tracks.push_back(t);
-    raw.clips.push_back(clip);
-  }
-  auto model = critter::build_model(std::move(raw));
-  EXPECT_TRUE(model) << model.error().to_string();
-  return std::move(*model);
-}
-
-const char* const kSpecExample = R"({
-  // a quadruped glTF creature; comments and trailing commas are fine
-  "template": "FourLegged",
-  "rootBoneRotation": 180, "modelScale": 0.01,
-  "boneAliases": { "Head": "b_Head_05", "Neck": "b_Neck_04" },
-  "layers": {
-    "Head":  { "blendCurve": "smoothstep",
-               "driver": { "type": "LookAt", "properties": { "MaxAngleX": 40, "MaxAngleY": 15, "YawAxis": "Y" } } },
-    "Death": { "driver": { "type": "Death", "properties": { "BodyDrop": 0.4 } } },
-  },
-  "animations": {
-    "idle": { "source": "Idle" },
-    "walk": { "source": "Walk", "speed": "[SpeedXZ] * 0.65", "events": [ { "time": 0.25, "name": "Footstep" } ] },
-    "jump": { "source": "Jump", "loop": false, "blendDuration": 0.2,
-              "onComplete": { "type": "trigger", "name": "JumpDone" },
-              "rootMotion": { "translation": { "mode": "AddImpulse", "impulsePhase": 0.18, "velocityMask": [0, 1, 0] } } },
-  },
-  "states": {
-    "gait": { "layer": "Base", "rules": [
-      { "condition": "IsDead", "animation": null },
-      { "condition": "[Gait] == 'Jump'", "animation": "jump" },
-      { "condition": "[IsOnGround]", "rules": [
-          { "condition": "[SpeedXZ] > 0.2", "animation": "walk" },
-          { "condition": "true", "animation": "idle" } ] },
-      { "condition": "true", "animation": "idle" } ] },
-    "death": { "layer": "Death", "rules": [
-      { "condition": "[DeathPhase] > 0", "animation": "driver:Death" },
-      { "condition": "true", "animation": null } ] },
-  },
-  "parameters": { "Gait": "", "FootTargetL": [0, 0, 0] },
-  "ik": { "chains": [ { "name": "footL", "endBone": "b_FootL", "target": "FootTargetL", "enabled": "[IsOnGround]" } ] },
-})";
+using critter::test_support::spec_example_quadruped;
+const char* const kSpecExample = critter::test_support::kSpecExampleConfig;
 
 TEST_F(AnimationConfigTest, SpecExampleBindsToAModelBuiltInCode) {
   auto c = parse(kSpecExample);
   ASSERT_TRUE(c) << c.error().to_string() << all_errors();
   EXPECT_TRUE(diag_.empty()) << all_warnings();
-  const critter::Model model = quadruped();
+  const critter::Model model = spec_example_quadruped();
   auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
   ASSERT_TRUE(b) << b.error().to_string() << all_errors();
   EXPECT_TRUE(diag_.empty()) << all_warnings();
@@ -772,7 +715,7 @@ TEST_F(AnimationConfigTest, BindReportsEveryProblemWithItsPointer) {
     "ik": {"chains": [{"name": "c", "endBone": "b_Root"}, {"name": "d", "endBone": "Toe"}],
            "lookAt": [{"bones": ["Neck", "Eye"]}]}})json");
   ASSERT_TRUE(c) << c.error().to_string() << all_errors();
-  const critter::Model model = quadruped();
+  const critter::Model model = spec_example_quadruped();
   auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
   ASSERT_FALSE(b);
   EXPECT_TRUE(has_error("/boneAliases/Tail", "'b_Tail' is not a bone")) << all_errors();
@@ -807,7 +750,7 @@ TEST_F(AnimationConfigTest, BindReportsEveryProblemWithItsPointer) {
 TEST_F(AnimationConfigTest, TemplateMaskBonesTheModelLacksOnlyWarn) {
   auto c = parse(R"({"template": "Fish"})");
   ASSERT_TRUE(c) << c.error().to_string();
-  const critter::Model model = quadruped();
+  const critter::Model model = spec_example_quadruped();
   auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
   ASSERT_TRUE(b) << b.error().to_string();
   EXPECT_TRUE(warned("/template", "masks bone 'Jaw'")) << all_warnings();
@@ -820,7 +763,7 @@ TEST_F(AnimationConfigTest, RequiredBonesAndDriverRegistry) {
                               "layers": {"Base": {"index": 0}}})");
   auto c = parse(R"({"template": "T"})");
   ASSERT_TRUE(c) << c.error().to_string();
-  auto b = bind_animation_config(*c, quadruped(), {}, &diag_, &errors_);
+  auto b = bind_animation_config(*c, spec_example_quadruped(), {}, &diag_, &errors_);
   ASSERT_FALSE(b);
   EXPECT_TRUE(has_error("/template", "requires bone 'Wing'")) << all_errors();
   EXPECT_EQ(errors_.size(), 1u) << all_errors();
