@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "critter/io/atomic_file.h"
+#include "exception_guard.h"
 #include "output_images.h"
 
 namespace critter::io {
@@ -737,27 +738,16 @@ Result<GltfWriteReport> write_impl(const Model& model, std::string_view path,
 
 Result<GltfWriteReport> write_gltf(const Model& model, std::string_view path,
                                    const GltfWriteOptions& options, Diagnostics* diag) {
-  // Exceptions stop here (DESIGN.md convention 2): the JSON library and containers may throw.
-  try {
-    return write_impl(model, path, options, diag);
-  } catch (const std::bad_alloc&) {
-    return fail(Error::at(ErrorCode::kLimit, std::string(path), {}, "out of memory"));
-  } catch (const std::exception& e) {
-    return fail(Error::at(ErrorCode::kInvalid, std::string(path), {}, e.what()));
-  }
+  return detail::guard_exceptions(path, [&] { return write_impl(model, path, options, diag); });
 }
 
 Result<std::vector<std::uint8_t>> encode_glb(const Model& model, std::string_view name_for_errors,
                                              Diagnostics* diag) {
-  try {
+  return detail::guard_exceptions(name_for_errors, [&]() -> Result<std::vector<std::uint8_t>> {
     Encoder enc(model, std::string(name_for_errors), diag, nullptr);
     if (auto r = enc.run(); !r) return std::unexpected(std::move(r.error()));
     return assemble_glb(enc, name_for_errors);
-  } catch (const std::bad_alloc&) {
-    return fail(Error::at(ErrorCode::kLimit, std::string(name_for_errors), {}, "out of memory"));
-  } catch (const std::exception& e) {
-    return fail(Error::at(ErrorCode::kInvalid, std::string(name_for_errors), {}, e.what()));
-  }
+  });
 }
 
 }  // namespace critter::io

@@ -13,6 +13,7 @@
 #include "critter/deform/morph_job.h"
 #include "critter/deform/skin_mesh_part.h"
 #include "critter/io/atomic_file.h"
+#include "exception_guard.h"
 #include "output_images.h"
 
 namespace critter::io {
@@ -300,14 +301,7 @@ Result<ObjWriteReport> write_impl(const Model& model, std::string_view path,
 
 Result<ObjWriteReport> write_obj(const Model& model, std::string_view path,
                                  const ObjWriteOptions& options, Diagnostics* diag) {
-  // Exceptions stop here (DESIGN.md convention 2): containers may throw.
-  try {
-    return write_impl(model, path, options, diag);
-  } catch (const std::bad_alloc&) {
-    return fail(Error::at(ErrorCode::kLimit, std::string(path), {}, "out of memory"));
-  } catch (const std::exception& e) {
-    return fail(Error::at(ErrorCode::kInvalid, std::string(path), {}, e.what()));
-  }
+  return detail::guard_exceptions(path, [&] { return write_impl(model, path, options, diag); });
 }
 
 }  // namespace critter::io
