@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "critter/anim/transform_blend.h"
 #include "critter/asset/clip.h"
 
@@ -1186,6 +1188,16 @@ void Controller::run_ik() {
     job.state = &look_states_[i];
     (void)job.run();
   }
+}
+
+mat4 Controller::root_matrix(const mat4& entity) const {
+  return entity * glm::scale(mat4(1.0f), vec3(model_scale()));
+}
+
+mat4 Controller::root_correction() const {
+  const float scale = model_scale();
+  const vec3 t = scale != 0.0f ? root_translation_ / scale : vec3(0.0f);
+  return glm::translate(mat4(1.0f), t) * glm::mat4_cast(root_rotation_);
 }
 
 }  // namespace critter::anim

@@ -18,17 +18,20 @@ void Instance::update(float dt) {
   refresh();
 }
 
-void Instance::refresh() {
+void Instance::refresh() { (void)refresh(player_.local_pose()); }
+
+Status Instance::refresh(std::span<const Transform> local_pose) {
   LocalToModelJob ltm;
   ltm.parents = model_->skeleton().parents();
-  ltm.input = player_.local_pose();
+  ltm.input = local_pose;
   ltm.root = root_;
+  ltm.root_correction = root_correction_;
   ltm.legacy_rest_translation = legacy_rest_translation_;
   ltm.rest = model_->skeleton().rest_pose();
   ltm.output = model_transforms_;
-  // The job's inputs are sized from the model at construction, so it cannot fail here; a
+  // The output is sized from the model at construction; a pose of the wrong size or a
   // non-finite root matrix leaves the previous matrices in place.
-  if (!ltm.run()) return;
+  if (auto ok = ltm.run(); !ok) return ok;
 
   const auto skins = model_->skins();
   for (std::size_t s = 0; s < skins.size(); ++s) {
@@ -37,6 +40,7 @@ void Instance::refresh() {
     for (std::size_t j = 0; j < skin.joints.size(); ++j)
       out[j] = model_transforms_[static_cast<std::size_t>(skin.joints[j])] * skin.inverse_bind[j];
   }
+  return {};
 }
 
 std::span<const mat4> Instance::palette(int skin) const {

@@ -58,12 +58,25 @@ struct RotationScale {
   c2 = o2;
 }
 
+// c · m for an affine m (last row 0 0 0 1): the root-bone correction after a root joint.
+[[gnu::always_inline]] inline void correct(__m128& c0, __m128& c1, __m128& c2, __m128& c3,
+                                           const float* m) {
+  const __m128 o0 = column(c0, c1, c2, m[0], m[1], m[2]);
+  const __m128 o1 = column(c0, c1, c2, m[4], m[5], m[6]);
+  const __m128 o2 = column(c0, c1, c2, m[8], m[9], m[10]);
+  c3 = _mm_add_ps(column(c0, c1, c2, m[12], m[13], m[14]), c3);
+  c0 = o0;
+  c1 = o1;
+  c2 = o2;
+}
+
 // The forward pass. Most joints follow their parent (chains: spine, limbs, fingers, tails), so
 // the previous joint's columns stay in registers instead of taking a store-to-load round trip,
 // the longest part of the per-joint dependency chain.
 [[gnu::always_inline]] inline void forward_pass(const std::int16_t* parents, std::size_t n,
                                                 const Transform* local, const Transform* rest_pose,
-                                                const float* root, mat4* model) {
+                                                const float* root, const float* correction,
+                                                mat4* model) {
   __m128 c0 = _mm_loadu_ps(root), c1 = _mm_loadu_ps(root + 4);
   __m128 c2 = _mm_loadu_ps(root + 8), c3 = _mm_loadu_ps(root + 12);
   for (std::size_t i = 0; i < n; ++i) {
@@ -76,6 +89,7 @@ struct RotationScale {
       c3 = _mm_loadu_ps(pm + 12);
     }
     compose(c0, c1, c2, c3, rest_pose[i].translation, local[i].rotation, local[i].scale);
+    if (p < 0 && correction != nullptr) correct(c0, c1, c2, c3, correction);
     float* om = &model[i][0][0];
     _mm_storeu_ps(om, c0);
     _mm_storeu_ps(om + 4, c1);
@@ -85,8 +99,9 @@ struct RotationScale {
 }
 
 void forward_pass_sse2(const std::int16_t* parents, std::size_t n, const Transform* local,
-                       const Transform* rest_pose, const float* root, mat4* model) {
-  forward_pass(parents, n, local, rest_pose, root, model);
+                       const Transform* rest_pose, const float* root, const float* correction,
+                       mat4* model) {
+  forward_pass(parents, n, local, rest_pose, root, correction, model);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -95,8 +110,9 @@ void forward_pass_sse2(const std::int16_t* parents, std::size_t n, const Transfo
 // instructions for the same operations); run only where the CPU has it.
 [[gnu::target("avx2")]] void forward_pass_avx2(const std::int16_t* parents, std::size_t n,
                                                const Transform* local, const Transform* rest_pose,
-                                               const float* root, mat4* model) {
-  forward_pass(parents, n, local, rest_pose, root, model);
+                                               const float* root, const float* correction,
+                                               mat4* model) {
+  forward_pass(parents, n, local, rest_pose, root, correction, model);
 }
 
 bool has_avx2() {
@@ -136,6 +152,11 @@ Status LocalToModelJob::validate() const {
     return job_error("rest", "legacy_rest_translation needs a rest pose of " + std::to_string(n) +
                                  " transforms, got " + std::to_string(rest.size()));
   if (!all_finite(root)) return job_error("root", "root matrix is not finite");
+  if (!all_finite(root_correction))
+    return job_error("root_correction", "root correction matrix is not finite");
+  if (root_correction[0][3] != 0.0f || root_correction[1][3] != 0.0f ||
+      root_correction[2][3] != 0.0f || root_correction[3][3] != 1.0f)
+    return job_error("root_correction", "root correction matrix is not affine");
   return {};
 }
 
@@ -145,19 +166,22 @@ Status LocalToModelJob::run() const {
   const Transform* local = input.data();
   const Transform* rest_pose = legacy_rest_translation ? rest.data() : local;
   mat4* model = output.data();
+  const bool corrected = root_correction != mat4(1.0f);
 #if defined(__SSE2__)
+  const float* correction = corrected ? &root_correction[0][0] : nullptr;
 #if defined(CRITTER_LTM_AVX2)
   if (has_avx2()) {
-    forward_pass_avx2(parents.data(), n, local, rest_pose, &root[0][0], model);
+    forward_pass_avx2(parents.data(), n, local, rest_pose, &root[0][0], correction, model);
     return {};
   }
 #endif
-  forward_pass_sse2(parents.data(), n, local, rest_pose, &root[0][0], model);
+  forward_pass_sse2(parents.data(), n, local, rest_pose, &root[0][0], correction, model);
 #else
   for (std::size_t i = 0; i < n; ++i) {
     const int p = parents[i];
     const mat4& parent = p < 0 ? root : model[p];
     compose(parent, rest_pose[i].translation, local[i].rotation, local[i].scale, model[i]);
+    if (p < 0 && corrected) model[i] = model[i] * root_correction;
   }
 #endif
   return {};

@@ -72,6 +72,28 @@ TEST_F(InstanceTest, RootMatrixPlacesEveryBone) {
     expect_mat_near(inst.model_transforms()[j], root * model_->rest_model_transforms()[j]);
 }
 
+TEST_F(InstanceTest, RefreshFromAGivenPoseWithRootCorrection) {
+  Instance inst(*model_);
+  // A pose that is the rest pose except joint 0 moved up by 1: every bone rises by 1.
+  std::vector<Transform> pose(model_->skeleton().rest_pose().begin(),
+                              model_->skeleton().rest_pose().end());
+  pose[0].translation += vec3(0, 1, 0);
+  ASSERT_TRUE(inst.refresh(pose));
+  for (std::size_t j = 0; j < pose.size(); ++j)
+    expect_mat_near(inst.model_transforms()[j],
+                    glm::translate(mat4(1.0f), vec3(0, 1, 0)) * model_->rest_model_transforms()[j]);
+  // A correction after the root's local: for the root joint, model = local(root) · C.
+  const mat4 c = glm::translate(mat4(1.0f), vec3(0, 0, 2));
+  inst.set_root_correction(c);
+  ASSERT_TRUE(inst.refresh(pose));
+  expect_mat_near(inst.model_transforms()[0], pose[0].to_matrix() * c);
+  // A pose of the wrong size is refused and leaves the matrices as they were.
+  const mat4 before = inst.model_transforms()[0];
+  const std::vector<Transform> short_pose(2);
+  EXPECT_FALSE(inst.refresh(short_pose));
+  expect_mat_near(inst.model_transforms()[0], before, 0.0f);
+}
+
 TEST_F(InstanceTest, InstancesShareTheModelButNotState) {
   Instance a(*model_);
   Instance b(*model_);

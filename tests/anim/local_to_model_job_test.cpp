@@ -115,6 +115,15 @@ TEST_F(LocalToModelJobValidity, NonFiniteRoot) {
   expect_fails(j, "root");
 }
 
+TEST_F(LocalToModelJobValidity, RootCorrectionNotFiniteOrNotAffine) {
+  auto j = job();
+  j.root_correction[1][1] = std::nanf("");
+  expect_fails(j, "root_correction");
+  j = job();
+  j.root_correction[0][3] = 0.5f;  // a projective last row
+  expect_fails(j, "root_correction");
+}
+
 // --- results ----------------------------------------------------------------------------------
 
 TEST(LocalToModelJob, ChainMatchesHandBuiltMatrices) {
@@ -160,6 +169,33 @@ TEST(LocalToModelJob, RootMatrixSitsAboveEveryRoot) {
   expect_mat_near(model[1], columns({2, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 2, 0}, {2, 10, 2, 1}), 0.0f,
                   "child 1");
   expect_mat_near(model[2], columns({2, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 2, 0}, {0, 16, 0, 1}), 0.0f,
+                  "root joint 2");
+}
+
+TEST(LocalToModelJob, RootCorrectionSitsAfterEveryRootLocal) {
+  // Root joint 0 at T(1, 0, 0) with child 1 at T(0, 2, 0); a second root 2 at T(0, 0, 3).
+  // Correction C = T(0, 0, 1)·Rz(90°): model[root] = local(root)·C, children follow.
+  const vec3 z(0, 0, 1);
+  const std::vector<std::int16_t> parents{-1, 0, -1};
+  const std::vector<Transform> local{trs(vec3(1, 0, 0), kIdentity, vec3(1)),
+                                     trs(vec3(0, 2, 0), kIdentity, vec3(1)),
+                                     trs(vec3(0, 0, 3), kIdentity, vec3(1))};
+  std::vector<mat4> model(3);
+  LocalToModelJob job;
+  job.parents = parents;
+  job.input = local;
+  job.output = model;
+  job.root_correction = glm::translate(mat4(1.0f), vec3(0, 0, 1)) *
+                        glm::mat4_cast(axis_angle(z, kPi / 2));
+  ASSERT_TRUE(job.run());
+  // Root 0: T(1, 0, 0)·T(0, 0, 1)·Rz: x -> y, y -> -x, origin (1, 0, 1).
+  expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 1}), 1e-6f,
+                  "root joint 0");
+  // Child 1: origin (1, 0, 1) + Rz(0, 2, 0) = (-1, 0, 1).
+  expect_mat_near(model[1], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {-1, 0, 1, 1}),
+                  1e-6f, "child 1");
+  // Root 2: origin (0, 0, 3) + (0, 0, 1).
+  expect_mat_near(model[2], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 4, 1}), 1e-6f,
                   "root joint 2");
 }
 

@@ -232,6 +232,15 @@ class Controller {
   quat root_bone_rotation() const { return root_rotation_; }
   vec3 root_bone_translation() const { return root_translation_; }
   float model_scale() const { return program_->desc_.model_scale; }
+  // The two matrices an Instance (or LocalToModelJob) takes to place this pose in the world:
+  //   root_matrix(entity) = entity · S(model_scale), put above the skeleton (Instance::set_root);
+  //   root_correction()   = T(translation / model_scale) · R(rotation), put after the local of
+  //                         every root joint (Instance::set_root_correction).
+  // The model scale thus scales the whole model (root translations included) and the correction
+  // translation stays in metres: for a root joint with an identity local the root lands at
+  // entity · T(translation) · R(rotation) · S(model_scale).
+  mat4 root_matrix(const mat4& entity = mat4(1.0f)) const;
+  mat4 root_correction() const;
   // Root motion (§13, translation only): the host passes the body's world velocity and rotation
   // before every update(); after it, root_motion_velocity() is the velocity the body should take,
   // or nullopt while the Base layer's animation has no active root motion.

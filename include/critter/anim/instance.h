@@ -10,6 +10,7 @@
 
 #include "critter/anim/player.h"
 #include "critter/asset/model.h"
+#include "critter/core/error.h"
 #include "critter/core/math.h"
 
 namespace critter::anim {
@@ -29,6 +30,13 @@ class Instance {
   void set_root(const mat4& root) { root_ = root; }
   const mat4& root() const { return root_; }
 
+  // Matrix placed right after the local of every root joint (LocalToModelJob::root_correction):
+  // the animation config's root-bone correction (animation-config.md §12), e.g.
+  // Controller::root_correction(). Must be affine; identity by default. Applies from the next
+  // update()/refresh().
+  void set_root_correction(const mat4& correction) { root_correction_ = correction; }
+  const mat4& root_correction() const { return root_correction_; }
+
   // The legacy rule of creatures.md §1 (keep rest translations) for procedural .dae creatures.
   void set_legacy_rest_translation(bool on) { legacy_rest_translation_ = on; }
 
@@ -37,6 +45,10 @@ class Instance {
   // Rebuilds model-space matrices and palettes from the player's current pose without advancing
   // time (after set_cursor(), a morph override, or a new root).
   void refresh();
+  // Rebuilds model-space matrices and palettes from `local_pose` (one Transform per joint, e.g. a
+  // Controller's compute_pose()) instead of the player's. Fails (kUsage) on a size mismatch or a
+  // non-finite root matrix, leaving the previous matrices in place.
+  Status refresh(std::span<const Transform> local_pose);
 
   // The local pose and morph weights of the last update (the player's).
   std::span<const Transform> local_pose() const { return player_.local_pose(); }
@@ -57,6 +69,7 @@ class Instance {
   const Model* model_;
   Player player_;
   mat4 root_{1.0f};
+  mat4 root_correction_{1.0f};
   bool legacy_rest_translation_ = false;
   std::vector<mat4> model_transforms_;
   std::vector<mat4> palettes_;               // all skins, concatenated
