@@ -18,7 +18,9 @@ void Instance::update(float dt) {
   refresh();
 }
 
-void Instance::refresh() { (void)refresh(player_.local_pose()); }
+void Instance::refresh() {
+  (void)refresh(player_.local_pose());
+}
 
 Status Instance::refresh(std::span<const Transform> local_pose) {
   LocalToModelJob ltm;

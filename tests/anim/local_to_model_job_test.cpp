@@ -185,8 +185,8 @@ TEST(LocalToModelJob, RootCorrectionSitsAfterEveryRootLocal) {
   job.parents = parents;
   job.input = local;
   job.output = model;
-  job.root_correction = glm::translate(mat4(1.0f), vec3(0, 0, 1)) *
-                        glm::mat4_cast(axis_angle(z, kPi / 2));
+  job.root_correction =
+      glm::translate(mat4(1.0f), vec3(0, 0, 1)) * glm::mat4_cast(axis_angle(z, kPi / 2));
   ASSERT_TRUE(job.run());
   // Root 0: T(1, 0, 0)·T(0, 0, 1)·Rz: x -> y, y -> -x, origin (1, 0, 1).
   expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 1}), 1e-6f,
