@@ -322,4 +322,34 @@ Result<Model> build_model(RawModel raw, Diagnostics* diag) {
   return model;
 }
 
+Result<Model> append_clips(const Model& model, std::vector<RawClip> clips) {
+  const std::string& path = model.source_path_.empty() ? model.name_ : model.source_path_;
+  std::vector<std::size_t> morph_counts;
+  morph_counts.reserve(model.meshes_.size());
+  for (const Mesh& mesh : model.meshes_) morph_counts.push_back(mesh.default_weights.size());
+
+  Model out;
+  out.clips_.reserve(model.clips_.size() + clips.size());
+  out.clips_.insert(out.clips_.end(), model.clips_.begin(), model.clips_.end());
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    RawClip& rc = clips[i];
+    if (rc.source_location.empty()) rc.source_location = "/clips/" + str(out.clips_.size());
+    auto clip = build_clip(rc, model.skeleton_.joint_count(), morph_counts, path);
+    if (!clip) return std::unexpected(std::move(clip.error()));
+    out.clips_.push_back(std::move(*clip));
+  }
+  out.name_ = model.name_;
+  out.format_ = model.format_;
+  out.source_path_ = model.source_path_;
+  out.skeleton_ = model.skeleton_;
+  out.meshes_ = model.meshes_;
+  out.skins_ = model.skins_;
+  out.materials_ = model.materials_;
+  out.images_ = model.images_;
+  out.rest_model_ = model.rest_model_;
+  out.bounds_ = model.bounds_;
+  out.sphere_ = model.sphere_;
+  return out;
+}
+
 }  // namespace critter

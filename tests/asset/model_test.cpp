@@ -216,5 +216,97 @@ INSTANTIATE_TEST_SUITE_P(
                 ErrorCode::kOutOfRange, "/clips/0/tracks/0"}),
     [](const auto& p) { return std::string(p.param.name); });
 
+TEST(AppendClips, CopiesTheModelAndAppendsClipsInBuiltJointOrder) {
+  auto model = build_model(valid_model());
+  ASSERT_TRUE(model) << model.error().to_string();
+  RawClip extra;
+  extra.name = "Extra";
+  RawTrack rot;
+  rot.target = TrackTarget::kRotation;
+  rot.index = 0;  // built index: the root (the raw model listed it second)
+  rot.components = 4;
+  rot.times = {0, 2};
+  rot.values = {0, 0, 0, 2, 0, 0, 2, 0};  // normalised to (0,0,0,1) and (0,0,1,0)
+  extra.tracks.push_back(rot);
+  RawTrack weights;
+  weights.target = TrackTarget::kWeights;
+  weights.index = 0;  // the quad, one morph target
+  weights.components = 1;
+  weights.times = {0.5f};
+  weights.values = {0.25f};
+  extra.tracks.push_back(weights);
+
+  auto out = append_clips(*model, {extra});
+  ASSERT_TRUE(out) << out.error().to_string();
+  ASSERT_EQ(out->clips().size(), 2u);
+  EXPECT_EQ(out->clips()[0].name(), "Wave");
+  EXPECT_EQ(out->clips()[0].tracks()[0].index, 1);
+  const Clip& c = out->clips()[1];
+  EXPECT_EQ(c.name(), "Extra");
+  EXPECT_EQ(out->find_clip("extra"), 1);
+  EXPECT_FLOAT_EQ(c.duration(), 2.0f);
+  ASSERT_EQ(c.tracks().size(), 2u);
+  EXPECT_EQ(c.tracks()[0].index, 0);  // not remapped
+  EXPECT_FLOAT_EQ(c.track_values(c.tracks()[0])[3], 1.0f);
+  EXPECT_FLOAT_EQ(c.track_values(c.tracks()[0])[6], 1.0f);
+  EXPECT_FLOAT_EQ(c.track_values(c.tracks()[1])[0], 0.25f);
+
+  // Everything else is the source's; the source keeps its one clip.
+  EXPECT_EQ(model->clips().size(), 1u);
+  EXPECT_EQ(out->name(), "test");
+  EXPECT_EQ(out->source_path(), "test.gltf");
+  ASSERT_EQ(out->skeleton().joint_count(), 2);
+  EXPECT_EQ(out->skeleton().names()[1], "child");
+  EXPECT_EQ(out->skins()[0].joints, (std::vector<std::int16_t>{0, 1}));
+  ASSERT_EQ(out->meshes().size(), 2u);
+  EXPECT_EQ(out->meshes()[0].default_weights, (std::vector<float>{0.5f}));
+  EXPECT_EQ(out->materials().size(), 1u);
+  EXPECT_FLOAT_EQ(out->rest_model_transforms()[1][3].x, 10.0f);
+  EXPECT_FLOAT_EQ(out->rest_model_transforms()[1][3].y, 1.0f);
+  EXPECT_EQ(out->bounds().min, model->bounds().min);
+  EXPECT_EQ(out->bounds().max, model->bounds().max);
+}
+
+TEST(AppendClips, NoClipsIsACopy) {
+  auto model = build_model(valid_model());
+  ASSERT_TRUE(model);
+  auto out = append_clips(*model, {});
+  ASSERT_TRUE(out) << out.error().to_string();
+  ASSERT_EQ(out->clips().size(), 1u);
+  EXPECT_EQ(out->clips()[0].name(), "Wave");
+  EXPECT_EQ(out->skeleton().joint_count(), 2);
+}
+
+TEST(AppendClips, ReportsTheBrokenClipByItsIndexInTheNewModel) {
+  auto model = build_model(valid_model());
+  ASSERT_TRUE(model);
+  RawClip bad;
+  bad.name = "Bad";
+  RawTrack t;
+  t.index = 2;  // the skeleton has 2 joints
+  t.times = {0};
+  t.values = {0, 0, 0};
+  bad.tracks.push_back(t);
+  auto out = append_clips(*model, {bad});
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::kOutOfRange);
+  EXPECT_EQ(out.error().path, "test.gltf");
+  EXPECT_EQ(out.error().location, "/clips/1/tracks/0");
+
+  // A weights track must have one component per morph target of its mesh (the quad has 1).
+  RawClip weights;
+  weights.name = "W";
+  RawTrack w;
+  w.target = TrackTarget::kWeights;
+  w.index = 0;
+  w.components = 2;
+  w.times = {0};
+  w.values = {0, 0};
+  weights.tracks.push_back(w);
+  auto out2 = append_clips(*model, {weights});
+  ASSERT_FALSE(out2);
+  EXPECT_EQ(out2.error().code, ErrorCode::kInvalid);
+}
+
 }  // namespace
 }  // namespace critter

@@ -65,6 +65,7 @@ class Model {
 
  private:
   friend Result<Model> build_model(RawModel, Diagnostics*);
+  friend Result<Model> append_clips(const Model&, std::vector<RawClip>);
   std::string name_, format_, source_path_;
   Skeleton skeleton_;
   std::vector<Mesh> meshes_;
@@ -86,5 +87,13 @@ class Model {
 // part of a mesh has the same target count as default_weights; skin joints valid and unique-free
 // of bounds; inverse_bind empty (identity) or one per joint, finite. Usable quirks go to `diag`.
 Result<Model> build_model(RawModel raw, Diagnostics* diag = nullptr);
+
+// A copy of `model` with `clips` built and appended after its own clips, which keep their
+// indices; everything else (skeleton, meshes, skins, materials, images, bounds) is copied. Track
+// indices refer to the BUILT model: T/R/S indices are joints of model.skeleton() (no remap) and
+// Weights indices are meshes of model.meshes(). build_clip's rules apply; an error names the clip
+// by its index in the new model ("/clips/<n>" unless the clip's source_location says otherwise)
+// and the model's source_path (or name). `model` is not changed.
+Result<Model> append_clips(const Model& model, std::vector<RawClip> clips);
 
 }  // namespace critter
