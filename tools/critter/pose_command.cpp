@@ -1,15 +1,20 @@
 // `critter pose FILE [--anim NAME|INDEX] --time T [--time T2 ...] [--mode M] [--json]`: every
 // node's local TRS and model-space matrix, and every morphed mesh's weights, at given clip times.
 // This is how critter's poses are compared with other implementations: keep the output stable.
+// With `--config C.json [--param NAME=VALUE ...]` the pose comes from the config's controller
+// simulated to each time instead of from one clip.
 #include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "controller_flags.h"
 #include "critter/anim/instance.h"
 #include "critter/io/load.h"
 #include "describe.h"
@@ -21,9 +26,10 @@ struct PoseOptions {
   std::string file;
   std::string anim;
   std::vector<float> times;
-  std::string mode = "loop_forward";
+  std::string mode;  // empty: loop_forward
   bool json = false;
   LoadFlags load;
+  ControllerFlags controller;
 };
 
 constexpr const char* kModeNames[] = {"none",          "once_forward", "once_backward",
@@ -58,11 +64,13 @@ int report_index(const Model& model, int bone) {
   return source >= 0 ? source : bone;
 }
 
-nlohmann::json pose_json(const anim::Instance& inst, const std::vector<int>& order, float t) {
+// `local` is the pose the instance was built from (the player's, or a controller's).
+nlohmann::json pose_json(const anim::Instance& inst, std::span<const Transform> local_pose,
+                         const std::vector<int>& order, float t) {
   const Model& model = inst.model();
   nlohmann::json nodes = nlohmann::json::array();
   for (int bone : order) {
-    const Transform& local = inst.local_pose()[static_cast<std::size_t>(bone)];
+    const Transform& local = local_pose[static_cast<std::size_t>(bone)];
     const mat4& world = inst.model_transforms()[static_cast<std::size_t>(bone)];
     nlohmann::json m = nlohmann::json::array();
     for (int c = 0; c < 4; ++c)
@@ -90,13 +98,14 @@ nlohmann::json pose_json(const anim::Instance& inst, const std::vector<int>& ord
   return {{"t", json_number(t)}, {"nodes", nodes}, {"morph", morph}};
 }
 
-void pose_text(const anim::Instance& inst, const std::vector<int>& order, float t,
+// `heading` follows "t = T s" in parentheses: the clip time, or what the controller's layers show.
+void pose_text(const anim::Instance& inst, std::span<const Transform> local_pose,
+               const std::vector<int>& order, float t, const std::string& heading,
                std::ostream& out) {
   const Model& model = inst.model();
-  out << "t = " << format_number(t) << " s (clip time " << format_number(inst.player().clip_time())
-      << " s)\n";
+  out << "t = " << format_number(t) << " s (" << heading << ")\n";
   for (int bone : order) {
-    const Transform& l = inst.local_pose()[static_cast<std::size_t>(bone)];
+    const Transform& l = local_pose[static_cast<std::size_t>(bone)];
     const vec3 p(inst.model_transforms()[static_cast<std::size_t>(bone)][3]);
     out << "  [" << report_index(model, bone) << "] "
         << model.skeleton().names()[static_cast<std::size_t>(bone)] << "  t "
@@ -114,47 +123,149 @@ void pose_text(const anim::Instance& inst, const std::vector<int>& order, float 
   }
 }
 
+// "Base: walk at 0.5 s, weight 1; Head: LookAt" for the layers that show something.
+std::string layers_heading(const std::vector<LayerSummary>& layers) {
+  std::string text;
+  for (const LayerSummary& l : layers) {
+    if (!l.active) continue;
+    text.append(text.empty() ? "" : "; ").append(l.name).append(": ");
+    if (!l.clip.empty()) {
+      text.append(l.clip).append(" at ").append(format_number(l.clip_time)).append(" s");
+    } else {
+      text.append(l.driver.empty() ? "driver" : l.driver);
+    }
+    if (l.weight < 1.0f) text.append(", weight ").append(format_number(l.weight));
+  }
+  return text.empty() ? "no active layer: rest pose" : text;
+}
+
+nlohmann::json layers_json(const std::vector<LayerSummary>& layers) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const LayerSummary& l : layers) {
+    out.push_back(
+        {{"name", l.name},
+         {"active", l.active},
+         {"weight", json_number(l.weight)},
+         {"clip", l.clip.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.clip)},
+         {"clip_time", json_number(l.clip_time)},
+         {"driver", l.driver.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.driver)}});
+  }
+  return out;
+}
+
+nlohmann::json fired_json(const std::vector<FiredRecord>& fired) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const FiredRecord& f : fired) {
+    out.push_back({{"t", json_number(static_cast<float>(f.time))},
+                   {"layer", f.layer},
+                   {"kind", f.kind},
+                   {"name", f.name},
+                   {"data", f.data},
+                   {"count", f.count}});
+  }
+  return out;
+}
+
 int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
-  const int mode = parse_mode(o.mode);
+  const bool controlled = !o.controller.config.empty();
+  if (controlled && !o.anim.empty())
+    return report(Error::at(ErrorCode::kUsage, o.file, "--anim",
+                            "--anim plays one clip; with --config the controller's rules pick "
+                            "the animations"),
+                  err);
+  if (controlled && !o.mode.empty())
+    return report(Error::at(ErrorCode::kUsage, o.file, "--mode",
+                            "--mode applies to --anim; with --config the config sets looping"),
+                  err);
+  if (!controlled && !o.controller.params.empty())
+    return report(
+        Error::at(ErrorCode::kUsage, o.file, "--param", "--param sets a parameter of --config"),
+        err);
+  const int mode = parse_mode(o.mode.empty() ? "loop_forward" : o.mode);
   if (mode < 0)
     return report(Error::at(ErrorCode::kUsage, o.file, "--mode",
                             "unknown playback mode '" + o.mode +
                                 "' (none, once_forward, once_backward, once_pingpong, "
                                 "loop_forward, loop_backward, loop_pingpong or 0..6)"),
                   err);
-  for (float t : o.times)
+  for (float t : o.times) {
     if (!std::isfinite(t) || t < 0.0f)
       return report(Error::at(ErrorCode::kUsage, o.file, "--time",
                               "time " + format_number(t) + " must be a finite number >= 0"),
                     err);
+    if (controlled && t > kMaxControllerTime)
+      return report(
+          Error::at(ErrorCode::kUsage, o.file, "--time",
+                    "time " + format_number(t) + " is more than the " +
+                        format_number(kMaxControllerTime) + " s a controller is simulated"),
+          err);
+  }
 
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> model = io::load(o.file, *load_options, &diag);
-  if (!model) return report(model.error(), err);
-  const Result<int> clip = clip_from_arg(*model, o.anim, o.file);
-  if (!clip) return report(clip.error(), err);
+  Result<Model> loaded = io::load(o.file, *load_options, &diag);
+  if (!loaded) return report(loaded.error(), err);
+  const auto model = std::make_shared<const Model>(std::move(*loaded));
+  std::optional<ControllerPose> controller;
+  int clip = -1;
+  if (controlled) {
+    Result<ControllerPose> c = ControllerPose::load(o.controller, model, &diag);
+    if (!c) return report(c.error(), err);
+    controller.emplace(std::move(*c));
+  } else {
+    const Result<int> c = clip_from_arg(*model, o.anim, o.file);
+    if (!c) return report(c.error(), err);
+    clip = *c;
+  }
 
-  const std::vector<float> times = o.times.empty() ? std::vector<float>{0.0f} : o.times;
+  const float default_time = controlled ? kDefaultSettleTime : 0.0f;
+  const std::vector<float> times = o.times.empty() ? std::vector<float>{default_time} : o.times;
   const std::vector<int> order = report_order(*model);
   anim::Instance inst(*model);
   nlohmann::json jtimes = nlohmann::json::array();
   for (float t : times) {
+    if (controller) {
+      // Each time is a fresh simulation from 0, as a game started then would show it.
+      controller->restart();
+      controller->advance_to(t);
+      if (Status s = controller->place(inst); !s) return report(s.error(), err);
+      const std::vector<LayerSummary> layers = controller->layers();
+      if (o.json) {
+        nlohmann::json j = pose_json(inst, controller->local_pose(), order, t);
+        j["layers"] = layers_json(layers);
+        j["events"] = fired_json(controller->fired());
+        jtimes.push_back(std::move(j));
+      } else {
+        pose_text(inst, controller->local_pose(), order, t, layers_heading(layers), out);
+        print_fired(controller->fired(), err);
+      }
+      continue;
+    }
     // Each time is a fresh play advanced by t, so times outside the clip follow the mode's rule.
-    if (*clip >= 0) {
-      if (auto s = inst.player().play(*clip, static_cast<anim::PlaybackMode>(mode)); !s)
+    if (clip >= 0) {
+      if (auto s = inst.player().play(clip, static_cast<anim::PlaybackMode>(mode)); !s)
         return report(s.error(), err);
       inst.update(t);
       inst.player().clear_records();
     }
     if (o.json)
-      jtimes.push_back(pose_json(inst, order, t));
+      jtimes.push_back(pose_json(inst, inst.local_pose(), order, t));
     else
-      pose_text(inst, order, t, out);
+      pose_text(inst, inst.local_pose(), order, t,
+                "clip time " + format_number(inst.player().clip_time()) + " s", out);
   }
-  if (o.json) {
-    const Clip* c = *clip >= 0 ? &model->clips()[static_cast<std::size_t>(*clip)] : nullptr;
+  if (o.json && controller) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const std::string& p : o.controller.params) params.push_back(p);
+    nlohmann::json doc = {{"model", o.file},
+                          {"config", o.controller.config},
+                          {"params", params},
+                          {"step", json_number(static_cast<float>(kControllerStep))},
+                          {"times", jtimes}};
+    out << doc.dump(2) << "\n";
+  } else if (o.json) {
+    const Clip* c = clip >= 0 ? &model->clips()[static_cast<std::size_t>(clip)] : nullptr;
     nlohmann::json doc = {{"model", o.file},
                           {"anim", c ? nlohmann::json(c->name()) : nlohmann::json(nullptr)},
                           {"duration", json_number(c ? c->duration() : 0.0f)},
@@ -175,11 +286,16 @@ Command add_pose_command(CLI::App& root) {
       "Print every node's local TRS and model-space matrix, and morph weights, at clip times");
   app->add_option("FILE", options->file, "Model file")->required();
   app->add_option("--anim", options->anim, "Animation name or index (default: the first)");
-  app->add_option("--time", options->times, "Time in seconds; repeat for several (default 0)");
+  app->add_option("--time", options->times,
+                  "Time in seconds; repeat for several (default 0; with --config 1, simulated "
+                  "from 0 for each time)");
   app->add_option("--mode", options->mode,
                   "Playback mode for times outside the clip (default loop_forward)");
-  app->add_flag("--json", options->json, "Print JSON");
+  app->add_flag("--json", options->json,
+                "Print JSON (with --config each time also lists the layers and the events fired, "
+                "which otherwise go to stderr)");
   add_load_flags(app, options->load);
+  add_controller_flags(app, options->controller);
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_pose(*options, out, err);
                  }};

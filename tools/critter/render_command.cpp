@@ -1,16 +1,19 @@
 // `critter render FILE [--anim NAME] [--time T | --frames N --fps F] [--size WxH]
 //  [--camera yaw,pitch,distance] [--ortho] [--turntable] [--sheet N] [--crowd N]
-//  -o out.png|out.gif`:
-// pictures of a model through the OpenGL renderer on a headless (EGL surfaceless) context.
+//  [--config C.json [--param NAME=VALUE ...]] -o out.png|out.gif`:
+// pictures of a model through the OpenGL renderer on a headless (EGL surfaceless) context. With
+// --config the pose comes from the config's controller simulated to each frame's time.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "controller_flags.h"
 #include "critter/io/load.h"
 #include "crowd_render.h"
 #include "picture.h"
@@ -32,10 +35,13 @@ struct RenderOptions {
   int sheet = 0;
   LoadFlags load;
   int crowd = 0;
+  ControllerFlags controller;
 };
 
 constexpr vec4 kBackground{0.80f, 0.86f, 0.92f, 1.0f};
 constexpr int kMaxFrames = 1000;
+// Length of a --config GIF without --frames, seconds: two 1 s walk cycles, a settle included.
+constexpr float kControllerGifSeconds = 2.0f;
 
 Error usage(std::string location, std::string message) {
   return Error::at(ErrorCode::kUsage, "critter render", std::move(location), std::move(message));
@@ -94,6 +100,30 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
                   err);
   }
   if (!(o.fps > 0.0f && o.fps <= 100.0f)) return report(usage("--fps", "must be in (0, 100]"), err);
+  const bool controlled = !o.controller.config.empty();
+  if (controlled) {
+    if (!o.anim.empty()) {
+      return report(usage("--anim",
+                          "--anim plays one clip; with --config the controller's rules pick the "
+                          "animations"),
+                    err);
+    }
+    if (o.crowd > 0) return report(usage("--crowd", "a crowd cannot take --config"), err);
+    if (o.sheet > 0) {
+      return report(usage("--sheet",
+                          "a contact sheet spreads one clip; with --config use --time for a "
+                          "PNG or --frames for a GIF"),
+                    err);
+    }
+    if (o.time && !(std::isfinite(*o.time) && *o.time >= 0.0f && *o.time <= kMaxControllerTime)) {
+      return report(
+          usage("--time", "with --config a time must be in [0, " +
+                              std::to_string(static_cast<int>(kMaxControllerTime)) + "] seconds"),
+          err);
+    }
+  } else if (!o.controller.params.empty()) {
+    return report(usage("--param", "--param sets a parameter of --config"), err);
+  }
   Result<std::pair<int, int>> size = parse_size(o.size);
   if (!size) return report(size.error(), err);
   Result<CameraSpec> cam = parse_camera(o.camera);
@@ -102,10 +132,20 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> model = io::load(o.file, *load_options, &diag);
-  if (!model) return report(model.error(), err);
-  Result<int> clip = clip_from_arg(*model, o.anim, o.file);
-  if (!clip) return report(clip.error(), err);
+  Result<Model> loaded = io::load(o.file, *load_options, &diag);
+  if (!loaded) return report(loaded.error(), err);
+  const auto model = std::make_shared<const Model>(std::move(*loaded));
+  std::optional<ControllerPose> controller;
+  Result<int> clip = -1;
+  if (controlled) {
+    Result<ControllerPose> c = ControllerPose::load(o.controller, model, &diag);
+    if (!c) return report(c.error(), err);
+    controller.emplace(std::move(*c));
+    for (const Warning& w : diag.items()) err << "warning: " << w.to_string() << "\n";
+  } else {
+    clip = clip_from_arg(*model, o.anim, o.file);
+    if (!clip) return report(clip.error(), err);
+  }
   const float duration =
       *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
 
@@ -130,13 +170,14 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   } else if (gif) {
     int n = o.frames.value_or(0);
     if (n <= 0) {
-      n = duration > 0.0f ? static_cast<int>(std::lround(duration * o.fps)) : 1;
+      const float length = controlled ? kControllerGifSeconds : duration;
+      n = length > 0.0f ? static_cast<int>(std::lround(length * o.fps)) : 1;
       if (o.turntable) n = std::max(n, static_cast<int>(std::lround(4.0f * o.fps)));
     }
     n = std::clamp(n, 1, kMaxFrames);
     for (int i = 0; i < n; ++i) times.push_back(static_cast<float>(i) / o.fps);
   } else {
-    times.push_back(o.time.value_or(0.0f));
+    times.push_back(o.time.value_or(controlled ? kDefaultSettleTime : 0.0f));
   }
   if (o.sheet > kMaxFrames) return report(usage("--sheet", "at most 1000 frames"), err);
 
@@ -147,18 +188,28 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!gpu) return report(gpu.error(), err);
   for (const Warning& w : gpu_diag.items()) err << "warning: " << w.to_string() << "\n";
 
-  // One camera distance for every frame: frame the union of the posed bounds.
+  // One camera distance for every frame: frame the union of the posed bounds. A controller is
+  // simulated twice from the start (framing pass, then drawing pass); it is deterministic.
   anim::Instance instance(*model);
+  auto pose_frame = [&](std::size_t i) -> Status {
+    if (!controller) {
+      pose_at(instance, *clip, times[i]);
+      return {};
+    }
+    if (i == 0) controller->restart();
+    controller->advance_to(times[i]);
+    return controller->place(instance);
+  };
   Aabb bounds;
-  for (float t : times) {
-    pose_at(instance, *clip, t);
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    if (Status s = pose_frame(i); !s) return report(s.error(), err);
     bounds.expand(posed_bounds(instance));
   }
   const float aspect = static_cast<float>(size->first) / static_cast<float>(size->second);
 
   std::vector<io::RgbaImage> frames;
   for (std::size_t i = 0; i < times.size(); ++i) {
-    pose_at(instance, *clip, times[i]);
+    if (Status s = pose_frame(i); !s) return report(s.error(), err);
     float yaw = cam->yaw;
     if (o.turntable) yaw += 360.0f * static_cast<float>(i) / static_cast<float>(times.size());
     gl::OrbitCamera orbit = gl::frame_bounds(bounds, aspect, yaw, cam->pitch, o.ortho);
@@ -210,6 +261,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     written = io::write_png(o.output, frames[0]);
   }
   if (!written) return report(written.error(), err);
+  if (controller) print_fired(controller->fired(), err);
   out << "wrote " << o.output << " (" << out_w << "x" << out_h << ", " << frames.size()
       << (frames.size() == 1 ? " frame" : " frames") << ")\n";
   return kExitOk;
@@ -225,7 +277,9 @@ Command add_render_command(CLI::App& root) {
       ->required();
   app->add_option("-o,--output", o->output, "Output image: .png or .gif")->required();
   app->add_option("--anim", o->anim, "Clip name or index (default: the first clip)");
-  app->add_option("--time", o->time, "Clip time in seconds of a single PNG frame (default 0)");
+  app->add_option("--time", o->time,
+                  "Clip time in seconds of a single PNG frame (default 0; with --config the "
+                  "simulated time, default 1)");
   app->add_option("--frames", o->frames, "GIF frames (default: the clip's length at --fps)");
   app->add_option("--fps", o->fps, "GIF frames per second (default 15)");
   app->add_option("--size", o->size, "Image (or sheet cell) size WxH (default 320x240)");
@@ -241,6 +295,7 @@ Command add_render_command(CLI::App& root) {
                   "calls and frame time")
       ->check(CLI::Range(1, 1000000));
   add_load_flags(app, o->load);
+  add_controller_flags(app, o->controller);
   return Command{app,
                  [o](std::ostream& out, std::ostream& err) { return run_render(*o, out, err); }};
 }

@@ -1,0 +1,280 @@
+#include "controller_flags.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <ostream>
+#include <utility>
+
+#include "critter/io/controller_loader.h"
+#include "describe.h"
+
+namespace critter::cli {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// A whole-string number; std::nullopt when `s` is not one. Non-finite values parse (the caller
+// rejects them with a message rather than taking "inf" as a string).
+std::optional<double> parse_number(std::string_view s) {
+  s = trim(s);
+  if (s.empty()) return std::nullopt;
+  // from_chars does not take a leading '+'; a modder may write one.
+  if (s.front() == '+' && s.size() > 1 && s[1] != '-') s.remove_prefix(1);
+  double v = 0.0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+const char* kind_name(anim::ControllerRecord::Kind kind) {
+  switch (kind) {
+    case anim::ControllerRecord::Kind::kEvent:
+      return "event";
+    case anim::ControllerRecord::Kind::kComplete:
+      return "complete";
+    case anim::ControllerRecord::Kind::kInterrupt:
+      return "interrupt";
+  }
+  return "event";
+}
+
+}  // namespace
+
+void add_controller_flags(CLI::App* app, ControllerFlags& flags) {
+  app->add_option("--config", flags.config,
+                  "Animation config (.json): the pose comes from its controller, simulated from 0 "
+                  "to --time at 60 steps per second with the --param values set before every step "
+                  "(instead of --anim)");
+  app->add_option("--asset-root", flags.asset_roots,
+                  "Folder searched for the config's extends, template and file: paths "
+                  "(repeatable)");
+  app->add_option("--param", flags.params,
+                  "Controller parameter NAME=VALUE (repeatable): true/false is a bool, a number a "
+                  "float, [x,y] or [x,y,z] a vector, 'text' or any other word a string. A name the "
+                  "config neither declares, builds in nor reads is an error that suggests the "
+                  "closest names (host names such as Gait count when an expression reads them)");
+}
+
+Result<ParamArg> parse_param_arg(std::string_view text, const std::string& path) {
+  auto usage = [&](std::string message) {
+    return fail(Error::at(ErrorCode::kUsage, path, "--param",
+                          "'" + std::string(text) + "': " + std::move(message)));
+  };
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos) return usage("expected NAME=VALUE");
+  ParamArg arg;
+  arg.name = std::string(trim(text.substr(0, eq)));
+  if (arg.name.empty()) return usage("the parameter name is empty");
+  const std::string_view value = trim(text.substr(eq + 1));
+
+  std::string lower(value);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "true" || lower == "false") {
+    arg.value = anim::ParameterValue::of_bool(lower == "true");
+    return arg;
+  }
+  if (const std::optional<double> number = parse_number(value)) {
+    if (!std::isfinite(*number)) return usage("a number must be finite");
+    arg.value = anim::ParameterValue::of_float(*number);
+    return arg;
+  }
+  if (value.size() >= 2 && value.front() == '[' && value.back() == ']') {
+    std::vector<float> parts;
+    std::string_view rest = value.substr(1, value.size() - 2);
+    bool ok = true;
+    while (ok) {
+      const std::size_t comma = std::min(rest.find(','), rest.size());
+      const std::optional<double> v = parse_number(rest.substr(0, comma));
+      ok = v && std::isfinite(*v) && std::abs(*v) <= 3.0e38;
+      if (ok) parts.push_back(static_cast<float>(*v));
+      if (comma == rest.size()) break;
+      rest.remove_prefix(comma + 1);
+    }
+    if (!ok || parts.size() < 2 || parts.size() > 3) {
+      return usage("expected a vector [x,y] or [x,y,z] of finite numbers");
+    }
+    arg.value = parts.size() == 2
+                    ? anim::ParameterValue::of_vec2(vec2(parts[0], parts[1]))
+                    : anim::ParameterValue::of_vec3(vec3(parts[0], parts[1], parts[2]));
+    return arg;
+  }
+  if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
+      value.back() == value.front()) {
+    arg.value = anim::ParameterValue::of_string(value.substr(1, value.size() - 2));
+    return arg;
+  }
+  arg.value = anim::ParameterValue::of_string(value);
+  return arg;
+}
+
+std::vector<std::string> closest_parameter_names(const anim::ParameterSchema& schema,
+                                                 std::string_view name, std::size_t limit) {
+  const std::string folded = anim::fold_ascii(name);
+  // A typo is a few edits: at most a third of the name, and at least 2 for short names.
+  const std::size_t max_distance = std::max<std::size_t>(2, folded.size() / 3);
+  std::vector<std::pair<std::size_t, anim::ParamIndex>> near;
+  for (anim::ParamIndex i = 0; i < schema.size(); ++i) {
+    const std::size_t d = edit_distance(folded, anim::fold_ascii(schema.name(i)));
+    if (d <= max_distance) near.emplace_back(d, i);
+  }
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < near.size() && k < limit; ++k) {
+    names.emplace_back(schema.name(near[k].second));
+  }
+  return names;
+}
+
+Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
+                                            std::shared_ptr<const Model> model, Diagnostics* diag) {
+  // Every --param is checked for syntax before the config is read: a usage error comes first.
+  std::vector<ParamArg> args;
+  for (const std::string& text : flags.params) {
+    Result<ParamArg> arg = parse_param_arg(text, flags.config);
+    if (!arg) return fail(std::move(arg.error()));
+    args.push_back(std::move(*arg));
+  }
+  io::ControllerLoadOptions options;
+  options.asset_roots = flags.asset_roots;
+  Result<io::LoadedController> loaded = io::load_controller(flags.config, model, options, diag);
+  if (!loaded) return fail(std::move(loaded.error()));
+
+  ControllerPose pose;
+  pose.model_ = std::move(model);
+  pose.program_ = std::move(loaded->program);
+  const anim::ParameterSchema& schema = pose.program_->schema();
+  for (ParamArg& arg : args) {
+    const anim::ParamIndex index = schema.find(arg.name);
+    if (index == anim::kNoParam) {
+      // Nothing reads such a name, so setting it could not change the pose: almost always a typo.
+      const std::vector<std::string> near = closest_parameter_names(schema, arg.name);
+      std::string hint;
+      for (const std::string& n : near) hint.append(hint.empty() ? "" : ", ").append(n);
+      return fail(Error::at(
+          ErrorCode::kUsage, flags.config, "--param",
+          "unknown parameter '" + arg.name +
+              "': the config does not declare it, it is not built in and no expression reads it" +
+              (hint.empty() ? std::string() : " (did you mean " + hint + "?)")));
+    }
+    Setting s;
+    s.index = index;
+    s.trigger = schema.initial(index).type == anim::ParamType::kTrigger;
+    s.value = std::move(arg.value);
+    pose.settings_.push_back(std::move(s));
+  }
+  pose.restart();
+  return pose;
+}
+
+void ControllerPose::restart() {
+  controller_ = std::make_unique<anim::Controller>(program_);
+  fired_.clear();
+  time_ = 0.0;
+  started_ = false;
+}
+
+void ControllerPose::set_parameters(bool first_step) {
+  anim::ParameterValues& values = controller_->parameters();
+  for (const Setting& s : settings_) {
+    if (s.trigger) {
+      // A host fires a trigger once; firing it every frame would restart what it starts.
+      if (first_step && s.value.type == anim::ParamType::kBool && s.value.number != 0.0) {
+        values.fire_trigger(s.index);
+      }
+      continue;
+    }
+    values.set(s.index, s.value);
+  }
+}
+
+void ControllerPose::advance_to(double t) {
+  const anim::ControllerProgram& program = *program_;
+  while (time_ < t) {
+    // The last step is shorter when t is off the 60 Hz grid; a sliver left by rounding is dropped.
+    const double dt = std::min(kControllerStep, t - time_);
+    if (dt < 1e-7) break;
+    set_parameters(!started_);
+    started_ = true;
+    controller_->update(static_cast<float>(dt));
+    time_ += dt;
+    for (const anim::ControllerRecord& r : controller_->records()) {
+      FiredRecord f;
+      f.time = time_;
+      if (r.layer >= 0 && r.layer < program.layer_count()) {
+        f.layer = program.desc().layers[static_cast<std::size_t>(r.layer)].name;
+      }
+      f.kind = kind_name(r.kind);
+      f.name = std::string(r.name);
+      f.data = std::string(r.data);
+      f.count = r.count;
+      fired_.push_back(std::move(f));
+    }
+    controller_->clear_records();
+  }
+}
+
+Status ControllerPose::place(anim::Instance& instance) {
+  const std::span<const Transform> pose = controller_->compute_pose();
+  instance.set_root(controller_->root_matrix());
+  instance.set_root_correction(controller_->root_correction());
+  return instance.refresh(pose);
+}
+
+std::vector<LayerSummary> ControllerPose::layers() const {
+  std::vector<LayerSummary> out;
+  for (int l = 0; l < program_->layer_count(); ++l) {
+    LayerSummary s;
+    s.name = program_->desc().layers[static_cast<std::size_t>(l)].name;
+    s.active = controller_->layer_active(l);
+    s.weight = controller_->layer_weight(l);
+    const anim::Player& player = controller_->layer_player(l);
+    if (const Clip* clip = player.clip()) {
+      s.clip = clip->name();
+      s.clip_time = player.clip_time();
+    }
+    if (s.active && s.clip.empty()) {
+      // A layer that shows something without a clip runs a driver: the rule's, else the preset.
+      const anim::ControllerAnimationDesc* animation = controller_->layer_animation(l);
+      s.driver = animation && animation->source == anim::ControllerAnimationDesc::Source::kDriver
+                     ? animation->driver.type
+                     : program_->desc().layers[static_cast<std::size_t>(l)].driver.type;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void print_fired(std::span<const FiredRecord> fired, std::ostream& err) {
+  for (const FiredRecord& f : fired) {
+    err << f.kind << " at " << format_number(static_cast<float>(f.time)) << " s: " << f.layer << " "
+        << f.name;
+    if (!f.data.empty()) err << " '" << f.data << "'";
+    if (f.count > 1) err << " x" << f.count;
+    err << "\n";
+  }
+}
+
+}  // namespace critter::cli

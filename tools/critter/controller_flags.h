@@ -1,0 +1,136 @@
+// What `critter pose` and `critter render` share to show a state of an animation config without a
+// game: the --config, --asset-root and --param options, and ControllerPose, which drives an
+// anim::Controller with those fixed parameter values the way a host would (parameters set before
+// every fixed step) and places its pose on an anim::Instance.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "critter/anim/controller.h"
+#include "critter/anim/instance.h"
+#include "critter/anim/parameters.h"
+#include "critter/asset/model.h"
+#include "critter/core/diagnostics.h"
+#include "critter/core/error.h"
+
+namespace critter::cli {
+
+// Simulation step of a controller pose, seconds (a 60 Hz game loop).
+inline constexpr double kControllerStep = 1.0 / 60.0;
+// Simulated time when the command line gives none: long enough for the default 0.3 s crossfades
+// and 0.2 s weight fades to finish.
+inline constexpr float kDefaultSettleTime = 1.0f;
+// Longest simulated time accepted, seconds (216000 steps).
+inline constexpr float kMaxControllerTime = 3600.0f;
+
+struct ControllerFlags {
+  std::string config;                    // --config PATH; empty: no controller
+  std::vector<std::string> asset_roots;  // --asset-root DIR, repeatable
+  std::vector<std::string> params;       // --param NAME=VALUE, repeatable, as written
+};
+
+// Registers --config, --asset-root and --param on `app`, writing into `flags` (which must outlive
+// the parse). The --param help states the value syntax and the unknown-name rule.
+void add_controller_flags(CLI::App* app, ControllerFlags& flags);
+
+// One --param argument: the name as written and its value.
+struct ParamArg {
+  std::string name;
+  anim::ParameterValue value;
+};
+
+// Parses NAME=VALUE (split at the first '='; spaces around NAME and VALUE are ignored). VALUE:
+// `true` / `false` (any case) -> bool; a finite number -> float; `[x,y]` / `[x,y,z]` of finite
+// numbers -> Vec2 / Vec3; `'text'` or `"text"` -> the text between the quotes; anything else ->
+// that string as written (so `Gait=Jump` is the string 'Jump'). Errors (kUsage, path `path`,
+// location "--param"): no '=', an empty name, a non-finite number, a malformed vector.
+Result<ParamArg> parse_param_arg(std::string_view text, const std::string& path);
+
+// The schema's names closest to `name` by case-insensitive edit distance (at most `limit`, best
+// first, then in schema order); empty when none is near enough to be a likely typo.
+std::vector<std::string> closest_parameter_names(const anim::ParameterSchema& schema,
+                                                 std::string_view name, std::size_t limit = 3);
+
+// An entry of the controller's output list (§17) seen during the simulation.
+struct FiredRecord {
+  double time = 0.0;  // simulated seconds at the end of the step that produced it
+  std::string layer;  // layer name
+  std::string kind;   // "event", "complete" or "interrupt"
+  std::string name;   // event or action name
+  std::string data;   // event or action data ('' when none)
+  std::uint64_t count = 1;
+};
+
+// What one layer shows at the current time, for reports.
+struct LayerSummary {
+  std::string name;
+  bool active = false;     // contributes to the pose (Controller::layer_active)
+  float weight = 0.0f;     // current weight
+  std::string clip;        // name of the clip its player plays; '' when none
+  float clip_time = 0.0f;  // seconds into that clip
+  std::string driver;      // driver type when the layer runs a driver; '' otherwise
+};
+
+// One creature's controller with fixed parameter values.
+class ControllerPose {
+ public:
+  // Loads `flags.config` against `model` (io::load_controller with flags.asset_roots; its first
+  // error is returned as it is: file, JSON pointer, message), parses every --param and resolves it
+  // against the program's schema. A name the schema lacks (not declared, not built in and not read
+  // by any expression, so nothing could see it) is a kUsage error at "--param" that suggests the
+  // closest known names. Load warnings go to `diag` (may be null). The pose starts at time 0.
+  static Result<ControllerPose> load(const ControllerFlags& flags,
+                                     std::shared_ptr<const Model> model, Diagnostics* diag);
+
+  const Model& model() const { return *model_; }
+  const anim::Controller& controller() const { return *controller_; }
+  // Simulated seconds since the start.
+  double time() const { return time_; }
+
+  // A fresh controller at time 0 (initial parameter values, empty layers, no records).
+  void restart();
+  // Simulates from time() to `t` seconds (nothing when t <= time()) in kControllerStep steps, the
+  // last one shorter when t is not on the grid. Before every step the --param values are set again
+  // (a trigger is fired once, before the first step of a restart); records go to fired().
+  void advance_to(double t);
+  // The controller's pose (compute_pose) placed on `instance`, which must be made from model():
+  // root matrix, root-bone correction and model scale (animation-config.md §12), then the
+  // model-space matrices. The pose stays readable through local_pose().
+  Status place(anim::Instance& instance);
+  std::span<const Transform> local_pose() const { return controller_->pose(); }
+
+  // Every layer of the program, in index order.
+  std::vector<LayerSummary> layers() const;
+
+  const std::vector<FiredRecord>& fired() const { return fired_; }
+  void clear_fired() { fired_.clear(); }
+
+ private:
+  struct Setting {
+    anim::ParamIndex index = anim::kNoParam;
+    anim::ParameterValue value;
+    bool trigger = false;  // the schema's parameter is a trigger: fire it once when true
+  };
+
+  void set_parameters(bool first_step);
+
+  std::shared_ptr<const Model> model_;
+  std::shared_ptr<const anim::ControllerProgram> program_;
+  std::unique_ptr<anim::Controller> controller_;
+  std::vector<Setting> settings_;
+  std::vector<FiredRecord> fired_;
+  double time_ = 0.0;
+  bool started_ = false;
+};
+
+// Writes one line per fired record to `err`: "event at 0.267 s: Base Footstep 'data'".
+void print_fired(std::span<const FiredRecord> fired, std::ostream& err);
+
+}  // namespace critter::cli
