@@ -101,7 +101,8 @@ anim::DynamicFloatDesc channel(const ConfigValue& v, float fallback) {
 
 class Builder {
  public:
-  Builder(const AnimationConfig& config, const Model& model) : config_(config), model_(model) {}
+  Builder(const AnimationConfig& config, const Model& model, const FileClipIndex& file_clips)
+      : config_(config), model_(model), file_clips_(file_clips) {}
 
   int bone(std::string_view name) const {
     return model_.find_bone(config_.resolve_bone_alias(name));
@@ -272,9 +273,21 @@ class Builder {
         out.source = Source::kParameter;
         out.parameter = end->target;
         break;
-      case SourceKind::kFile:
-        return fail(located(ErrorCode::kUnsupported, end->source_where,
-                            "file: sources are not played by the runtime controller"));
+      case SourceKind::kFile: {
+        if (!file_clips_) {
+          return fail(located(ErrorCode::kUnsupported, end->source_where,
+                              "file: sources need the host to load their clip into the model"));
+        }
+        auto clip = file_clips_(*end);
+        if (!clip) return fail(std::move(clip.error()));
+        if (*clip < 0 || static_cast<std::size_t>(*clip) >= model_.clips().size()) {
+          return fail(located(ErrorCode::kInvalid, end->source_where,
+                              "the clip of '" + end->target + "' is not in the model"));
+        }
+        out.source = Source::kClip;
+        out.clip = *clip;
+        break;
+      }
     }
 
     // §7 merge: written scalar fields and non-null objects nearest the rule win.
@@ -366,6 +379,7 @@ class Builder {
  private:
   const AnimationConfig& config_;
   const Model& model_;
+  const FileClipIndex& file_clips_;
   const DriverConfig* preset_ = nullptr;
 };
 
@@ -373,7 +387,8 @@ class Builder {
 
 Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                                   const BoundAnimationConfig& bound,
-                                                  const Model& model) {
+                                                  const Model& model,
+                                                  const FileClipIndex& file_clips) {
   anim::ControllerDesc desc;
   desc.schema = bound.schema;
   desc.root_bone_rotation = config.root_bone_rotation.value_or(quat(1.0f, 0.0f, 0.0f, 0.0f));
@@ -388,7 +403,7 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     layer.blend_curve = l.blend_curve == BlendCurve::kSmoothstep ? anim::BlendCurve::kSmoothstep
                                                                  : anim::BlendCurve::kLinear;
     if (l.driver) {
-      layer.driver = Builder(config, model).driver(l.driver->type, &*l.driver, nullptr);
+      layer.driver = Builder(config, model, file_clips).driver(l.driver->type, &*l.driver, nullptr);
     }
     bool all = true;
     for (bool b : l.mask) all = all && b;
@@ -397,7 +412,7 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     }
     desc.layers.push_back(std::move(layer));
   }
-  Builder builder(config, model);
+  Builder builder(config, model, file_clips);
   for (std::size_t i = 0; i < config.states.size(); ++i) {
     anim::ControllerStateDesc state;
     state.name = config.states[i].name;

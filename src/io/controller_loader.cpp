@@ -1,12 +1,136 @@
 #include "critter/io/controller_loader.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "critter/io/animation_config.h"
 #include "critter/io/animation_config_bind.h"
 #include "critter/io/animation_config_runtime.h"
+#include "critter/io/load.h"
 
 namespace critter::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The rule of §1, as the bind phase applies it: the folder of the config file that wrote the
+// path, then each asset root.
+std::optional<std::string> resolve_file(const AnimationReference& ref,
+                                        const std::vector<std::string>& asset_roots) {
+  std::vector<fs::path> candidates;
+  const fs::path p(ref.target);
+  if (p.is_absolute()) {
+    candidates.push_back(p);
+  } else {
+    candidates.push_back(fs::path(ref.source_where.file).parent_path() / p);
+    for (const std::string& root : asset_roots) candidates.push_back(fs::path(root) / p);
+  }
+  for (const fs::path& c : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
+  }
+  return std::nullopt;
+}
+
+// Every `file:` reference a rule of `rules` (groups included) writes.
+void collect_rules(const std::vector<RuleConfig>& rules,
+                   std::vector<const AnimationReference*>& out) {
+  for (const RuleConfig& r : rules) {
+    if (r.is_group) {
+      collect_rules(r.rules, out);
+    } else if (r.animation && r.animation->source && r.animation->kind == SourceKind::kFile) {
+      out.push_back(&*r.animation);
+    }
+  }
+}
+
+// One loaded `file:` model and what retargeting its clips dropped.
+struct SourceFile {
+  std::string path;
+  const AnimationReference* first = nullptr;  // the first reference naming it (warning location)
+  Model model;
+  std::vector<std::string> missing_bones;  // first-seen order, no repeats
+  std::size_t dropped_bone_tracks = 0;
+  std::size_t dropped_weight_tracks = 0;
+};
+
+// The target mesh a Weights track of `from`'s mesh `mesh` drives: the target mesh of the same
+// name, else the one at the same index; -1 when neither exists.
+int target_mesh(const Model& from, const Model& to, std::int32_t mesh) {
+  const std::string& name = from.meshes()[static_cast<std::size_t>(mesh)].name;
+  const int by_name = name.empty() ? -1 : to.find_mesh(name);
+  if (by_name >= 0) return by_name;
+  return mesh < static_cast<std::int32_t>(to.meshes().size()) ? mesh : -1;
+}
+
+// `clip` of `file.model` with its tracks moved onto `to`'s joints and meshes; what cannot move is
+// counted in `file`.
+RawClip retarget(const Clip& clip, SourceFile& file, const Model& to) {
+  const Model& from = file.model;
+  RawClip out;
+  for (const Track& t : clip.tracks()) {
+    RawTrack r;
+    r.target = t.target;
+    r.interpolation = t.interpolation;
+    r.components = t.components;
+    if (t.target == TrackTarget::kWeights) {
+      const int mesh = target_mesh(from, to, t.index);
+      if (mesh < 0 ||
+          to.meshes()[static_cast<std::size_t>(mesh)].default_weights.size() != t.components) {
+        ++file.dropped_weight_tracks;
+        continue;
+      }
+      r.index = mesh;
+    } else {
+      const std::string& name = from.skeleton().names()[static_cast<std::size_t>(t.index)];
+      r.index = to.find_bone(name);
+      if (r.index < 0) {
+        ++file.dropped_bone_tracks;
+        if (std::find(file.missing_bones.begin(), file.missing_bones.end(), name) ==
+            file.missing_bones.end()) {
+          file.missing_bones.push_back(name);
+        }
+        continue;
+      }
+    }
+    const auto times = clip.track_times(t);
+    const auto values = clip.track_values(t);
+    r.times.assign(times.begin(), times.end());
+    r.values.assign(values.begin(), values.end());
+    out.tracks.push_back(std::move(r));
+  }
+  return out;
+}
+
+// "file:<stem>#<clip>" (the clip's index when it has no name), made unique among `taken` with a
+// "~2", "~3"... suffix.
+std::string appended_name(const std::string& path, const Clip& clip, int index,
+                          const std::vector<std::string>& taken) {
+  const std::string base = "file:" + fs::path(path).stem().string() + "#" +
+                           (clip.name().empty() ? std::to_string(index) : clip.name());
+  auto is_taken = [&](const std::string& n) {
+    return std::any_of(taken.begin(), taken.end(),
+                       [&](const std::string& t) { return iequals(t, n); });
+  };
+  std::string name = base;
+  for (int k = 2; is_taken(name); ++k) name = base + "~" + std::to_string(k);
+  return name;
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+}  // namespace
 
 Result<LoadedController> load_controller(std::string_view config_path,
                                          std::shared_ptr<const Model> model,
@@ -25,12 +149,105 @@ Result<LoadedController> load_controller(std::string_view config_path,
   auto bound = bind_animation_config(*config, *model, bind_options, diag);
   if (!bound) return fail(std::move(bound.error()));
 
-  auto desc = make_controller_desc(*config, *bound, *model);
+  std::vector<const AnimationReference*> refs;
+  for (const AnimationAlias& a : config->animations) {
+    if (a.reference.kind == SourceKind::kFile) refs.push_back(&a.reference);
+  }
+  for (const StateConfig& s : config->states) collect_rules(s.rules, refs);
+
+  // Each file is loaded once and each of its clips appended once, whatever the number of
+  // references (and the case of the clip names) that lead to it.
+  std::vector<SourceFile> files;
+  std::map<std::pair<std::size_t, int>, int> appended;  // (file, clip in file) -> clip in model
+  std::unordered_map<const AnimationReference*, int> clip_of;
+  std::vector<RawClip> clips;
+  std::vector<std::string> taken;
+  for (const Clip& c : model->clips()) taken.push_back(c.name());
+  for (const AnimationReference* ref : refs) {
+    const SourceLocation& where = ref->source_where;
+    // Bind found every file and clip; these checks only keep a file changed since then from
+    // being read as something else.
+    const auto path = resolve_file(*ref, options.asset_roots);
+    if (!path) {
+      return fail(Error::at(ErrorCode::kIo, where.file, where.pointer,
+                            "file '" + ref->target + "' not found"));
+    }
+    std::size_t f = 0;
+    while (f < files.size() && files[f].path != *path) ++f;
+    if (f == files.size()) {
+      auto loaded = load(*path, {}, diag);
+      if (!loaded) {
+        return fail(
+            Error::at(ErrorCode::kInvalid, where.file, where.pointer,
+                      "file '" + ref->target + "' does not load: " + loaded.error().to_string()));
+      }
+      files.push_back(SourceFile{*path, ref, std::move(*loaded), {}, 0, 0});
+    }
+    SourceFile& file = files[f];
+    const int in_file = ref->file_clip.empty() ? (file.model.clips().empty() ? -1 : 0)
+                                               : file.model.find_clip(ref->file_clip);
+    if (in_file < 0) {
+      return fail(
+          Error::at(ErrorCode::kInvalid, where.file, where.pointer,
+                    "file '" + ref->target + "' has no clip" +
+                        (ref->file_clip.empty() ? std::string() : " '" + ref->file_clip + "'")));
+    }
+    auto [it, added] = appended.try_emplace({f, in_file}, 0);
+    if (added) {
+      const Clip& clip = file.model.clips()[static_cast<std::size_t>(in_file)];
+      RawClip raw = retarget(clip, file, *model);
+      if (raw.tracks.empty()) {
+        return fail(Error::at(ErrorCode::kInvalid, where.file, where.pointer,
+                              "clip '" + clip.name() + "' of file '" + ref->target +
+                                  "' animates no bone or morph target of the model"));
+      }
+      raw.name = appended_name(*path, clip, in_file, taken);
+      taken.push_back(raw.name);
+      it->second = static_cast<int>(model->clips().size() + clips.size());
+      clips.push_back(std::move(raw));
+    }
+    clip_of[ref] = it->second;
+  }
+
+  if (diag != nullptr) {
+    for (const SourceFile& file : files) {
+      const SourceLocation& where = file.first->source_where;
+      if (file.dropped_bone_tracks > 0) {
+        diag->warn(where.file, where.pointer,
+                   "file '" + file.first->target + "': dropped " +
+                       std::to_string(file.dropped_bone_tracks) +
+                       " track(s) of bones the model lacks: " + quoted_list(file.missing_bones));
+      }
+      if (file.dropped_weight_tracks > 0) {
+        diag->warn(where.file, where.pointer,
+                   "file '" + file.first->target + "': dropped " +
+                       std::to_string(file.dropped_weight_tracks) +
+                       " morph weight track(s): the model has no such mesh with that target count");
+      }
+    }
+  }
+
+  std::shared_ptr<const Model> target = model;
+  if (!clips.empty()) {
+    auto extended = append_clips(*model, std::move(clips));
+    if (!extended) return fail(std::move(extended.error()));
+    target = std::make_shared<const Model>(std::move(*extended));
+  }
+
+  const FileClipIndex file_clips = [&](const AnimationReference& ref) -> Result<int> {
+    const auto it = clip_of.find(&ref);
+    if (it == clip_of.end()) {
+      return fail(Error::at(ErrorCode::kInvalid, ref.source_where.file, ref.source_where.pointer,
+                            "file '" + ref.target + "' was not loaded"));
+    }
+    return it->second;
+  };
+  auto desc = make_controller_desc(*config, *bound, *target, file_clips);
   if (!desc) return fail(std::move(desc.error()));
 
-  auto program = anim::ControllerProgram::compile(*model, std::move(*desc));
+  auto program = anim::ControllerProgram::compile(*target, std::move(*desc));
   if (!program) return fail(std::move(program.error()));
-  return LoadedController{std::move(model), std::move(*program)};
+  return LoadedController{std::move(target), std::move(*program)};
 }
 
 }  // namespace critter::io

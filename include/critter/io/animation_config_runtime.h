@@ -3,6 +3,8 @@
 // types. Rule animations are merged with their aliases here (animation-config.md §7).
 #pragma once
 
+#include <functional>
+
 #include "critter/anim/controller_desc.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
@@ -10,6 +12,13 @@
 #include "critter/io/animation_config_bind.h"
 
 namespace critter::io {
+
+// Where the host put the clip of a `file:` source (§7). Called with the reference that names the
+// file (kind kFile: target = the path as written, file_clip = the clip after '#', empty for the
+// file's first clip; source_where = where it was written, which also anchors relative paths);
+// returns that clip's index in Model::clips() of the model given to make_controller_desc, or the
+// error to report. io::load_controller (controller_loader.h) is such a host.
+using FileClipIndex = std::function<Result<int>(const AnimationReference&)>;
 
 // Builds the controller description of `config`, which `bound` is the successful bind of against
 // `model`. Layers come from the bound layers (masks as 0/1 joint weights, empty when every joint
@@ -19,10 +28,13 @@ namespace critter::io {
 // bound schema. Layer driver presets and `driver:` rules carry LookAt/Expression properties
 // (driverArgs applied over the layer's preset of the same type); IK chains and look-at
 // entries get their bones resolved through the bone aliases. Errors (kInvalid, path = the config
-// file, location = the JSON pointer): a name that is neither alias nor clip, an alias cycle;
-// (kUnsupported) a `file:` source, which needs the host to load the file into the model first.
+// file, location = the JSON pointer): a name that is neither alias nor clip, an alias cycle, a
+// `file:` source whose `file_clips` index is outside Model::clips(); the error `file_clips`
+// returns; (kUnsupported) a `file:` source when `file_clips` is empty, as the host must load the
+// file's clip into the model first.
 Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                                   const BoundAnimationConfig& bound,
-                                                  const Model& model);
+                                                  const Model& model,
+                                                  const FileClipIndex& file_clips = {});
 
 }  // namespace critter::io

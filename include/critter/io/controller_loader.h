@@ -23,8 +23,11 @@ struct ControllerLoadOptions {
   std::vector<std::string> asset_roots;
 };
 
-// A compiled controller and the model it drives. `model` is the model passed in; `program` keeps
-// a reference to it, so keep `model` alive as long as the program and its Controllers.
+// A compiled controller and the model it drives. `program` refers to `model` (its clip indices,
+// joints and meshes), so keep `model` alive as long as the program and its Controllers. When the
+// config plays no `file:` source, `model` is the model passed in (the same pointer); otherwise it
+// is a new Model: a copy of the one passed in with the `file:` clips appended after its own clips,
+// which keep their indices (see load_controller).
 struct LoadedController {
   std::shared_ptr<const Model> model;
   std::shared_ptr<const anim::ControllerProgram> program;
@@ -33,6 +36,19 @@ struct LoadedController {
 // Loads the config at `config_path` and compiles it against `model`. Returns the first error
 // (code, the file it came from, the JSON pointer); warnings go to `diag` (may be null). A null
 // `model` is a kUsage error.
+//
+// `file:path#Clip` sources (animation-config.md §7; the first clip when there is no '#'): each
+// distinct file the config names (in `animations` or in rules; paths resolved as in §1) is loaded
+// once, and each distinct clip appended once, however many references lead to it. A clip is
+// retargeted onto `model` by bone name (Model::find_bone: exact, then case-insensitive); tracks of
+// bones `model` lacks are dropped, with one warning per file giving their count and the bone
+// names. A morph weight track goes to the mesh of the same name (else the same index) and is kept
+// only when that mesh has the track's morph target count; the others are dropped with one warning
+// per file. The appended clip is named "file:<file stem>#<clip name>" (the clip's index in its
+// file when it has no name), with "~2", "~3"... added when another clip already has that name
+// (compared case-insensitively, as Model::find_clip does), so it never shadows a model clip.
+// Errors, at the config file and JSON pointer of the source naming the file: a clip left with no
+// track (kInvalid); from the bind phase, a file not found (kIo) or without the clip (kInvalid).
 Result<LoadedController> load_controller(std::string_view config_path,
                                          std::shared_ptr<const Model> model,
                                          const ControllerLoadOptions& options = {},
