@@ -141,7 +141,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     Result<ControllerPose> c = ControllerPose::load(o.controller, model, &diag);
     if (!c) return report(c.error(), err);
     controller.emplace(std::move(*c));
-    for (const Warning& w : diag.items()) err << "warning: " << w.to_string() << "\n";
+    for (const Warning& w : diag.items()) err << w.to_string() << "\n";
   } else {
     clip = clip_from_arg(*model, o.anim, o.file);
     if (!clip) return report(clip.error(), err);
@@ -186,7 +186,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Diagnostics gpu_diag;
   Result<std::unique_ptr<gl::GpuModel>> gpu = picture->renderer->upload(*model, &gpu_diag);
   if (!gpu) return report(gpu.error(), err);
-  for (const Warning& w : gpu_diag.items()) err << "warning: " << w.to_string() << "\n";
+  for (const Warning& w : gpu_diag.items()) err << w.to_string() << "\n";
 
   // One camera distance for every frame: frame the union of the posed bounds. A controller is
   // simulated twice from the start (framing pass, then drawing pass); it is deterministic.
