@@ -196,6 +196,26 @@ TEST_F(ConfigFlagsTest, RootBoneRotationAndModelScalePlaceThePose) {
   EXPECT_NEAR(body[14].get<double>(), 0.0, 1e-5);
 }
 
+TEST_F(ConfigFlagsTest, AssetRootFindsFileClips) {
+  // The walk comes from another file in a library folder that only --asset-root names.
+  std::filesystem::create_directories(dir_ / "lib");
+  std::filesystem::copy_file(model_, dir_ / "lib" / "moves.glb");
+  const std::string config = write_config("from_file.json", R"({
+    "states": { "gait": { "layer": "Base", "rules": [
+      { "condition": "true", "animation": "file:moves.glb#walk" } ] } }
+  })");
+  RunResult r = run({"pose", model_, "--config", config});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("moves.glb"), std::string::npos) << r.err;
+  r = run({"pose", model_, "--config", config, "--asset-root", (dir_ / "lib").string(), "--time",
+           "1.25", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& t = doc["times"][0];
+  EXPECT_NE(t["layers"][0]["clip"].get<std::string>().find("walk"), std::string::npos);
+  expect_yaw(node(t, "tail_base"), deg(20.0));  // the walk at 0.25 s, as above
+}
+
 TEST_F(ConfigFlagsTest, MalformedParamIsAUsageErrorNamingTheFlag) {
   const std::pair<const char*, const char*> cases[] = {
       {"SpeedXZ", "'SpeedXZ': expected NAME=VALUE"},

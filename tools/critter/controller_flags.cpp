@@ -163,7 +163,8 @@ Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
   if (!loaded) return fail(std::move(loaded.error()));
 
   ControllerPose pose;
-  pose.model_ = std::move(model);
+  // With `file:` sources the program drives a copy of the model with those clips appended.
+  pose.model_ = std::move(loaded->model);
   pose.program_ = std::move(loaded->program);
   const anim::ParameterSchema& schema = pose.program_->schema();
   for (ParamArg& arg : args) {

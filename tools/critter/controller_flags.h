@@ -89,6 +89,8 @@ class ControllerPose {
   static Result<ControllerPose> load(const ControllerFlags& flags,
                                      std::shared_ptr<const Model> model, Diagnostics* diag);
 
+  // The model the program drives: the one passed to load(), or a copy of it with the config's
+  // `file:` clips appended (io::load_controller). Pose and draw this one.
   const Model& model() const { return *model_; }
   const anim::Controller& controller() const { return *controller_; }
   // Simulated seconds since the start.

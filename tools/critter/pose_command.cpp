@@ -221,8 +221,9 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
 
   const float default_time = controlled ? kDefaultSettleTime : 0.0f;
   const std::vector<float> times = o.times.empty() ? std::vector<float>{default_time} : o.times;
-  const std::vector<int> order = report_order(*model);
-  anim::Instance inst(*model);
+  const Model& shown = controller ? controller->model() : *model;
+  const std::vector<int> order = report_order(shown);
+  anim::Instance inst(shown);
   nlohmann::json jtimes = nlohmann::json::array();
   for (float t : times) {
     if (controller) {

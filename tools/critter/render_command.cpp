@@ -184,13 +184,14 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<Picture> picture = Picture::create(size->first, size->second);
   if (!picture) return report(picture.error(), err);
   Diagnostics gpu_diag;
-  Result<std::unique_ptr<gl::GpuModel>> gpu = picture->renderer->upload(*model, &gpu_diag);
+  const Model& shown = controller ? controller->model() : *model;
+  Result<std::unique_ptr<gl::GpuModel>> gpu = picture->renderer->upload(shown, &gpu_diag);
   if (!gpu) return report(gpu.error(), err);
   for (const Warning& w : gpu_diag.items()) err << w.to_string() << "\n";
 
   // One camera distance for every frame: frame the union of the posed bounds. A controller is
   // simulated twice from the start (framing pass, then drawing pass); it is deterministic.
-  anim::Instance instance(*model);
+  anim::Instance instance(shown);
   auto pose_frame = [&](std::size_t i) -> Status {
     if (!controller) {
       pose_at(instance, *clip, times[i]);
