@@ -412,20 +412,7 @@ class Binder {
   }
 
   std::optional<std::string> resolve_file(const AnimationReference& ref) const {
-    namespace fs = std::filesystem;
-    std::vector<fs::path> candidates;
-    const fs::path p(ref.target);
-    if (p.is_absolute()) {
-      candidates.push_back(p);
-    } else {
-      candidates.push_back(fs::path(ref.source_where.file).parent_path() / p);
-      for (const std::string& root : options_.asset_roots) candidates.push_back(fs::path(root) / p);
-    }
-    for (const fs::path& c : candidates) {
-      std::error_code ec;
-      if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
-    }
-    return std::nullopt;
+    return resolve_config_file(ref.target, ref.source_where.file, options_.asset_roots);
   }
 
   // A `file:` source: the file loads and has the clip. Models are loaded once per path.
@@ -641,9 +628,36 @@ class Binder {
   BoundAnimationConfig& out_;
   anim::ExpressionCache cache_;
   std::map<std::string, Result<Model>> files_;
+
+ public:
+  // Hands the models that loaded to the result.
+  void keep_files() {
+    for (auto& [path, model] : files_) {
+      if (model) out_.files.emplace(path, std::make_shared<const Model>(std::move(*model)));
+    }
+  }
 };
 
 }  // namespace
+
+std::optional<std::string> resolve_config_file(std::string_view path,
+                                               std::string_view containing_file,
+                                               std::span<const std::string> asset_roots) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates;
+  const fs::path p(path);
+  if (p.is_absolute()) {
+    candidates.push_back(p);
+  } else {
+    candidates.push_back(fs::path(containing_file).parent_path() / p);
+    for (const std::string& root : asset_roots) candidates.push_back(fs::path(root) / p);
+  }
+  for (const fs::path& c : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
+  }
+  return std::nullopt;
+}
 
 Result<BoundAnimationConfig> bind_animation_config(const AnimationConfig& config,
                                                    const Model& model, const BindOptions& options,
@@ -651,7 +665,9 @@ Result<BoundAnimationConfig> bind_animation_config(const AnimationConfig& config
                                                    std::vector<Error>* all_errors) {
   Problems problems{diag, {}};
   BoundAnimationConfig bound;
-  Binder(config, model, options, problems, bound).run();
+  Binder binder(config, model, options, problems, bound);
+  binder.run();
+  binder.keep_files();
   if (all_errors != nullptr) {
     all_errors->insert(all_errors->end(), problems.errors.begin(), problems.errors.end());
   }

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -13,31 +14,11 @@
 #include "critter/io/animation_config.h"
 #include "critter/io/animation_config_bind.h"
 #include "critter/io/animation_config_runtime.h"
-#include "critter/io/load.h"
 
 namespace critter::io {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The rule of §1, as the bind phase applies it: the folder of the config file that wrote the
-// path, then each asset root.
-std::optional<std::string> resolve_file(const AnimationReference& ref,
-                                        const std::vector<std::string>& asset_roots) {
-  std::vector<fs::path> candidates;
-  const fs::path p(ref.target);
-  if (p.is_absolute()) {
-    candidates.push_back(p);
-  } else {
-    candidates.push_back(fs::path(ref.source_where.file).parent_path() / p);
-    for (const std::string& root : asset_roots) candidates.push_back(fs::path(root) / p);
-  }
-  for (const fs::path& c : candidates) {
-    std::error_code ec;
-    if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
-  }
-  return std::nullopt;
-}
 
 // Every `file:` reference a rule of `rules` (groups included) writes.
 void collect_rules(const std::vector<RuleConfig>& rules,
@@ -55,7 +36,7 @@ void collect_rules(const std::vector<RuleConfig>& rules,
 struct SourceFile {
   std::string path;
   const AnimationReference* first = nullptr;  // the first reference naming it (warning location)
-  Model model;
+  std::shared_ptr<const Model> model;
   std::vector<std::string> missing_bones;  // first-seen order, no repeats
   std::size_t dropped_bone_tracks = 0;
   std::size_t dropped_weight_tracks = 0;
@@ -73,7 +54,7 @@ int target_mesh(const Model& from, const Model& to, std::int32_t mesh) {
 // `clip` of `file.model` with its tracks moved onto `to`'s joints and meshes; what cannot move is
 // counted in `file`.
 RawClip retarget(const Clip& clip, SourceFile& file, const Model& to) {
-  const Model& from = file.model;
+  const Model& from = *file.model;
   RawClip out;
   for (const Track& t : clip.tracks()) {
     RawTrack r;
@@ -167,25 +148,18 @@ Result<LoadedController> load_controller(std::string_view config_path,
     const SourceLocation& where = ref->source_where;
     // Bind found every file and clip; these checks only keep a file changed since then from
     // being read as something else.
-    const auto path = resolve_file(*ref, options.asset_roots);
-    if (!path) {
+    const auto path = resolve_config_file(ref->target, where.file, options.asset_roots);
+    const auto loaded = path ? bound->files.find(*path) : bound->files.end();
+    if (loaded == bound->files.end()) {
       return fail(Error::at(ErrorCode::kIo, where.file, where.pointer,
                             "file '" + ref->target + "' not found"));
     }
     std::size_t f = 0;
     while (f < files.size() && files[f].path != *path) ++f;
-    if (f == files.size()) {
-      auto loaded = load(*path, {}, diag);
-      if (!loaded) {
-        return fail(
-            Error::at(ErrorCode::kInvalid, where.file, where.pointer,
-                      "file '" + ref->target + "' does not load: " + loaded.error().to_string()));
-      }
-      files.push_back(SourceFile{*path, ref, std::move(*loaded), {}, 0, 0});
-    }
+    if (f == files.size()) files.push_back(SourceFile{*path, ref, loaded->second, {}, 0, 0});
     SourceFile& file = files[f];
-    const int in_file = ref->file_clip.empty() ? (file.model.clips().empty() ? -1 : 0)
-                                               : file.model.find_clip(ref->file_clip);
+    const int in_file = ref->file_clip.empty() ? (file.model->clips().empty() ? -1 : 0)
+                                               : file.model->find_clip(ref->file_clip);
     if (in_file < 0) {
       return fail(
           Error::at(ErrorCode::kInvalid, where.file, where.pointer,
@@ -194,7 +168,7 @@ Result<LoadedController> load_controller(std::string_view config_path,
     }
     auto [it, added] = appended.try_emplace({f, in_file}, 0);
     if (added) {
-      const Clip& clip = file.model.clips()[static_cast<std::size_t>(in_file)];
+      const Clip& clip = file.model->clips()[static_cast<std::size_t>(in_file)];
       RawClip raw = retarget(clip, file, *model);
       if (raw.tracks.empty()) {
         return fail(Error::at(ErrorCode::kInvalid, where.file, where.pointer,

@@ -4,6 +4,8 @@
 // phase it keeps going after an error in one element so a checker can list every problem.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,7 +56,17 @@ struct BoundAnimationConfig {
   // Names read by expressions or IK that are neither declared nor built in (warned about).
   std::vector<std::string> undeclared_parameters;
   std::size_t expression_count = 0;  // distinct expressions compiled
+  // The models of the `file:` sources that loaded, by resolved path (each file read once), for
+  // the loader to take their clips from.
+  std::map<std::string, std::shared_ptr<const Model>> files;
 };
+
+// The path rule of §1 for a `file:` path written in a config: an absolute path as it is, else the
+// folder of `containing_file` (the config file that wrote it), then each asset root in order. The
+// first regular file found, lexically normalised; nullopt when there is none.
+std::optional<std::string> resolve_config_file(std::string_view path,
+                                               std::string_view containing_file,
+                                               std::span<const std::string> asset_roots);
 
 // Driver names the runtime knows (§14): LookAt, Death, Expression and the creature drivers.
 // Lookup is case-insensitive and accepts a "Driver" suffix.
