@@ -1,0 +1,32 @@
+// ProceduralRig: the last pose source of CreatureModel's priority chain (creatures.md §1, Part A):
+// a creature animated with maths rather than clips, used when the creature has neither a
+// controller nor a clip. The rigs themselves (four-legged, human, bird, fish) implement this
+// interface; one rig object animates one creature and may keep per-creature state (smoothing,
+// phases).
+#pragma once
+
+#include <span>
+
+#include "critter/core/transform.h"
+#include "critter/creature/creature_state.h"
+
+namespace critter::creature {
+
+class ProceduralRig {
+ public:
+  virtual ~ProceduralRig() = default;
+
+  // Writes one frame's local pose. `local_pose` has one Transform per skeleton joint and arrives
+  // holding the model's rest pose; the rig overwrites the bones it animates. `state` is this
+  // frame's body state, `dt` the frame time in seconds (finite, >= 0). The pose is placed in the
+  // world by CreatureModel (entity transform above the root), so the Body bone gets only the
+  // offsets in front of the entity transform (creatures.md §2).
+  virtual void animate(const CreatureState& state, float dt, std::span<Transform> local_pose) = 0;
+
+  // True when the rig writes legacy overrides: the rest translation of every bone is kept and
+  // the override supplies rotation and scale (creatures.md §1, Instance's legacy rule). False:
+  // full replacement.
+  virtual bool keeps_rest_translation() const { return false; }
+};
+
+}  // namespace critter::creature
