@@ -60,6 +60,37 @@ vec3 ControllerProgram::root_position(int clip, int bone, float time) const {
   return vec3(0.0f);
 }
 
+vec3 ControllerProgram::root_scale(int clip, int bone, float time) const {
+  for (const RootTrack& t : root_tracks_) {
+    if (t.clip != clip || t.bone != bone) continue;
+    const auto& ts = t.scale_times;
+    if (ts.empty()) return t.rest_scale;
+    const bool cubic = t.scale_interpolation == Interpolation::kCubicSpline;
+    // Values sit at k (or 3k + 1 between the tangents of a cubic spline).
+    const auto value = [&](std::size_t k) { return t.scales[cubic ? 3 * k + 1 : k]; };
+    if (time <= ts.front()) return value(0);
+    if (time >= ts.back()) return value(ts.size() - 1);
+    const auto it = std::upper_bound(ts.begin(), ts.end(), time);
+    const std::size_t k = static_cast<std::size_t>(it - ts.begin()) - 1;
+    const float span = ts[k + 1] - ts[k];
+    const float u = span > 0.0f ? (time - ts[k]) / span : 1.0f;
+    switch (t.scale_interpolation) {
+      case Interpolation::kStep:
+        return value(k);
+      case Interpolation::kLinear:
+        return value(k) + (value(k + 1) - value(k)) * u;
+      case Interpolation::kCubicSpline: {
+        // glTF 2.0 Appendix C: Hermite with the out-tangent of k and the in-tangent of k + 1.
+        const float u2 = u * u;
+        const float u3 = u2 * u;
+        return (2 * u3 - 3 * u2 + 1) * value(k) + span * (u3 - 2 * u2 + u) * t.scales[3 * k + 2] +
+               (-2 * u3 + 3 * u2) * value(k + 1) + span * (u3 - u2) * t.scales[3 * (k + 1)];
+      }
+    }
+  }
+  return vec3(1.0f);
+}
+
 int ControllerProgram::find_layer(std::string_view name) const {
   for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
     if (equals_ascii_ci(desc_.layers[i].name, name)) return static_cast<int>(i);
@@ -164,6 +195,17 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
   for (auto* r : {&speed, &loop, &start, &end, &blend}) {
     if (!*r) return fail(r->error());
   }
+  if (anim.root_motion) {
+    const RootMotionScale& sc = anim.root_motion->scale;
+    const std::string at = where + "/root_motion/scale";
+    if (!std::isfinite(sc.value)) return fail(desc_error(at + "/value", "scale is not finite"));
+    if (sc.min_scale && !std::isfinite(*sc.min_scale)) {
+      return fail(desc_error(at + "/min_scale", "minimum scale is not finite"));
+    }
+    if (!(sc.blend_duration >= 0.0f) || !std::isfinite(sc.blend_duration)) {
+      return fail(desc_error(at + "/blend_duration", "blend duration must be finite and >= 0"));
+    }
+  }
   a.speed = *speed;
   a.loop = *loop;
   a.start_phase = *start;
@@ -209,9 +251,22 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
       RootTrack track;
       track.clip = static_cast<int>(c);
       track.bone = bone;
+      track.rest_scale = rest[static_cast<std::size_t>(bone)].scale;
       const Clip& clip = model_->clips()[c];
       for (const Track& t : clip.tracks()) {
-        if (t.target != TrackTarget::kTranslation || t.index != bone) continue;
+        if (t.index != bone) continue;
+        if (t.target == TrackTarget::kScale) {
+          // Every lane of every key (tangents included), three floats each.
+          const auto times = clip.track_times(t);
+          const auto values = clip.track_values(t);
+          track.scale_interpolation = t.interpolation;
+          track.scale_times.assign(times.begin(), times.end());
+          for (std::size_t i = 0; i + 2 < values.size(); i += 3) {
+            track.scales.emplace_back(values[i], values[i + 1], values[i + 2]);
+          }
+          continue;
+        }
+        if (t.target != TrackTarget::kTranslation) continue;
         const auto times = clip.track_times(t);
         const auto values = clip.track_values(t);
         const std::size_t stride = t.stride();
@@ -775,12 +830,24 @@ void Controller::update(float dt) {
   for (std::size_t i = 0; i < layers_.size(); ++i) {
     Layer& layer = layers_[i];
     const int index = static_cast<int>(i);
-    // (3) Speed expressions re-evaluate every frame.
+    // (3) Speed and loop expressions re-evaluate every frame.
     if (layer.animation >= 0 && layer.driver < 0) {
       const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
       if (a.speed) {
         layer.player.set_rate(
             std::max(0.0f, a.speed->evaluate_float(values_, a.desc->speed.value)));
+      }
+      // Only the layer's own play while it runs: a finished play is not revived, and a layer
+      // fading out has already ended its completion tracking.
+      if (a.loop && !layer.deactivating && layer.player.playing() &&
+          layer.player.playhead().play_id() == layer.play_id) {
+        const bool loop = a.loop->evaluate_bool(values_, a.desc->loop.value);
+        if (loop == layer.once) {
+          // Keeps the cursor, so nothing pops; completion and interrupt now follow `once`.
+          (void)layer.player.set_mode(loop ? PlaybackMode::kLoopForward
+                                           : PlaybackMode::kOnceForward);
+          layer.once = !loop;
+        }
       }
     }
     // (4) Weight fades, then the player.
@@ -828,6 +895,82 @@ void Controller::update(float dt) {
   }
   // (6) Root motion, Base only (§13).
   root_motion(dt);
+  root_motion_effects(dt);
+  if (scale_shown_ && hooks_.root_scale) hooks_.root_scale(scale_);
+}
+
+void Controller::root_motion_effects(float dt) {
+  const ControllerProgram& p = *program_;
+  // The config in effect: the rootMotion block of the play the Base layer runs.
+  int animation = -1;
+  std::uint32_t play = 0;
+  if (p.base_layer_ >= 0) {
+    const Layer& layer = layers_[static_cast<std::size_t>(p.base_layer_)];
+    if (layer.animation >= 0 && layer.driver < 0 && !layer.deactivating &&
+        layer.player.clip() != nullptr &&
+        p.animations_[static_cast<std::size_t>(layer.animation)].desc->root_motion) {
+      animation = layer.animation;
+      play = layer.play_id;
+    }
+  }
+  auto config = [&](int index) -> const ControllerRootMotionDesc* {
+    return index < 0 ? nullptr : &*p.animations_[static_cast<std::size_t>(index)].desc->root_motion;
+  };
+  auto scale_of = [](const ControllerRootMotionDesc* rm) -> const RootMotionScale* {
+    return rm != nullptr && rm->scale.mode == RootScaleMode::kOverride ? &rm->scale : nullptr;
+  };
+  const ControllerRootMotionDesc* now = config(animation);
+  if (animation != effects_animation_ || play != effects_play_) {
+    const ControllerRootMotionDesc* left = config(effects_animation_);
+    if (left != nullptr && left->physics.clear_velocity_on_exit) {
+      // §13: restored "after zeroing the velocity"; this update's velocity is that zero.
+      root_motion_velocity_ = vec3(0.0f);
+      root_motion_active_ = true;
+    }
+    const RootMotionScale* from = scale_of(left);
+    const RootMotionScale* to = scale_of(now);
+    if (from != nullptr || to != nullptr) {
+      // Entering eases over the new config's duration, leaving over the old one's; always from
+      // the value shown last, so a switch mid-ease does not jump.
+      scale_from_ = scale_;
+      scale_time_ = 0.0f;
+      scale_duration_ = to != nullptr ? to->blend_duration : from->blend_duration;
+      scale_easing_ = true;
+    }
+    physics_ = now != nullptr ? now->physics.resolved() : RootMotionPhysics{};
+    effects_animation_ = animation;
+    effects_play_ = play;
+  }
+
+  const RootMotionScale* scale = scale_of(now);
+  scale_shown_ = scale != nullptr || scale_easing_;
+  if (!scale_shown_) {
+    scale_ = 1.0f;
+    return;
+  }
+  float target = 1.0f;
+  if (scale != nullptr) {
+    if (scale->source == RootScaleSource::kFixed) {
+      target = scale->value;
+    } else {
+      // critter's rule: a uniform scale, the mean of the source bone's three axes.
+      const Layer& layer = layers_[static_cast<std::size_t>(p.base_layer_)];
+      const Clip* clip = layer.player.clip();
+      const int c = static_cast<int>(clip - p.model_->clips().data());
+      const int bone = p.animations_[static_cast<std::size_t>(animation)].root_bone;
+      const vec3 s = p.root_scale(c, bone, layer.player.clip_time());
+      target = (s.x + s.y + s.z) / 3.0f;
+    }
+    if (scale->min_scale) target = std::max(*scale->min_scale, target);
+  }
+  if (scale_easing_) {
+    scale_time_ += dt;
+    const float f = scale_duration_ > 0.0f ? smoothstep01(scale_time_ / scale_duration_) : 1.0f;
+    scale_ = scale_from_ + (target - scale_from_) * f;
+    if (f >= 1.0f) scale_easing_ = false;
+  } else {
+    scale_ = target;
+  }
 }
 
 void Controller::root_motion(float dt) {

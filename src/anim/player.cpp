@@ -147,6 +147,14 @@ Status Player::start(const Clip& clip, PlaybackMode mode, const PlayOptions& opt
   return {};
 }
 
+Status Player::set_mode(PlaybackMode mode) {
+  if (static_cast<unsigned>(mode) > static_cast<unsigned>(PlaybackMode::kLoopPingPong))
+    return usage("mode", "playback mode " + std::to_string(static_cast<unsigned>(mode)) +
+                             " is not one of 0..6");
+  current_.head.set_mode(mode);
+  return {};
+}
+
 void Player::end_current() {
   // The current play just reported Completed or Interrupted (Once) or stopped silently (loops,
   // None): its one-shot callback waits for drain(), or is dropped.

@@ -102,6 +102,39 @@ void Playhead::set_cursor(float v) {
   started_ = true;
 }
 
+void Playhead::set_mode(PlaybackMode mode) {
+  if (!assigned_ || !playing_ || mode == mode_ ||
+      static_cast<unsigned>(mode) > static_cast<unsigned>(PlaybackMode::kLoopPingPong)) {
+    return;
+  }
+  const double len = length_;
+  const double u = cursor();
+  // The direction the play was moving in: backward modes, the backward phase of LoopPingPong
+  // (`backwards_`) and the second half of OncePingPong.
+  const bool moving_back =
+      backwards_ || (mode_ == PlaybackMode::kOncePingPong && c_ > len && len > 0.0);
+  mode_ = mode;
+  switch (mode) {
+    case PlaybackMode::kOnceBackward:
+    case PlaybackMode::kLoopBackward:
+      backwards_ = true;
+      c_ = len - u * len;
+      break;
+    case PlaybackMode::kOncePingPong:
+      backwards_ = false;
+      c_ = moving_back ? 2.0 * len - u * len : u * len;
+      break;
+    case PlaybackMode::kLoopPingPong:
+      backwards_ = moving_back;
+      c_ = moving_back ? len - u * len : u * len;
+      break;
+    default:  // None and the forward modes
+      backwards_ = false;
+      c_ = u * len;
+      break;
+  }
+}
+
 float Playhead::cursor() const {
   if (!assigned_ || length_ <= 0.0) return 0.0f;
   double t = c_;

@@ -20,6 +20,10 @@ static_assert(static_cast<int>(RootMotionBlendMethod::kSpringDamper) ==
               static_cast<int>(anim::RootMotionBlendMethod::kSpringDamper));
 static_assert(static_cast<int>(ImpulseMethod::kWeighted) ==
               static_cast<int>(anim::RootMotionImpulseMethod::kWeighted));
+static_assert(static_cast<int>(RootScaleMode::kOverride) ==
+              static_cast<int>(anim::RootScaleMode::kOverride));
+static_assert(static_cast<int>(RootScaleSource::kFixed) ==
+              static_cast<int>(anim::RootScaleSource::kFixed));
 
 Error located(ErrorCode code, const SourceLocation& where, std::string message) {
   return Error::at(code, where.file, where.pointer, std::move(message));
@@ -205,6 +209,23 @@ class Builder {
     out.velocity_mask = t.velocity_mask;
     out.max_speed = t.max_speed;
     out.max_impulse = t.max_impulse;
+    const RootMotionScale& sc = in.scale;
+    out.scale.mode = static_cast<anim::RootScaleMode>(static_cast<int>(sc.mode));
+    out.scale.source = static_cast<anim::RootScaleSource>(static_cast<int>(sc.source));
+    out.scale.value = sc.value.value_or(1.0f);  // Fixed without a value keeps the body's size
+    out.scale.blend_duration = sc.blend_duration;
+    out.scale.min_scale = sc.min_scale;
+    if (in.physics) {
+      const RootMotionPhysics& ph = *in.physics;
+      out.physics.disable_gravity = ph.disable_gravity;
+      out.physics.disable_terrain_collision = ph.disable_terrain_collision;
+      out.physics.disable_input_movement = ph.disable_input_movement;
+      out.physics.clear_velocity_on_exit = ph.clear_velocity_on_exit;
+      out.physics.disable_air_drag = ph.disable_air_drag;
+      out.physics.disable_water_drag = ph.disable_water_drag;
+      out.physics.disable_ground_drag = ph.disable_ground_drag;
+      out.physics.disable_all = ph.disable_all;
+    }
     return out;
   }
 

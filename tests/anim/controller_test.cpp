@@ -458,6 +458,95 @@ TEST_F(ControllerTest, SpeedExpressionReEvaluatesEveryFrame) {
   EXPECT_NEAR(c.layer_player(0).clip_time(), 0.3f, 1e-4f);
 }
 
+// once_desc's walk (1 s, Footstep at 0.5) whose loop is the bool parameter Looping.
+ControllerDesc loop_expression_desc(int walk, int idle, bool looping) {
+  ControllerDesc d = once_desc(walk, idle, true);
+  d.states[0].rules[1].rules[0].animation.loop = DynamicBoolDesc{false, "[Looping]"};
+  d.schema.declare("Looping", ParameterValue::of_bool(looping)).value();
+  return d;
+}
+
+TEST_F(ControllerTest, LoopExpressionTurnedOffCompletesOnceAtTheEndWithoutAJump) {
+  Controller c(compile_or_die(*demo_, loop_expression_desc(walk_, idle_, true)));
+  auto& v = c.parameters();
+  v.set_bool("IsOnGround", true);
+  v.set_float("SpeedXZ", 1.0);
+  std::vector<ControllerRecord> all;
+  auto step = [&](float dt) {
+    c.update(dt);
+    all.insert(all.end(), c.records().begin(), c.records().end());
+    c.clear_records();
+  };
+  auto tally = [&](ControllerRecord::Kind kind, std::string_view name) {
+    int n = 0;
+    for (const auto& r : all) n += (r.kind == kind && r.name == name) ? 1 : 0;
+    return n;
+  };
+  step(0.0f);
+  EXPECT_EQ(c.layer_player(0).mode(), PlaybackMode::kLoopForward);
+  step(0.6f);
+  step(0.6f);  // wrapped once: 1.2 s of a 1 s loop
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 0.2f, 1e-5f);
+  EXPECT_EQ(tally(ControllerRecord::Kind::kEvent, "Footstep"), 1);
+  const std::vector<Transform> before(c.compute_pose().begin(), c.compute_pose().end());
+
+  v.set_bool("Looping", false);
+  step(0.0f);  // the same rule: no restart, the cursor stays at 0.2 s
+  EXPECT_EQ(c.layer_player(0).mode(), PlaybackMode::kOnceForward);
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 0.2f, 1e-5f);
+  EXPECT_NEAR(pose_jump(before, c.compute_pose()), 0.0f, 1e-6f);
+  step(0.5f);  // 0.7 s: the second footstep
+  EXPECT_EQ(tally(ControllerRecord::Kind::kEvent, "Footstep"), 2);
+  EXPECT_EQ(tally(ControllerRecord::Kind::kComplete, "Done"), 0);
+  step(0.5f);  // 1.2 s would wrap; the play ends on 1 s and completes in this update
+  EXPECT_EQ(tally(ControllerRecord::Kind::kComplete, "Done"), 1);
+  EXPECT_FLOAT_EQ(c.layer_player(0).clip_time(), 1.0f);
+  for (int i = 0; i < 10; ++i) step(0.1f);
+  v.set_bool("Looping", true);  // a completed play is not revived
+  for (int i = 0; i < 10; ++i) step(0.1f);
+  EXPECT_FLOAT_EQ(c.layer_player(0).clip_time(), 1.0f);
+  EXPECT_TRUE(c.layer_active(0));  // preservePose holds the last frame
+  EXPECT_EQ(tally(ControllerRecord::Kind::kComplete, "Done"), 1);
+  EXPECT_EQ(tally(ControllerRecord::Kind::kEvent, "Footstep"), 2);
+  v.set_float("SpeedXZ", 0.0);  // replaced after completing: no interrupt
+  step(0.1f);
+  EXPECT_EQ(tally(ControllerRecord::Kind::kInterrupt, "Cut"), 0);
+}
+
+TEST_F(ControllerTest, LoopExpressionTurnedOnKeepsPlayingPastTheEnd) {
+  Controller c(compile_or_die(*demo_, loop_expression_desc(walk_, idle_, false)));
+  auto& v = c.parameters();
+  v.set_bool("IsOnGround", true);
+  v.set_float("SpeedXZ", 1.0);
+  c.update(0.0f);
+  EXPECT_EQ(c.layer_player(0).mode(), PlaybackMode::kOnceForward);
+  c.update(0.7f);
+  v.set_bool("Looping", true);
+  c.update(0.5f);  // wraps to 0.2 s instead of completing
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 0.2f, 1e-5f);
+  for (int i = 0; i < 30; ++i) c.update(0.1f);
+  EXPECT_TRUE(c.layer_player(0).playing());
+  EXPECT_NEAR(c.layer_player(0).clip_time(), 0.2f, 1e-4f);  // 3.2 s into a 1 s loop
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kComplete, "Done"), 0);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kEvent, "Footstep"), 4);  // at 0.5, 1.5, 2.5, 3.5 s
+  c.clear_records();
+
+  // Looping when replaced: no onInterrupt. Non-looping again, then replaced: exactly one.
+  v.set_float("SpeedXZ", 0.0);
+  c.update(0.1f);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kInterrupt, "Cut"), 0);
+  v.set_float("SpeedXZ", 1.0);
+  c.update(0.1f);  // a new walk play, looping (Looping is true)
+  v.set_bool("Looping", false);
+  c.update(0.1f);
+  v.set_float("SpeedXZ", 0.0);
+  c.update(0.1f);
+  v.set_bool("IsDead", true);
+  for (int i = 0; i < 5; ++i) c.update(0.1f);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kInterrupt, "Cut"), 1);
+  EXPECT_EQ(count(c, ControllerRecord::Kind::kComplete, "Done"), 0);
+}
+
 TEST_F(ControllerTest, RootBoneCorrectionBlendsOnAnimationChange) {
   ControllerDesc d = gait_desc(walk_, idle_, 0.5f);
   d.root_bone_rotation = about_y(kPi);

@@ -738,5 +738,47 @@ TEST(PlayerSharedModels, CrossfadeMatchesSampledAndBlendedPoses) {
   }
 }
 
+TEST_F(PlayerTest, SetModeSwitchesTheRunningPlayWithoutAPop) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.5f);
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);
+  ASSERT_TRUE(p.set_mode(Mode::kOnceForward));
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);  // the pose is not touched
+  p.update(0.0f);
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);
+  p.update(1.0f);  // a loop would wrap to 0.5 s; the Once play holds 2 s and completes
+  EXPECT_NEAR(root(p).x, 2.0f, kTol);
+  EXPECT_FALSE(p.playing());
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 1);
+  EXPECT_FALSE(p.set_mode(static_cast<Mode>(7)));
+}
+
+TEST_F(PlayerTest, SetModeDecidesWhetherOnDoneRuns) {
+  Player p(model_);
+  int done = 0;
+  PlayOptions o;
+  o.on_done = [&](const PlayerRecord&) { ++done; };
+  ASSERT_TRUE(p.play(kLift, Mode::kOnceForward, o));
+  p.update(0.5f);
+  ASSERT_TRUE(p.set_mode(Mode::kLoopForward));
+  p.update(1.0f);  // wraps to 0.5 s instead of completing
+  EXPECT_TRUE(p.playing());
+  EXPECT_NEAR(root(p).y, 2.0f, kTol);
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 0);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));  // a loop ends silently: on_done dropped
+  p.drain();
+  EXPECT_EQ(done, 0);
+
+  // Switched away and back: the play ends in a Once mode, so its callback runs once.
+  ASSERT_TRUE(p.play(kLift, Mode::kOnceForward, o));
+  ASSERT_TRUE(p.set_mode(Mode::kLoopForward));
+  ASSERT_TRUE(p.set_mode(Mode::kOnceForward));
+  p.update(2.0f);
+  EXPECT_EQ(count(p, RecordKind::kCompleted), 1);
+  p.drain();
+  EXPECT_EQ(done, 1);
+}
+
 }  // namespace
 }  // namespace critter::anim

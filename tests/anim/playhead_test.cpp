@@ -651,5 +651,77 @@ TEST(PlayheadCompletion, ClearForgetsThePlay) {
   EXPECT_FLOAT_EQ(p.rate(), 1.0f);
 }
 
+// --- set_mode: a running play switches mode in place (animation-config.md §19 step 3) --------
+
+TEST(PlayheadSetMode, LoopTurnedOnceKeepsTheCursorAndCompletesAtTheEnd) {
+  Playhead p = started(setup(2.0f, Mode::kLoopForward, kEnds));
+  EXPECT_EQ(step(p, 0.5f), Names{"e0"});
+  EXPECT_EQ(step(p, 1.0f), Names{"e5"});  // c = 1.5 s, u = 0.75
+  p.set_mode(Mode::kOnceForward);
+  EXPECT_EQ(p.mode(), Mode::kOnceForward);
+  EXPECT_FLOAT_EQ(p.cursor(), 0.75f);  // no jump
+  EXPECT_FLOAT_EQ(p.clip_time(), 1.5f);
+  EXPECT_TRUE(p.playing());
+  EXPECT_EQ(step(p, 0.25f), Names{});
+  EXPECT_FLOAT_EQ(p.cursor(), 0.875f);
+  // 1.75 + 0.5 would wrap a loop to 0.25 s; the Once play clamps at 2 s and completes.
+  EXPECT_EQ(step(p, 0.5f), (Names{"e1", "!done"}));
+  EXPECT_FALSE(p.playing());
+  EXPECT_FLOAT_EQ(p.cursor(), 1.0f);
+  EXPECT_EQ(step(p, 1.0f), Names{});
+}
+
+TEST(PlayheadSetMode, OnceTurnedLoopWrapsAndNeverCompletes) {
+  Playhead p = started(setup(2.0f, Mode::kOnceForward, kEnds));
+  EXPECT_EQ(step(p, 1.5f), (Names{"e0", "e5"}));
+  p.set_mode(Mode::kLoopForward);
+  EXPECT_FLOAT_EQ(p.cursor(), 0.75f);
+  // 1.5 + 1.0 = 2.5 s: the end (e1) and the start (e0) of the next cycle, landing on 0.5 s.
+  EXPECT_EQ(step(p, 1.0f), (Names{"e1", "e0"}));
+  EXPECT_FLOAT_EQ(p.clip_time(), 0.5f);
+  // 0.5 + 4 = 4.5 s: the rest of this cycle, one whole cycle, then the start of the next.
+  EXPECT_EQ(step(p, 4.0f), (Names{"e5", "e1", "e0", "e5", "e1", "e0"}));
+  EXPECT_TRUE(p.playing());
+}
+
+TEST(PlayheadSetMode, BackwardModesKeepTheRangePosition) {
+  Playhead p = started(setup(2.0f, Mode::kLoopBackward, kEnds));
+  EXPECT_EQ(step(p, 0.5f), Names{"e1"});  // from u = 1 down to 0.75
+  p.set_mode(Mode::kOnceBackward);
+  EXPECT_FLOAT_EQ(p.cursor(), 0.75f);
+  EXPECT_EQ(step(p, 2.0f), (Names{"e5", "e0", "!done"}));
+  EXPECT_FLOAT_EQ(p.cursor(), 0.0f);
+}
+
+TEST(PlayheadSetMode, PingPongKeepsTheDirectionOfTravel) {
+  Playhead p = started(setup(2.0f, Mode::kLoopPingPong));
+  step(p, 2.5f);  // forward pass, then back to u = 0.75
+  EXPECT_TRUE(p.backwards());
+  EXPECT_FLOAT_EQ(p.cursor(), 0.75f);
+  p.set_mode(Mode::kOncePingPong);  // continues in the backward half: c = 2L - 0.75 L
+  EXPECT_FLOAT_EQ(p.cursor(), 0.75f);
+  EXPECT_NEAR(p.cursor_seconds(), 2.5, 1e-9);
+  step(p, 1.0f);
+  EXPECT_FLOAT_EQ(p.cursor(), 0.25f);
+  std::vector<PlayerRecord> records;
+  p.advance(1.0f, &records);
+  EXPECT_EQ(names(records), Names{"!done"});
+  EXPECT_FLOAT_EQ(p.cursor(), 0.0f);
+}
+
+TEST(PlayheadSetMode, EndedPlaysAndBadModesAreIgnored) {
+  Playhead p = started(setup(1.0f, Mode::kOnceForward));
+  EXPECT_EQ(step(p, 2.0f), Names{"!done"});
+  p.set_mode(Mode::kLoopForward);  // a completed play is not revived
+  EXPECT_EQ(p.mode(), Mode::kOnceForward);
+  EXPECT_FALSE(p.playing());
+  Playhead q = started(setup(1.0f, Mode::kLoopForward));
+  q.set_mode(static_cast<Mode>(9));
+  EXPECT_EQ(q.mode(), Mode::kLoopForward);
+  Playhead none;
+  none.set_mode(Mode::kOnceForward);
+  EXPECT_FALSE(none.assigned());
+}
+
 }  // namespace
 }  // namespace critter::anim

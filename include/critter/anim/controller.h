@@ -2,14 +2,13 @@
 // §18, §19). A ControllerProgram is the immutable part, compiled once per (model, description) and
 // shared by every creature: flattened rule trees with compiled expressions and per-clip channel
 // tables. A Controller is one creature's state: parameter values, one Player per layer, layer
-// weight fades, rule de-duplication memory, the root-bone correction blend and the output record
-// list. After construction update() and compute_pose() do not allocate, as long as the caller
-// clears the record list after each update and string parameters used as sources stay within
-// 64 bytes.
+// weight fades, rule de-duplication memory, the root-bone correction blend, root motion
+// (translation, scale override, physics flags) and the output record list. After construction
+// update() and compute_pose() do not allocate, as long as the caller clears the record list after
+// each update and string parameters used as sources stay within 64 bytes.
 //
-// Not implemented by this runtime (they are accepted in the description and left alone): driver
-// types other than LookAt, Death and Expression (§14), root-motion scale and physics flags (§13),
-// and re-evaluating a `loop` expression after the animation was applied.
+// Not implemented by this runtime (accepted in the description and left alone): driver types
+// other than LookAt, Death and Expression (§14).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +40,9 @@ class ControllerProgram {
   // unset) and checks the indices. Errors (kInvalid, path "ControllerDesc", location a pointer
   // such as "states/0/rules/1/condition"): a condition or expression that does not compile, a
   // layer index or clip index out of range, a mask whose size is not the joint count or with a
-  // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1].
+  // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1], a
+  // root-motion scale whose value, minimum or blend duration is not finite or whose blend
+  // duration is negative.
   static Result<std::shared_ptr<const ControllerProgram>> compile(const Model& model,
                                                                   ControllerDesc desc);
 
@@ -59,6 +60,10 @@ class ControllerProgram {
   // §13: the source bone's position in clip `clip` at `time` seconds (keys interpolated
   // linearly, clamped to the keys); zero when the clip does not move the bone.
   vec3 root_position(int clip, int bone, float time) const;
+  // §13 scale override: the source bone's scale in clip `clip` at `time` seconds (keys
+  // interpolated as authored, clamped to the keys); the bone's rest scale when the clip has no
+  // scale keys for it, (1, 1, 1) for a clip or bone that no root-motion animation uses.
+  vec3 root_scale(int clip, int bone, float time) const;
 
  private:
   friend class Controller;
@@ -76,12 +81,16 @@ class ControllerProgram {
     int root_bone = -1;                       // root motion: the source bone
     quat root_frame{1.0f, 0.0f, 0.0f, 0.0f};  // product of the source bone's ancestors' rest
   };
-  // The source bone's translation keys of one clip (§13 per-clip cache).
+  // The source bone's translation and scale keys of one clip (§13 per-clip cache).
   struct RootTrack {
     int clip = -1;
     int bone = -1;
     std::vector<float> times;
     std::vector<vec3> positions;
+    Interpolation scale_interpolation = Interpolation::kLinear;
+    std::vector<float> scale_times;
+    std::vector<vec3> scales;  // kCubicSpline: in-tangent, value, out-tangent per key
+    vec3 rest_scale{1.0f};     // the bone's rest scale, when there are no scale keys
   };
   struct Driver {
     enum class Kind : std::uint8_t { kUnsupported, kLookAt, kDeath, kExpression };
@@ -175,6 +184,8 @@ struct ControllerHooks {
   std::function<void()> attack_hit;
   std::function<void()> attack_start;
   std::function<void()> attack_end;
+  // Called at the end of every update() in which root_motion_scale() has a value, with it (§13).
+  std::function<void(float scale)> root_scale;
 };
 
 class Controller {
@@ -189,10 +200,19 @@ class Controller {
   void set_hooks(ControllerHooks hooks) { hooks_ = std::move(hooks); }
 
   // One frame (§19): evaluates the state rules when a parameter changed since the last update
-  // (then resets triggers), applies changed rules to their layers, re-evaluates speed
+  // (then resets triggers), applies changed rules to their layers, re-evaluates speed and `loop`
   // expressions, advances layer weight fades and players (events, completions and interrupts go
-  // to records() in order), and advances the root-bone correction blend. dt in seconds; negative
-  // or non-finite counts as 0.
+  // to records() in order), advances the root-bone correction blend, then root motion. dt in
+  // seconds; negative or non-finite counts as 0.
+  //
+  // A `loop` expression that changes value switches the running play between LoopForward and
+  // OnceForward in place (Player::set_mode): no restart, no crossfade, the cursor kept. The
+  // switch happens before the layer's player advances, so a play that turned non-looping
+  // completes (onComplete, then the fade-out unless preservePose) in the update that reaches its
+  // end phase instead of wrapping, and one that turned looping wraps there and never completes.
+  // onComplete and onInterrupt follow the value in effect when the play ends, each at most once
+  // per play. A play that already completed is not restarted, and a layer fading out keeps its
+  // mode.
   void update(float dt);
 
   // Manual control (§8): plays `clip` of the model on `layer` from code; the layer's rules are
@@ -241,9 +261,14 @@ class Controller {
   // entity · T(translation) · R(rotation) · S(model_scale).
   mat4 root_matrix(const mat4& entity = mat4(1.0f)) const;
   mat4 root_correction() const;
-  // Root motion (§13, translation only): the host passes the body's world velocity and rotation
-  // before every update(); after it, root_motion_velocity() is the velocity the body should take,
-  // or nullopt while the Base layer's animation has no active root motion.
+  // Root motion (§13). The "config" is the rootMotion block of the animation the Base layer
+  // plays; it is entered when a play of such an animation starts and left when the layer starts
+  // another play, fades out, runs a driver or goes under manual control.
+  //
+  // Translation: the host passes the body's world velocity and rotation before every update();
+  // after it, root_motion_velocity() is the velocity the body should take, or nullopt while the
+  // Base layer's animation has no active root motion. In the update where a config with
+  // clearVelocityOnExit is left, root_motion_velocity() is (0, 0, 0), whatever comes next.
   void set_body(const vec3& velocity, const quat& rotation) {
     body_velocity_ = velocity;
     body_rotation_ = rotation;
@@ -251,6 +276,17 @@ class Controller {
   std::optional<vec3> root_motion_velocity() const {
     return root_motion_active_ ? std::optional<vec3>(root_motion_velocity_) : std::nullopt;
   }
+  // Scale override (RootMotionScale): the uniform scale the host gives the body (its collision
+  // box) after this update, eased on entering and leaving an Override config; nullopt when no
+  // Override config is in effect and the ease back to 1 ended before this update (the update
+  // that ends it still reports 1).
+  std::optional<float> root_motion_scale() const {
+    return scale_shown_ ? std::optional<float>(scale_) : std::nullopt;
+  }
+  // Physics flags (RootMotionPhysics) of the config in effect after this update, with
+  // disable_all expanded; all false when none. The host disables those effects while they are
+  // set and restores them when they clear.
+  const RootMotionPhysics& root_motion_physics() const { return physics_; }
 
   // True from an AttackHit event until an AttackEnd event (§17).
   bool attack_hit_moment() const { return attack_hit_moment_; }
@@ -296,6 +332,8 @@ class Controller {
   bool layer_pose(int layer_index);
   void run_ik();
   void root_motion(float dt);
+  // Entering and leaving rootMotion configs: physics flags, the velocity clear, the scale ease.
+  void root_motion_effects(float dt);
   void strip_root_motion(std::span<Transform> pose) const;
   // Writes the driver's bones into `out`; false when it has nothing to show this frame.
   bool driver_pose(const ControllerProgram::Driver& driver, bool additive,
@@ -322,6 +360,15 @@ class Controller {
   float root_motion_time_ = 0.0f;  // clip time of the previous update
   std::uint32_t root_motion_play_ = 0;
   bool impulse_done_ = false;
+  int effects_animation_ = -1;  // program animation whose rootMotion block is in effect, or -1
+  std::uint32_t effects_play_ = 0;
+  RootMotionPhysics physics_;
+  float scale_ = 1.0f;  // effective root-motion scale of the last update
+  float scale_from_ = 1.0f;
+  float scale_time_ = 0.0f;
+  float scale_duration_ = 0.0f;
+  bool scale_easing_ = false;
+  bool scale_shown_ = false;
   quat root_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
   vec3 root_translation_{0.0f};
   quat root_from_rotation_{1.0f, 0.0f, 0.0f, 0.0f};

@@ -97,10 +97,55 @@ struct ControllerActionDesc {
   ParameterValue value;
 };
 
-// Root motion of an animation on the Base layer (§13, translation only).
+// Root motion of an animation on the Base layer (§13): translation, scale override, physics.
 enum class RootMotionMode : std::uint8_t { kNone, kBlend, kAddImpulse, kOverride };
 enum class RootMotionBlendMethod : std::uint8_t { kSmoothDamp, kWeightedAverage, kSpringDamper };
 enum class RootMotionImpulseMethod : std::uint8_t { kAverage, kPeak, kWeighted };
+enum class RootScaleMode : std::uint8_t { kNone, kOverride };
+enum class RootScaleSource : std::uint8_t {
+  kAnimation,  // the source bone's scale in the Base layer's clip
+  kFixed,      // `value`
+};
+
+// The `scale` block (§13 "Scale Override + Animation"). While an Override config plays on Base,
+// the host gets a uniform scale each update (Controller::root_motion_scale()): the source bone's
+// scale at the clip's current time (the mean of its three axes; the rest scale when the clip has
+// no scale keys for it) or `value`, raised to `min_scale` when set, and eased (smoothstep) over
+// `blend_duration` from the previous effective value (1 at first) when the config is entered,
+// and back to 1 over the same duration when it is left.
+struct RootMotionScale {
+  RootScaleMode mode = RootScaleMode::kNone;
+  RootScaleSource source = RootScaleSource::kAnimation;
+  float value = 1.0f;              // kFixed; finite
+  float blend_duration = 0.2f;     // seconds, finite, >= 0; 0 = at once
+  std::optional<float> min_scale;  // finite when set; none: no lower bound
+};
+
+// The `physics` block (§13): host body effects disabled while the config plays on Base. critter
+// runs no physics; the host reads the flags in effect (Controller::root_motion_physics()) and
+// restores its effects when they clear. `disable_all` stands for every `disable_*` flag.
+struct RootMotionPhysics {
+  bool disable_gravity = false;
+  bool disable_terrain_collision = false;
+  bool disable_input_movement = false;
+  bool clear_velocity_on_exit = false;  // leaving the config zeroes the body velocity once
+  bool disable_air_drag = false;
+  bool disable_water_drag = false;
+  bool disable_ground_drag = false;
+  bool disable_all = false;
+
+  // These flags with `disable_all` expanded into every `disable_*` flag.
+  RootMotionPhysics resolved() const {
+    RootMotionPhysics r = *this;
+    if (disable_all) {
+      r.disable_gravity = r.disable_terrain_collision = r.disable_input_movement = true;
+      r.disable_air_drag = r.disable_water_drag = r.disable_ground_drag = true;
+    }
+    return r;
+  }
+  bool operator==(const RootMotionPhysics&) const = default;
+};
+
 struct ControllerRootMotionDesc {
   int source_bone = -1;  // -1: the automatic root bone (§13)
   RootMotionMode mode = RootMotionMode::kNone;
@@ -117,6 +162,8 @@ struct ControllerRootMotionDesc {
   vec3 velocity_mask{1.0f};                    // per axis: > 0.5 takes the root-motion result
   float max_speed = 20.0f;
   float max_impulse = 50.0f;
+  RootMotionScale scale;
+  RootMotionPhysics physics;  // all false: no effect
 };
 
 // What an animation reference plays, after aliases are merged (§7).
@@ -135,7 +182,7 @@ struct ControllerAnimationDesc {
   ControllerDriverDesc driver;
 
   DynamicFloatDesc speed{1.0f, {}};           // > 0; re-evaluated every frame
-  DynamicBoolDesc loop{true, {}};             // evaluated when the animation is applied
+  DynamicBoolDesc loop{true, {}};             // re-evaluated every frame (no restart)
   DynamicFloatDesc start_phase{0.0f, {}};     // [0, 1]; evaluated when applied
   DynamicFloatDesc end_phase{1.0f, {}};       // [0, 1]; below start_phase plays in reverse
   DynamicFloatDesc blend_duration{0.3f, {}};  // seconds; 0 = hard cut; evaluated when applied

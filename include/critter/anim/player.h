@@ -83,6 +83,13 @@ class Player {
   // The current play's rate; 1 with no clip. Negative values are clamped to 0 (pause in place).
   float rate() const { return current_.head.rate(); }
   void set_rate(float rate) { current_.head.set_rate(rate); }
+  // Switches the current play to `mode` without restarting it (Playhead::set_mode): the range
+  // position and direction are kept, so the pose does not change and nothing fires. From then on
+  // completion and interruption follow the new mode; the play's on_done runs only if it ends in
+  // a Once mode (one given to a loop play() was dropped). The crossfade source is not affected.
+  // Fails (kUsage) on a mode outside 0..6; ignored with no clip or when the current play has
+  // ended (completed, cancelled, stopped).
+  Status set_mode(PlaybackMode mode);
 
   // True while the current play advances (None counts; completed, cancelled, stopped do not).
   bool playing() const { return current_.head.playing(); }

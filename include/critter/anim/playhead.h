@@ -119,6 +119,16 @@ class Playhead {
   // Ignored with no play or a non-finite v.
   void set_cursor(float v);
 
+  // Switches the current play to `mode` without restarting it (animation-config.md §19 step 3:
+  // a `loop` expression that changes value). The range position u and the direction of travel
+  // are kept: forward and backward modes take the matching cursor for u, OncePingPong continues
+  // in its backward half when the play was moving backward, LoopPingPong keeps the direction.
+  // Nothing fires and the start point is not reached again; events, wraps and completion follow
+  // the new mode from the next advance(), so a play switched to a Once mode completes in the
+  // advance that reaches its end. Ignored with no play, on a play that has ended (completed,
+  // interrupted) and for a mode outside 0..6.
+  void set_mode(PlaybackMode mode);
+
   // Seconds of cursor per second of update; 1 with no play.
   float rate() const { return assigned_ ? rate_ : 1.0f; }
   // Negative and NaN rates become 0 (pause in place).
