@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,77 @@ TEST(AnimationConfigRuntimeTest, RuleFieldsWinOverTheAliasChain) {
   EXPECT_FLOAT_EQ(a.speed.value, 3.0f);           // nearest alias
   EXPECT_FLOAT_EQ(a.blend_duration.value, 0.1f);  // the rule
   EXPECT_TRUE(a.loop.value);                      // default
+}
+
+TEST(AnimationConfigRuntimeTest, RootMotionScaleAndPhysicsReachTheController) {
+  const Model model = quadruped();
+  auto config = io::parse_animation_config(R"({
+    "animations": {
+      "leap": {"source": "Jump", "loop": false, "blendDuration": 0,
+               "rootMotion": {"translation": {"mode": "Override"},
+                              "scale": {"mode": "Override", "source": "Fixed", "value": 0.5,
+                                        "blendDuration": 0.25, "minScale": 0.25},
+                              "physics": {"disableGravity": true, "clearVelocityOnExit": true,
+                                          "disableAll": true}}},
+      "stroll": {"source": "Walk", "blendDuration": 0,
+                 "rootMotion": {"scale": {"mode": "Override"}}}},
+    "states": {"s": {"layer": "Base", "rules": [
+      {"condition": "[Leap]", "animation": "leap"},
+      {"condition": "true", "animation": "stroll"}]}},
+    "parameters": {"Leap": false}})",
+                                           "rm.json");
+  ASSERT_TRUE(config) << config.error().to_string();
+  auto bound = io::bind_animation_config(*config, model);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  auto desc = io::make_controller_desc(*config, *bound, model);
+  ASSERT_TRUE(desc) << desc.error().to_string();
+
+  const auto& leap = desc->states[0].rules[0].animation;
+  ASSERT_TRUE(leap.root_motion.has_value());
+  EXPECT_EQ(leap.root_motion->mode, anim::RootMotionMode::kOverride);
+  EXPECT_EQ(leap.root_motion->scale.mode, anim::RootScaleMode::kOverride);
+  EXPECT_EQ(leap.root_motion->scale.source, anim::RootScaleSource::kFixed);
+  EXPECT_FLOAT_EQ(leap.root_motion->scale.value, 0.5f);
+  EXPECT_FLOAT_EQ(leap.root_motion->scale.blend_duration, 0.25f);
+  EXPECT_EQ(leap.root_motion->scale.min_scale, std::optional<float>(0.25f));
+  const anim::RootMotionPhysics& ph = leap.root_motion->physics;
+  EXPECT_TRUE(ph.disable_gravity);
+  EXPECT_TRUE(ph.clear_velocity_on_exit);
+  EXPECT_TRUE(ph.disable_all);
+  EXPECT_FALSE(ph.disable_terrain_collision);  // as written; disable_all expands at run time
+  // The defaults of a scale block that names only its mode, and no physics block.
+  const auto& stroll = desc->states[0].rules[1].animation;
+  ASSERT_TRUE(stroll.root_motion.has_value());
+  EXPECT_EQ(stroll.root_motion->mode, anim::RootMotionMode::kNone);
+  EXPECT_EQ(stroll.root_motion->scale.mode, anim::RootScaleMode::kOverride);
+  EXPECT_EQ(stroll.root_motion->scale.source, anim::RootScaleSource::kAnimation);
+  EXPECT_FLOAT_EQ(stroll.root_motion->scale.blend_duration, 0.2f);
+  EXPECT_FALSE(stroll.root_motion->scale.min_scale.has_value());
+  EXPECT_EQ(stroll.root_motion->physics, anim::RootMotionPhysics{});
+
+  auto program = anim::ControllerProgram::compile(model, std::move(*desc));
+  ASSERT_TRUE(program) << program.error().to_string();
+  Controller c(*program);
+  // Walk has no scale keys: the source root's rest scale 1, eased from 1, stays 1.
+  c.update(0.125f);
+  ASSERT_TRUE(c.root_motion_scale());
+  EXPECT_FLOAT_EQ(*c.root_motion_scale(), 1.0f);
+  EXPECT_FALSE(c.root_motion_physics().disable_gravity);
+  // Leap: 1 toward the fixed 0.5 over 0.25 s, halfway after 0.125 s; every effect disabled.
+  c.parameters().set_bool("Leap", true);
+  c.update(0.125f);
+  EXPECT_NEAR(*c.root_motion_scale(), 0.75f, 1e-6f);
+  EXPECT_TRUE(c.root_motion_physics().disable_terrain_collision);
+  EXPECT_TRUE(c.root_motion_physics().disable_ground_drag);
+  // Back to strolling: leaving the leap zeroes the velocity once.
+  c.set_body(vec3(1, 2, 3), quat(1, 0, 0, 0));
+  c.parameters().set_bool("Leap", false);
+  c.update(0.125f);
+  ASSERT_TRUE(c.root_motion_velocity());
+  EXPECT_EQ(*c.root_motion_velocity(), vec3(0.0f));
+  EXPECT_FALSE(c.root_motion_physics().disable_gravity);
+  c.update(0.125f);
+  EXPECT_FALSE(c.root_motion_velocity());
 }
 
 }  // namespace
