@@ -23,9 +23,9 @@ class ProceduralRig {
   // offsets in front of the entity transform (creatures.md §2).
   virtual void animate(const CreatureState& state, float dt, std::span<Transform> local_pose) = 0;
 
-  // True when the rig writes legacy overrides: the rest translation of every bone is kept and
-  // the override supplies rotation and scale (creatures.md §1, Instance's legacy rule). False:
-  // full replacement.
+  // True when the rig writes legacy overrides (creatures.md §1, Instance's legacy rule): every
+  // bone's rest translation is used in place of the pose's, and the pose supplies rotation and
+  // scale. False: the pose's Transforms replace the bones' locals completely.
   virtual bool keeps_rest_translation() const { return false; }
 };
 
