@@ -3,35 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <numbers>
 #include <random>
 #include <string>
 #include <vector>
 
-// Allocation counting for the "evaluate allocates nothing" test. The replacement operators
-// forward to malloc/free for every caller and count only while this thread's flag is raised, so
-// the other suites in this program are unaffected.
-namespace {
-thread_local bool g_counting = false;
-thread_local long g_allocations = 0;
-// Called through a pointer so GCC does not pair the inlined free() with the standard operator new
-// it sees at call sites (a false -Wmismatched-new-delete).
-void (*volatile g_release)(void*) = std::free;
-}  // namespace
-
-void* operator new(std::size_t size) {
-  if (g_counting) ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  g_release(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  g_release(p);
-}
+#include "support/allocation_counter.h"
 
 namespace critter::anim {
 namespace {
@@ -541,27 +518,22 @@ TEST_F(ExpressionTest, EvaluateAllocatesNothing) {
   for (const char* t : texts) compiled_texts.push_back(compiled(t));
   EvalScratch scratch;
   // Raise the thread's counter only around evaluation; prove it counts first.
-  g_allocations = 0;
-  g_counting = true;
-  {
-    void* volatile probe = ::operator new(100);
-    ::operator delete(probe);
-  }
-  g_counting = false;
-  ASSERT_EQ(g_allocations, 1);
-  g_allocations = 0;
-  g_counting = true;
+  ASSERT_TRUE(critter::testing::AllocationCounter::works());
   double sum = 0.0;
-  for (int i = 0; i < 100; ++i) {
-    for (const Expression& e : compiled_texts) {
-      sum += e.evaluate(values_).number;
-      sum += e.evaluate(values_, scratch).number;
-      sum += e.evaluate_bool(values_) ? 1.0 : 0.0;
-      sum += e.evaluate_float(values_, 0.0f);
+  long allocations = -1;
+  {
+    const critter::testing::AllocationCounter counter;
+    for (int i = 0; i < 100; ++i) {
+      for (const Expression& e : compiled_texts) {
+        sum += e.evaluate(values_).number;
+        sum += e.evaluate(values_, scratch).number;
+        sum += e.evaluate_bool(values_) ? 1.0 : 0.0;
+        sum += e.evaluate_float(values_, 0.0f);
+      }
     }
+    allocations = counter.count();
   }
-  g_counting = false;
-  EXPECT_EQ(g_allocations, 0);
+  EXPECT_EQ(allocations, 0);
   EXPECT_TRUE(std::isfinite(sum));
 }
 

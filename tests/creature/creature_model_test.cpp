@@ -8,39 +8,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <numbers>
 #include <string>
 #include <vector>
 
 #include "critter/asset/demo_creature.h"
 #include "critter/io/controller_loader.h"
+#include "support/allocation_counter.h"
 #include "support/glb_builder.h"
-
-// Allocation counting for the "update allocates nothing" test. The replacement operators forward
-// to malloc/free for every caller and count only while this thread's flag is raised, so the other
-// suites in this program are unaffected.
-namespace {
-thread_local bool g_counting = false;
-thread_local long g_allocations = 0;
-// Called through a pointer so GCC does not pair the inlined free() with the standard operator new
-// it sees at call sites (a false -Wmismatched-new-delete).
-void (*volatile g_release)(void*) = std::free;
-}  // namespace
-
-void* operator new(std::size_t size) {
-  if (g_counting) ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  g_release(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  g_release(p);
-}
 
 namespace critter::creature {
 namespace {
@@ -694,28 +670,23 @@ TEST(CreatureModelTest, UpdateAllocatesNothingAfterConstruction) {
     ASSERT_TRUE(rigged.update(0.05f, s));
   }
   // Prove the counter counts first.
-  g_allocations = 0;
-  g_counting = true;
-  {
-    void* volatile probe = ::operator new(100);
-    ::operator delete(probe);
-  }
-  g_counting = false;
-  ASSERT_EQ(g_allocations, 1);
+  ASSERT_TRUE(critter::testing::AllocationCounter::works());
 
-  g_allocations = 0;
-  g_counting = true;
   bool ok = true;
-  for (int i = 0; i < 60; ++i) {
-    s.game_time += 0.05;
-    s.health = i < 40 ? 1.0f : 0.0f;
-    ok = controlled.update(0.05f, s).has_value() && ok;
-    ok = played.update(0.05f, s).has_value() && ok;
-    ok = rigged.update(0.05f, s).has_value() && ok;
+  long allocations = -1;
+  {
+    const critter::testing::AllocationCounter counter;
+    for (int i = 0; i < 60; ++i) {
+      s.game_time += 0.05;
+      s.health = i < 40 ? 1.0f : 0.0f;
+      ok = controlled.update(0.05f, s).has_value() && ok;
+      ok = played.update(0.05f, s).has_value() && ok;
+      ok = rigged.update(0.05f, s).has_value() && ok;
+    }
+    allocations = counter.count();
   }
-  g_counting = false;
   EXPECT_TRUE(ok);
-  EXPECT_EQ(g_allocations, 0);
+  EXPECT_EQ(allocations, 0);
   EXPECT_GT(steps, 0);
 }
 
