@@ -6,7 +6,7 @@
 // cross the walk threshold now and then) and LookAngleX, then every controller updates and blends
 // its pose.
 // One iteration is one frame of the whole crowd; `time_per_creature` is the time of one
-// update + compute_pose.
+// update + compute_pose. A second benchmark runs the same crowd through CreatureModel.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -17,6 +17,7 @@
 
 #include "critter/anim/controller.h"
 #include "critter/asset/demo_creature.h"
+#include "critter/creature/creature_model.h"
 #include "critter/io/animation_config.h"
 #include "critter/io/animation_config_bind.h"
 #include "critter/io/animation_config_runtime.h"
@@ -132,6 +133,54 @@ void BM_ControllerCrowdFrame(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ControllerCrowdFrame)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+// The same crowd through creature::CreatureModel, what a game embeds: per creature the §16
+// built-ins written from a CreatureState, the controller's update and pose, then the placed
+// Instance (model-space matrices and the skinning palette). A tenth of the crowd is dying.
+void BM_CreatureCrowdFrame(benchmark::State& state) {
+  const int creatures = static_cast<int>(state.range(0));
+  const auto program = four_legged_program();
+  std::vector<creature::CreatureModel> crowd;
+  std::vector<creature::CreatureState> states(static_cast<std::size_t>(creatures));
+  for (int i = 0; i < creatures; ++i) {
+    auto made = creature::CreatureModel::create(demo(), program);
+    if (!made) {
+      state.SkipWithError(made.error().to_string().c_str());
+      return;
+    }
+    crowd.push_back(std::move(*made));
+    creature::CreatureState& s = states[static_cast<std::size_t>(i)];
+    s.position = vec3(static_cast<float>(i % 32), 0.0f, static_cast<float>(i / 32));
+    s.is_on_ground = true;
+    s.body_height = 0.9f;
+    s.health = i % 10 == 0 ? 0.0f : 1.0f;
+  }
+  double t = 0.0;
+  std::size_t events = 0;
+  const float dt = 1.0f / 60.0f;
+  for (auto _ : state) {
+    t += dt;
+    for (int i = 0; i < creatures; ++i) {
+      creature::CreatureState& s = states[static_cast<std::size_t>(i)];
+      s.game_time = t;
+      s.velocity = vec3(
+          0.0f, 0.0f,
+          -(0.6f + 0.6f * std::sin(0.5f * static_cast<float>(t) + 0.37f * static_cast<float>(i))));
+      s.look_angle_x = 0.5f * std::sin(static_cast<float>(t) + static_cast<float>(i));
+      creature::CreatureModel& c = crowd[static_cast<std::size_t>(i)];
+      if (!c.update(dt, s)) state.SkipWithError("update failed");
+      events += c.records().size();
+      benchmark::DoNotOptimize(c.palette(0).data());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * creatures);
+  state.counters["events_per_frame"] =
+      static_cast<double>(events) / static_cast<double>(state.iterations());
+  state.counters["time_per_creature"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * creatures,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_CreatureCrowdFrame)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
