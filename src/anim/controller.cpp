@@ -35,12 +35,13 @@ float smoothstep01(float x) {
 
 // ---- ControllerProgram -------------------------------------------------------------------------
 
-Result<std::shared_ptr<const ControllerProgram>> ControllerProgram::compile(const Model& model,
-                                                                            ControllerDesc desc) {
+Result<std::shared_ptr<const ControllerProgram>> ControllerProgram::compile(
+    const Model& model, ControllerDesc desc, const DriverRegistry* drivers) {
   // Constructed in place and never moved: the expression cache points at desc_.schema and the
   // compiled animations point into desc_.
   std::shared_ptr<ControllerProgram> program(new ControllerProgram());
-  if (auto s = program->build(model, std::move(desc)); !s) return fail(s.error());
+  const DriverRegistry& registry = drivers != nullptr ? *drivers : DriverRegistry::builtin();
+  if (auto s = program->build(model, std::move(desc), registry); !s) return fail(s.error());
   return std::shared_ptr<const ControllerProgram>(std::move(program));
 }
 
@@ -115,53 +116,21 @@ Status ControllerProgram::check_action(const ControllerActionDesc& action) {
 
 Result<int> ControllerProgram::add_driver(const ControllerDriverDesc& driver,
                                           const std::string& where) {
+  const DriverType* type = registry_->find(driver.type);
+  if (type == nullptr) {
+    return fail(desc_error(where + "/type", "unknown driver type '" + driver.type + "'"));
+  }
   Driver d;
-  d.desc = &driver;
-  const int joints = model_->skeleton().joint_count();
-  d.touched.assign(static_cast<std::size_t>(joints), 0);
-  auto is = [&](std::string_view name) {
-    return equals_ascii_ci(driver.type, name) ||
-           equals_ascii_ci(driver.type, std::string(name) + "Driver");
-  };
-  auto bad_bone = [&](int b) { return b < -1 || b >= joints; };
-  if (is("LookAt")) {
-    d.kind = Driver::Kind::kLookAt;
-    if (bad_bone(driver.target_bone)) return fail(desc_error(where + "/target_bone", "bad bone"));
-    if (driver.yaw_axis < 0 || driver.yaw_axis > 2 || driver.pitch_axis < 0 ||
-        driver.pitch_axis > 2) {
-      return fail(desc_error(where, "axes must be 0, 1 or 2"));
+  d.type = type->name;
+  if (type->implemented()) {
+    const DriverSetup setup{driver, *model_, desc_.schema, *cache_};
+    auto program = type->factory(setup);
+    if (!program) {
+      const Error& e = program.error();
+      return fail(desc_error(e.location.empty() ? where : where + "/" + e.location, e.message));
     }
-    d.yaw = desc_.schema.declare_or_find(driver.yaw_parameter);
-    d.pitch = desc_.schema.declare_or_find(driver.pitch_parameter);
-    if (driver.target_bone >= 0) d.touched[static_cast<std::size_t>(driver.target_bone)] = 1;
-  } else if (is("Death")) {
-    d.kind = Driver::Kind::kDeath;
-    if (bad_bone(driver.root_bone)) return fail(desc_error(where + "/root_bone", "bad bone"));
-    d.bone = driver.root_bone;
-    if (d.bone < 0) {
-      const auto parents = model_->skeleton().parents();
-      for (int j = 0; j < joints && d.bone < 0; ++j) {
-        if (parents[static_cast<std::size_t>(j)] < 0) d.bone = j;
-      }
-    }
-    if (d.bone >= 0) d.touched[static_cast<std::size_t>(d.bone)] = 1;
-    d.death_phase = desc_.schema.declare_or_find(driver.death_phase_parameter);
-    d.body_height = desc_.schema.declare_or_find(driver.body_height_parameter);
-    d.body_right = desc_.schema.declare_or_find(driver.body_right_parameter);
-    d.cause_offset = desc_.schema.declare_or_find(driver.death_cause_offset_parameter);
-  } else if (is("Expression")) {
-    d.kind = Driver::Kind::kExpression;
-    for (std::size_t b = 0; b < driver.bones.size(); ++b) {
-      const auto& bone = driver.bones[b];
-      const std::string at = where + "/bones/" + std::to_string(b);
-      if (bad_bone(bone.bone) || bone.bone < 0) return fail(desc_error(at, "bad bone"));
-      d.touched[static_cast<std::size_t>(bone.bone)] = 1;
-      for (int k = 0; k < 9; ++k) {
-        auto e = compile_field(bone.channels[k].expression, at + "/" + std::to_string(k));
-        if (!e) return fail(e.error());
-        d.channels.push_back(*e);
-      }
-    }
+    if (*program == nullptr) return fail(desc_error(where, "the driver factory returned nothing"));
+    d.program = std::move(*program);
   }
   drivers_.push_back(std::move(d));
   return static_cast<int>(drivers_.size()) - 1;
@@ -183,6 +152,9 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
     auto d = add_driver(anim.driver, where + "/driver");
     if (!d) return fail(d.error());
     a.driver = *d;
+    for (const ControllerDriverArgument& arg : anim.driver_arguments) {
+      a.driver_arguments.emplace_back(desc_.schema.declare_or_find(arg.name), arg.value);
+    }
   }
   for (float p : {anim.start_phase.value, anim.end_phase.value}) {
     if (!(p >= 0.0f && p <= 1.0f)) return fail(desc_error(where, "phase outside [0, 1]"));
@@ -317,8 +289,10 @@ Result<int> ControllerProgram::add_rules(const std::vector<ControllerRuleDesc>& 
   return first;
 }
 
-Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
+Status ControllerProgram::build(const Model& model, ControllerDesc desc,
+                                const DriverRegistry& drivers) {
   model_ = &model;
+  registry_ = &drivers;
   desc_ = std::move(desc);
   cache_ = std::make_unique<ExpressionCache>(desc_.schema);
   const std::size_t joints = static_cast<std::size_t>(model.skeleton().joint_count());
@@ -476,6 +450,7 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc) {
   is_on_ground_ = desc_.schema.declare_or_find("IsOnGround");
   immersion_factor_ = desc_.schema.declare_or_find("ImmersionFactor");
   attack_hit_moment_ = desc_.schema.declare_or_find("IsAttackHitMoment");
+  registry_ = nullptr;  // the caller's registry may go away; the drivers keep what they need
   return {};
 }
 
@@ -490,12 +465,18 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
     layers_.emplace_back(model);
     Layer& layer = layers_.back();
     layer.pose.resize(joints);
+    layer.touched.resize(joints);
     const int preset = program_->layer_drivers_[i];
-    if (preset >= 0 && program_->drivers_[static_cast<std::size_t>(preset)].kind !=
-                           ControllerProgram::Driver::Kind::kUnsupported) {
+    layer.last_driver = preset;
+    if (preset >= 0 && program_->drivers_[static_cast<std::size_t>(preset)].program) {
       layer.driver = preset;
       layer.weight = program_->desc_.layers[i].weight;
     }
+  }
+  // Every driver a layer may run, instantiated now so that update() never allocates.
+  drivers_.reserve(program_->drivers_.size());
+  for (const auto& d : program_->drivers_) {
+    drivers_.push_back(d.program ? d.program->instantiate() : nullptr);
   }
   memory_.resize(program_->states_.size());
   for (auto& m : memory_) m.source.reserve(kSourceCapacity);
@@ -636,18 +617,25 @@ void Controller::apply(int layer_index, int animation) {
     return;
   }
   if (d.source == Source::kDriver) {
-    // Unsupported driver types leave the layer as it is.
-    if (a.driver < 0 || p.drivers_[static_cast<std::size_t>(a.driver)].kind ==
-                            ControllerProgram::Driver::Kind::kUnsupported) {
-      return;
+    // §9 step 6: a layer whose driver is of the rule's type keeps it and gets the driverArgs as
+    // parameters; otherwise the rule's own driver (driverArgs as properties) takes the layer.
+    const int current = layer.driver >= 0 ? layer.driver : layer.last_driver;
+    int driver = a.driver;
+    if (current >= 0 && p.drivers_[static_cast<std::size_t>(current)].type ==
+                            p.drivers_[static_cast<std::size_t>(a.driver)].type) {
+      driver = current;
+      for (const auto& [index, value] : a.driver_arguments) values_.set(index, value);
     }
+    // A declared type runs nothing: the layer stays as it is.
+    if (!drivers_[static_cast<std::size_t>(driver)]) return;
     interrupt_if_playing(layer_index);
     if (layer.player.clip() != nullptr) {
       layer.player.stop();
       layer.player.clear_records();
     }
     layer.animation = animation;
-    layer.driver = a.driver;
+    layer.driver = driver;
+    layer.last_driver = driver;
     layer.weight = cfg.weight;  // §9: active at the configured weight at once
     layer.fading = false;
     layer.deactivating = false;
@@ -850,7 +838,7 @@ void Controller::update(float dt) {
         }
       }
     }
-    // (4) Weight fades, then the player.
+    // (4) Weight fades, then the driver or the player.
     if (layer.fading) {
       layer.fade_time += dt;
       const float x = std::min(1.0f, layer.fade_time / layer.fade_duration);
@@ -858,6 +846,15 @@ void Controller::update(float dt) {
           p.desc_.layers[i].blend_curve == BlendCurve::kSmoothstep ? smoothstep01(x) : x;
       layer.weight = layer.fade_from + (layer.fade_to - layer.fade_from) * f;
       if (x >= 1.0f) layer.fading = false;
+    }
+    if (layer.driver >= 0) {
+      // Quirk 12: a `driver:` rule's speed scales the driver's time step.
+      float speed = 1.0f;
+      if (layer.animation >= 0) {
+        const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
+        speed = std::max(0.0f, eval_float(a.speed, a.desc->speed.value));
+      }
+      drivers_[static_cast<std::size_t>(layer.driver)]->update(dt * speed, values_);
     }
     if (layer.player.clip() == nullptr) continue;
     layer.player.update(dt);
@@ -1133,84 +1130,14 @@ void Controller::strip_root_motion(std::span<Transform> pose) const {
   }
 }
 
-bool Controller::driver_pose(const ControllerProgram::Driver& driver, bool additive,
-                             std::span<Transform> out) const {
-  const auto rest = program_->model_->skeleton().rest_pose();
-  const ControllerDriverDesc& d = *driver.desc;
-  constexpr float kDeg = 3.14159265358979f / 180.0f;
-  static const vec3 kAxes[3] = {vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1)};
-  if (driver.kind == ControllerProgram::Driver::Kind::kLookAt) {
-    if (d.target_bone < 0) return false;
-    const float max_yaw = d.max_yaw_degrees * kDeg;
-    const float max_pitch = d.max_pitch_degrees * kDeg;
-    const float yaw = std::clamp(static_cast<float>(values_.number(driver.yaw)), -max_yaw, max_yaw);
-    const float pitch =
-        std::clamp(static_cast<float>(values_.number(driver.pitch)), -max_pitch, max_pitch);
-    const float sy = d.invert_yaw ? -1.0f : 1.0f;
-    const float sp = d.invert_pitch ? -1.0f : 1.0f;
-    // §14.1: R_look = R_yawAxis(-σy·yaw)·R_pitchAxis(σp·pitch).
-    const quat look = glm::angleAxis(-sy * yaw, kAxes[d.yaw_axis]) *
-                      glm::angleAxis(sp * pitch, kAxes[d.pitch_axis]);
-    const auto j = static_cast<std::size_t>(d.target_bone);
-    if (additive) {
-      out[j] = Transform{vec3(0.0f), look, vec3(1.0f)};
-    } else {
-      out[j] =
-          Transform{rest[j].translation, glm::normalize(look * rest[j].rotation), rest[j].scale};
-    }
-    return true;
-  }
-  if (driver.kind == ControllerProgram::Driver::Kind::kDeath) {
-    const float t = std::clamp(static_cast<float>(values_.number(driver.death_phase)), 0.0f, 1.0f);
-    if (driver.bone < 0 || !(t > 0.0f)) return false;  // nothing happens at t = 0
-    float side = 1.0f;
-    if (d.auto_roll_direction) {
-      const vec3 right = values_.vec(driver.body_right);
-      const vec3 cause = values_.vec(driver.cause_offset);
-      const float dot = glm::dot(right, cause);
-      if (glm::length(right) > 0.0f && glm::length(cause) > 0.0f && dot != 0.0f) {
-        side = dot > 0.0f ? 1.0f : -1.0f;
-      }
-    }
-    const float drop = -d.body_drop * static_cast<float>(values_.number(driver.body_height)) * t;
-    // Row order RotX·RotZ·T (RotX acts first) is T·R_Z·R_X in column order, applied in the
-    // parent frame over the rest local: T(t_rest)·D·R_rest·S_rest.
-    const quat r = glm::angleAxis(d.roll_angle * kDeg * t * side, kAxes[2]) *
-                   glm::angleAxis(d.pitch_angle * kDeg * t, kAxes[0]);
-    const auto j = static_cast<std::size_t>(driver.bone);
-    if (additive) {
-      out[j] = Transform{vec3(0.0f, drop, 0.0f), glm::normalize(r), vec3(1.0f)};
-    } else {
-      out[j] = Transform{rest[j].translation + vec3(0.0f, drop, 0.0f),
-                         glm::normalize(r * rest[j].rotation), rest[j].scale};
-    }
-    return true;
-  }
-  if (driver.kind == ControllerProgram::Driver::Kind::kExpression) {
-    for (std::size_t b = 0; b < d.bones.size(); ++b) {
-      const auto& bone = d.bones[b];
-      float v[9];
-      for (std::size_t k = 0; k < 9; ++k) {
-        v[k] = eval_float(driver.channels[b * 9 + k], bone.channels[k].value);
-      }
-      // T·R_Z·R_Y·R_X·S in column order, absolute (§14.1).
-      const quat r = glm::angleAxis(v[5] * kDeg, kAxes[2]) * glm::angleAxis(v[4] * kDeg, kAxes[1]) *
-                     glm::angleAxis(v[3] * kDeg, kAxes[0]);
-      out[static_cast<std::size_t>(bone.bone)] =
-          Transform{vec3(v[0], v[1], v[2]), glm::normalize(r), vec3(v[6], v[7], v[8])};
-    }
-    return true;
-  }
-  return false;
-}
-
 bool Controller::layer_pose(int layer_index) {
   Layer& layer = layers_[static_cast<std::size_t>(layer_index)];
   if (layer.driver >= 0) {
-    return driver_pose(program_->drivers_[static_cast<std::size_t>(layer.driver)],
-                       program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode ==
-                           LayerBlendMode::kAdditive,
-                       layer.pose);
+    std::fill(layer.touched.begin(), layer.touched.end(), std::uint8_t{0});
+    return drivers_[static_cast<std::size_t>(layer.driver)]->sample(
+        layer.pose, layer.touched,
+        program_->desc_.layers[static_cast<std::size_t>(layer_index)].blend_mode ==
+            LayerBlendMode::kAdditive);
   }
   const auto src = layer.player.local_pose();
   std::copy(src.begin(), src.end(), layer.pose.begin());
@@ -1244,10 +1171,8 @@ std::span<const Transform> Controller::compute_pose() {
     const Layer& layer = layers_[i];
     const ControllerLayerDesc& cfg = p.desc_.layers[i];
     const bool additive = cfg.blend_mode == LayerBlendMode::kAdditive;
-    // A driver layer affects only the bones its driver writes (§11: "that it sampled").
-    const std::uint8_t* touched =
-        layer.driver >= 0 ? p.drivers_[static_cast<std::size_t>(layer.driver)].touched.data()
-                          : nullptr;
+    // A driver layer affects only the bones its driver wrote (§11: "that it sampled").
+    const std::uint8_t* touched = layer.driver >= 0 ? layer.touched.data() : nullptr;
     for (std::size_t j = 0; j < output_.size(); ++j) {
       if (touched && !touched[j]) continue;
       const float w = layer.weight * (cfg.joint_weights.empty() ? 1.0f : cfg.joint_weights[j]);

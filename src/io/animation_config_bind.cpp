@@ -3,10 +3,10 @@
 #include "critter/io/animation_config_bind.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "animation_config_json.h"
@@ -18,80 +18,26 @@ using config_detail::Problems;
 
 namespace {
 
-constexpr std::array<std::string_view, 28> kDrivers = {"LookAt",
-                                                       "Death",
-                                                       "Expression",
-                                                       "FourLeggedWalk",
-                                                       "FourLeggedTrot",
-                                                       "FourLeggedCanter",
-                                                       "FourLeggedAttack",
-                                                       "FourLeggedDeath",
-                                                       "FourLeggedFeed",
-                                                       "FishSwim",
-                                                       "FishAttack",
-                                                       "FishDeath",
-                                                       "BirdWalk",
-                                                       "BirdFly",
-                                                       "BirdPeck",
-                                                       "BirdAttack",
-                                                       "BirdDeath",
-                                                       "FlightlessBirdWalk",
-                                                       "FlightlessBirdFeed",
-                                                       "FlightlessBirdAttack",
-                                                       "FlightlessBirdDeath",
-                                                       "HumanWalk",
-                                                       "HumanAttack",
-                                                       "HumanRide",
-                                                       "HumanDeath",
-                                                       "HumanAim",
-                                                       "HumanMine",
-                                                       "GltfBodyTurn"};
-
-// The registered spelling of `name` ("X" and "XDriver" both match), or empty.
-std::string_view registered_driver(std::string_view name) {
-  if (name.size() > 6 && iequals(name.substr(name.size() - 6), "Driver")) {
-    name = name.substr(0, name.size() - 6);
-  }
-  for (std::string_view d : kDrivers) {
-    if (iequals(d, name)) return d;
-  }
-  return {};
-}
+using anim::DriverPropertyType;
 
 }  // namespace
 
 std::span<const std::string_view> known_drivers() {
-  return kDrivers;
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> out;
+    for (const anim::DriverType& t : anim::DriverRegistry::builtin().types()) {
+      out.push_back(t.name);
+    }
+    return out;
+  }();
+  return names;
 }
 
 bool is_known_driver(std::string_view name) {
-  return !registered_driver(name).empty();
+  return anim::DriverRegistry::builtin().find(name) != nullptr;
 }
 
 namespace {
-
-enum class PropType { kNumber, kBool, kString, kAxis, kBone, kBoneOrNull };
-
-struct PropSpec {
-  std::string_view name;
-  PropType type;
-};
-
-constexpr PropSpec kLookAtProps[] = {
-    {"TargetBoneName", PropType::kBone},    {"LookAngleXParam", PropType::kString},
-    {"LookAngleYParam", PropType::kString}, {"MaxAngleX", PropType::kNumber},
-    {"MaxAngleY", PropType::kNumber},       {"PitchAxis", PropType::kAxis},
-    {"YawAxis", PropType::kAxis},           {"InvertPitch", PropType::kBool},
-    {"InvertYaw", PropType::kBool}};
-constexpr PropSpec kDeathProps[] = {{"RootBoneName", PropType::kBoneOrNull},
-                                    {"DeathPhaseParam", PropType::kString},
-                                    {"BodyHeightParam", PropType::kString},
-                                    {"BodyRightParam", PropType::kString},
-                                    {"DeathCauseOffsetParam", PropType::kString},
-                                    {"RollAngle", PropType::kNumber},
-                                    {"PitchAngle", PropType::kNumber},
-                                    {"BodyDrop", PropType::kNumber},
-                                    {"AutoRollDirection", PropType::kBool}};
 
 bool numeric_string(const std::string& s) {
   if (s.empty()) return false;
@@ -107,9 +53,12 @@ class Binder {
       : config_(config),
         model_(model),
         options_(options),
+        registry_(options.drivers != nullptr ? *options.drivers : anim::DriverRegistry::builtin()),
         p_(problems),
         out_(out),
-        cache_(out.schema) {}
+        cache_(out.schema) {
+    out_.drivers = &registry_;
+  }
 
   void run() {
     declare_parameters();
@@ -299,30 +248,40 @@ class Binder {
     }
   }
 
-  void check_property(const ConfigValue& v, PropType type, const std::string& key) {
+  void check_property(const ConfigValue& v, DriverPropertyType type, const std::string& key) {
     bool ok = true;
     switch (type) {
-      case PropType::kNumber:
+      case DriverPropertyType::kNumber:
         ok = v.is_number() ||
              (v.is_string() && (numeric_string(v.string) ||
                                 anim::classify_text(v.string, anim::ExpressionField::kValue).kind ==
                                     anim::TextKind::kExpression));
         break;
-      case PropType::kBool:
+      case DriverPropertyType::kBool:
         ok = v.is_bool() ||
              (v.is_string() && (iequals(v.string, "true") || iequals(v.string, "false")));
         break;
-      case PropType::kString:
+      case DriverPropertyType::kString:
         ok = v.is_string();
         break;
-      case PropType::kAxis:
+      case DriverPropertyType::kParameter:
+        ok = v.is_string();
+        if (ok) parameter_name(v.string, v.where);
+        break;
+      case DriverPropertyType::kAxis:
         ok = v.is_string() &&
              (iequals(v.string, "X") || iequals(v.string, "Y") || iequals(v.string, "Z"));
         break;
-      case PropType::kBoneOrNull:
+      case DriverPropertyType::kVec3:
+        ok = is_vec3(v);
+        break;
+      case DriverPropertyType::kBoneConfigs:
+        check_bone_configs(v);
+        return;
+      case DriverPropertyType::kBoneOrNull:
         if (v.is_null()) return;
         [[fallthrough]];
-      case PropType::kBone:
+      case DriverPropertyType::kBone:
         if (!v.is_string()) {
           ok = false;
         } else {
@@ -335,40 +294,71 @@ class Binder {
     }
   }
 
-  // Checks a driver name and (for the engine drivers, whose properties are known) its properties.
-  void check_driver(const std::string& name, const SourceLocation& where,
-                    const ConfigValue* properties) {
-    const std::string_view d = registered_driver(name);
-    if (d.empty()) {
+  static bool is_vec3(const ConfigValue& v) {
+    if (v.is_array()) {
+      return v.items.size() == 3 && std::all_of(v.items.begin(), v.items.end(),
+                                                [](const ConfigValue& x) { return x.is_number(); });
+    }
+    if (!v.is_object()) return false;
+    for (const char* axis : {"X", "Y", "Z"}) {
+      const ConfigValue* c = v.find(axis);
+      if (c == nullptr || !c->is_number()) return false;
+    }
+    return true;
+  }
+
+  // A driverArgs value that can become a parameter (§0.2 quirk 4): bool, number, string, or a
+  // Vec2 / Vec3 written as an array.
+  static bool is_parameter_value(const ConfigValue& v) {
+    if (v.is_bool() || v.is_number() || v.is_string()) return true;
+    return v.is_array() && (v.items.size() == 2 || v.items.size() == 3) &&
+           std::all_of(v.items.begin(), v.items.end(),
+                       [](const ConfigValue& x) { return x.is_number(); });
+  }
+
+  // Checks a driver name against the registry and, for an implemented type, each property of
+  // `properties` against its spec. Returns the type (null when unknown).
+  const anim::DriverType* check_driver(const std::string& name, const SourceLocation& where,
+                                       const ConfigValue* properties) {
+    const anim::DriverType* type = registry_.find(name);
+    if (type == nullptr) {
       p_.error(ErrorCode::kInvalid, where, "unknown driver type '" + name + "'");
-      return;
+      return nullptr;
     }
-    if (properties == nullptr || !properties->is_object()) return;
-    std::span<const PropSpec> specs;
-    if (d == "LookAt") specs = kLookAtProps;
-    if (d == "Death") specs = kDeathProps;
-    if (d == "Expression") {
-      for (const auto& [key, value] : properties->members) {
-        if (!iequals(key, "boneConfigs")) {
-          p_.error(ErrorCode::kInvalid, value.where, "unknown driver property '" + key + "'");
-          continue;
-        }
-        check_bone_configs(value);
-      }
-      return;
-    }
-    if (specs.empty()) return;  // creature drivers take database constants by name
+    if (properties == nullptr || !properties->is_object()) return type;
+    if (!type->implemented()) return type;  // declared types take any property by name
     for (const auto& [key, value] : properties->members) {
-      const auto spec = std::find_if(specs.begin(), specs.end(),
-                                     [&](const PropSpec& s) { return iequals(s.name, key); });
-      if (spec == specs.end()) {
+      const anim::DriverPropertySpec* spec = type->property(key);
+      if (spec == nullptr) {
         p_.error(ErrorCode::kInvalid, value.where,
-                 "unknown driver property '" + key + "' for driver '" + std::string(d) + "'");
+                 "unknown driver property '" + key + "' for driver '" + type->name + "'");
         continue;
       }
       check_property(value, spec->type, key);
-      if (spec->type == PropType::kString && value.is_string() && key.ends_with("Param")) {
-        parameter_name(value.string, value.where);
+    }
+    return type;
+  }
+
+  // The driverArgs of a `driver:` rule on layer `layer` (§9 step 6): parameters when the layer's
+  // preset is of the same type, else the properties of a new driver.
+  void check_driver_args(const std::string& driver, const ConfigValue* args, int layer) {
+    if (args == nullptr || !args->is_object()) return;
+    const anim::DriverType* type = registry_.find(driver);
+    if (type == nullptr || !type->implemented()) return;
+    const BoundLayer* l = layer >= 0 ? &out_.layers[static_cast<std::size_t>(layer)] : nullptr;
+    const bool to_parameters =
+        l != nullptr && l->driver && anim::same_driver_name(l->driver->type, type->name);
+    // An alias's driverArgs reached from several rules is reported once per meaning.
+    if (!checked_args_.insert({args, to_parameters}).second) return;
+    for (const auto& [key, value] : args->members) {
+      if (const anim::DriverPropertySpec* spec = type->property(key)) {
+        check_property(value, spec->type, key);
+      } else if (!to_parameters) {
+        p_.error(ErrorCode::kInvalid, value.where,
+                 "unknown driver property '" + key + "' for driver '" + type->name + "'");
+      } else if (!is_parameter_value(value)) {
+        p_.error(ErrorCode::kInvalid, value.where,
+                 "driverArgs '" + key + "' cannot be converted to a parameter value");
       }
     }
   }
@@ -388,7 +378,7 @@ class Binder {
       }
       for (const auto& [key, value] : item.members) {
         if (iequals(key, "boneName")) {
-          check_property(value, PropType::kBone, key);
+          check_property(value, DriverPropertyType::kBone, key);
           continue;
         }
         if (std::none_of(std::begin(kComponents), std::end(kComponents),
@@ -402,7 +392,7 @@ class Binder {
               anim::classify_text(value.string, anim::ExpressionField::kCondition);
           compile(c.text, value.where);
         } else {
-          check_property(value, PropType::kNumber, key);
+          check_property(value, DriverPropertyType::kNumber, key);
         }
       }
       if (item.find("boneName") == nullptr) {
@@ -454,8 +444,9 @@ class Binder {
         parameter_name(ref.target, ref.source_where);
         break;
       case SourceKind::kDriver:
-        check_driver(ref.target, ref.source_where, nullptr);
-        out.driver = std::string(registered_driver(ref.target));
+        if (const anim::DriverType* type = check_driver(ref.target, ref.source_where, nullptr)) {
+          out.driver = type->name;
+        }
         break;
       case SourceKind::kFile:
         bind_file(ref, out);
@@ -523,8 +514,9 @@ class Binder {
     BoundSource out;
     out.kind = ref.kind;
     out.parameter = ref.kind == SourceKind::kParameter ? ref.target : std::string();
-    out.driver = ref.kind == SourceKind::kDriver ? std::string(registered_driver(ref.target))
-                                                 : std::string();
+    if (ref.kind == SourceKind::kDriver) {
+      if (const anim::DriverType* type = registry_.find(ref.target)) out.driver = type->name;
+    }
     if (ref.kind == SourceKind::kClip) out.clip = model_.find_clip(ref.target);
     if (ref.kind == SourceKind::kFile) {
       out.file = resolve_file(ref).value_or(ref.target);
@@ -558,7 +550,7 @@ class Binder {
     }
   }
 
-  void bind_rules(const std::vector<RuleConfig>& rules) {
+  void bind_rules(const std::vector<RuleConfig>& rules, int layer) {
     for (const RuleConfig& rule : rules) {
       if (!rule.condition.empty()) {
         const anim::ClassifiedText c =
@@ -566,12 +558,27 @@ class Binder {
         compile(c.text, rule.condition_where);
       }
       if (rule.is_group) {
-        bind_rules(rule.rules);
+        bind_rules(rule.rules, layer);
       } else if (rule.animation) {
-        if (rule.animation->source) bind_source(*rule.animation, true, {});
+        if (rule.animation->source) {
+          const BoundSource source = bind_source(*rule.animation, true, {});
+          if (source.kind == SourceKind::kDriver && !source.driver.empty()) {
+            check_driver_args(source.driver, driver_args(*rule.animation, source), layer);
+          }
+        }
         bind_reference(*rule.animation);
       }
     }
+  }
+
+  // The driverArgs a rule's animation ends up with (§7 merge): its own, else the nearest alias's.
+  const ConfigValue* driver_args(const AnimationReference& ref, const BoundSource& source) const {
+    if (ref.driver_args) return &*ref.driver_args;
+    for (const std::string& name : source.alias_chain) {
+      const AnimationAlias* alias = config_.find_animation(name);
+      if (alias != nullptr && alias->reference.driver_args) return &*alias->reference.driver_args;
+    }
+    return nullptr;
   }
 
   void bind_states() {
@@ -581,7 +588,7 @@ class Binder {
         if (iequals(out_.layers[i].name, s.layer)) index = static_cast<int>(i);
       }
       out_.state_layers.push_back(index);
-      bind_rules(s.rules);
+      bind_rules(s.rules, index);
     }
   }
 
@@ -624,10 +631,12 @@ class Binder {
   const AnimationConfig& config_;
   const Model& model_;
   const BindOptions& options_;
+  const anim::DriverRegistry& registry_;
   Problems& p_;
   BoundAnimationConfig& out_;
   anim::ExpressionCache cache_;
   std::map<std::string, Result<Model>> files_;
+  std::set<std::pair<const ConfigValue*, bool>> checked_args_;
 
  public:
   // Hands the models that loaded to the result.

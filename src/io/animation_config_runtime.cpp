@@ -1,5 +1,6 @@
 #include "critter/io/animation_config_runtime.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -40,6 +41,21 @@ anim::ParameterValue to_parameter(const ConfigValue& v) {
     default:
       return anim::ParameterValue::unset();
   }
+}
+
+// A driverArgs value as a parameter (§9): to_parameter's kinds plus [x, y] and [x, y, z]; unset
+// for anything else (bind rejects those where they would reach Parameters).
+anim::ParameterValue to_argument(const ConfigValue& v) {
+  if (v.is_array() && (v.items.size() == 2 || v.items.size() == 3)) {
+    vec3 out(0.0f);
+    for (std::size_t i = 0; i < v.items.size(); ++i) {
+      if (!v.items[i].is_number()) return anim::ParameterValue::unset();
+      out[static_cast<glm::length_t>(i)] = static_cast<float>(v.items[i].number);
+    }
+    return v.items.size() == 2 ? anim::ParameterValue::of_vec2(vec2(out))
+                               : anim::ParameterValue::of_vec3(out);
+  }
+  return to_parameter(v);
 }
 
 anim::ControllerActionDesc to_action(const std::optional<ActionConfig>& a) {
@@ -105,8 +121,9 @@ anim::DynamicFloatDesc channel(const ConfigValue& v, float fallback) {
 
 class Builder {
  public:
-  Builder(const AnimationConfig& config, const Model& model, const FileClipIndex& file_clips)
-      : config_(config), model_(model), file_clips_(file_clips) {}
+  Builder(const AnimationConfig& config, const Model& model, const FileClipIndex& file_clips,
+          const anim::DriverRegistry& drivers)
+      : config_(config), model_(model), file_clips_(file_clips), drivers_(drivers) {}
 
   int bone(std::string_view name) const {
     return model_.find_bone(config_.resolve_bone_alias(name));
@@ -175,16 +192,98 @@ class Builder {
     }
   }
 
+  // The members of `props` that `type` lists, converted by their spec types into d.properties
+  // (a later value of a name replaces the earlier one). Values bind rejected are skipped.
+  void apply_generic(const anim::DriverType& type, const ConfigValue* props,
+                     anim::ControllerDriverDesc& d) const {
+    if (props == nullptr || !props->is_object()) return;
+    for (const auto& [key, v] : props->members) {
+      const anim::DriverPropertySpec* spec = type.property(key);
+      if (spec == nullptr) continue;
+      anim::DriverProperty p;
+      p.name = spec->name;
+      p.type = spec->type;
+      if (!convert(*spec, v, p)) continue;
+      auto same = [&](const anim::DriverProperty& q) { return iequals(q.name, p.name); };
+      const auto it = std::find_if(d.properties.begin(), d.properties.end(), same);
+      if (it != d.properties.end()) {
+        *it = std::move(p);
+      } else {
+        d.properties.push_back(std::move(p));
+      }
+    }
+  }
+
+  bool convert(const anim::DriverPropertySpec& spec, const ConfigValue& v,
+               anim::DriverProperty& p) const {
+    using T = anim::DriverPropertyType;
+    switch (spec.type) {
+      case T::kNumber:
+        if (read_number(v, &p.number)) return true;
+        if (!v.is_string()) return false;
+        p.text = std::string(anim::classify_text(v.string, anim::ExpressionField::kValue).text);
+        return true;
+      case T::kBool:
+        if (v.is_bool()) {
+          p.boolean = v.boolean;
+          return true;
+        }
+        if (v.is_string() && (iequals(v.string, "true") || iequals(v.string, "false"))) {
+          p.boolean = iequals(v.string, "true");
+          return true;
+        }
+        return false;
+      case T::kString:
+      case T::kParameter:
+        if (!v.is_string()) return false;
+        p.text = v.string;
+        return true;
+      case T::kBoneOrNull:
+        if (v.is_null()) return true;  // index stays -1
+        [[fallthrough]];
+      case T::kBone:
+        if (!v.is_string()) return false;
+        p.index = bone(v.string);
+        return p.index >= 0;
+      case T::kAxis:
+        p.index = axis_index(v, -1);
+        return p.index >= 0;
+      case T::kVec3: {
+        const ConfigValue* c[3] = {nullptr, nullptr, nullptr};
+        if (v.is_array() && v.items.size() == 3) {
+          for (int i = 0; i < 3; ++i) c[i] = &v.items[static_cast<std::size_t>(i)];
+        } else if (v.is_object()) {
+          c[0] = v.find("X");
+          c[1] = v.find("Y");
+          c[2] = v.find("Z");
+        }
+        for (int i = 0; i < 3; ++i) {
+          if (c[i] == nullptr || !c[i]->is_number()) return false;
+          p.vector[i] = static_cast<float>(c[i]->number);
+        }
+        return true;
+      }
+      case T::kBoneConfigs:
+        return false;  // the typed `bones` field holds it
+    }
+    return false;
+  }
+
   // The driver of `type` on a layer whose preset is `preset` (may be null), with `args`.
   anim::ControllerDriverDesc driver(std::string_view type, const DriverConfig* preset,
                                     const ConfigValue* args) const {
     anim::ControllerDriverDesc d;
-    d.type = std::string(type);
+    const anim::DriverType* registered = drivers_.find(type);
+    d.type = registered != nullptr ? registered->name : std::string(type);
     d.target_bone = bone("Head");
-    if (preset != nullptr && same_driver(preset->type, type)) {
-      apply_properties(&preset->properties, d);
-    }
+    const ConfigValue* preset_properties =
+        preset != nullptr && same_driver(preset->type, type) ? &preset->properties : nullptr;
+    apply_properties(preset_properties, d);
     apply_properties(args, d);
+    if (registered != nullptr) {
+      apply_generic(*registered, preset_properties, d);
+      apply_generic(*registered, args, d);
+    }
     return d;
   }
 
@@ -288,6 +387,14 @@ class Builder {
           }
         }
         out.driver = driver(end->target, preset_, args);
+        if (args != nullptr && args->is_object()) {
+          for (const auto& [key, v] : args->members) {
+            anim::ParameterValue value = to_argument(v);
+            if (value.type != anim::ParamType::kUnset) {
+              out.driver_arguments.push_back({key, std::move(value)});
+            }
+          }
+        }
         break;
       }
       case SourceKind::kParameter:
@@ -401,6 +508,7 @@ class Builder {
   const AnimationConfig& config_;
   const Model& model_;
   const FileClipIndex& file_clips_;
+  const anim::DriverRegistry& drivers_;
   const DriverConfig* preset_ = nullptr;
 };
 
@@ -412,6 +520,8 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                                   const FileClipIndex& file_clips) {
   anim::ControllerDesc desc;
   desc.schema = bound.schema;
+  const anim::DriverRegistry& drivers =
+      bound.drivers != nullptr ? *bound.drivers : anim::DriverRegistry::builtin();
   desc.root_bone_rotation = config.root_bone_rotation.value_or(quat(1.0f, 0.0f, 0.0f, 0.0f));
   desc.root_bone_translation = config.root_bone_translation.value_or(vec3(0.0f));
   desc.model_scale = config.model_scale;
@@ -424,7 +534,8 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     layer.blend_curve = l.blend_curve == BlendCurve::kSmoothstep ? anim::BlendCurve::kSmoothstep
                                                                  : anim::BlendCurve::kLinear;
     if (l.driver) {
-      layer.driver = Builder(config, model, file_clips).driver(l.driver->type, &*l.driver, nullptr);
+      layer.driver =
+          Builder(config, model, file_clips, drivers).driver(l.driver->type, &*l.driver, nullptr);
     }
     bool all = true;
     for (bool b : l.mask) all = all && b;
@@ -433,7 +544,7 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     }
     desc.layers.push_back(std::move(layer));
   }
-  Builder builder(config, model, file_clips);
+  Builder builder(config, model, file_clips, drivers);
   for (std::size_t i = 0; i < config.states.size(); ++i) {
     anim::ControllerStateDesc state;
     state.name = config.states[i].name;

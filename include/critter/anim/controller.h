@@ -2,13 +2,14 @@
 // §18, §19). A ControllerProgram is the immutable part, compiled once per (model, description) and
 // shared by every creature: flattened rule trees with compiled expressions and per-clip channel
 // tables. A Controller is one creature's state: parameter values, one Player per layer, layer
-// weight fades, rule de-duplication memory, the root-bone correction blend, root motion
-// (translation, scale override, physics flags) and the output record list. After construction
-// update() and compute_pose() do not allocate, as long as the caller clears the record list after
-// each update and string parameters used as sources stay within 64 bytes.
+// weight fades, rule de-duplication memory, one instance of every driver the program may run,
+// the root-bone correction blend, root motion (translation, scale override, physics flags) and the
+// output record list. After construction update() and compute_pose() do not allocate, as long as
+// the caller clears the record list after each update, string parameters used as sources stay
+// within 64 bytes and driverArgs set no string parameter longer than its current value's capacity.
 //
-// Not implemented by this runtime (accepted in the description and left alone): driver types
-// other than LookAt, Death and Expression (§14).
+// Drivers come from a DriverRegistry (driver.h); a type it only declares is accepted and leaves
+// its layer untouched.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +19,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "critter/anim/controller_desc.h"
+#include "critter/anim/driver.h"
 #include "critter/anim/expression.h"
 #include "critter/anim/ik_chain_job.h"
 #include "critter/anim/ik_look_at_job.h"
@@ -42,9 +45,11 @@ class ControllerProgram {
   // layer index or clip index out of range, a mask whose size is not the joint count or with a
   // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1], a
   // root-motion scale whose value, minimum or blend duration is not finite or whose blend
-  // duration is negative.
-  static Result<std::shared_ptr<const ControllerProgram>> compile(const Model& model,
-                                                                  ControllerDesc desc);
+  // duration is negative; a driver type `drivers` does not know (location ".../driver/type"), or
+  // the error of its factory (location ".../driver/<the factory's location>").
+  // `drivers` (null: DriverRegistry::builtin()) is only used during the call.
+  static Result<std::shared_ptr<const ControllerProgram>> compile(
+      const Model& model, ControllerDesc desc, const DriverRegistry* drivers = nullptr);
 
   ControllerProgram(const ControllerProgram&) = delete;
   ControllerProgram& operator=(const ControllerProgram&) = delete;
@@ -76,8 +81,9 @@ class ControllerProgram {
     const Expression* start_phase = nullptr;
     const Expression* end_phase = nullptr;
     const Expression* blend_duration = nullptr;
-    ParamIndex parameter = kNoParam;          // kParameter sources
-    int driver = -1;                          // kDriver sources: index into drivers_
+    ParamIndex parameter = kNoParam;  // kParameter sources
+    int driver = -1;                  // kDriver sources: index into drivers_
+    std::vector<std::pair<ParamIndex, ParameterValue>> driver_arguments;  // kDriver (§9)
     int root_bone = -1;                       // root motion: the source bone
     quat root_frame{1.0f, 0.0f, 0.0f, 0.0f};  // product of the source bone's ancestors' rest
   };
@@ -93,18 +99,8 @@ class ControllerProgram {
     vec3 rest_scale{1.0f};     // the bone's rest scale, when there are no scale keys
   };
   struct Driver {
-    enum class Kind : std::uint8_t { kUnsupported, kLookAt, kDeath, kExpression };
-    Kind kind = Kind::kUnsupported;
-    const ControllerDriverDesc* desc = nullptr;
-    ParamIndex yaw = kNoParam;  // LookAt
-    ParamIndex pitch = kNoParam;
-    ParamIndex death_phase = kNoParam;  // Death
-    ParamIndex body_height = kNoParam;
-    ParamIndex body_right = kNoParam;
-    ParamIndex cause_offset = kNoParam;
-    int bone = -1;
-    std::vector<const Expression*> channels;  // Expression: 9 per bone (null: static)
-    std::vector<std::uint8_t> touched;        // per joint: the driver writes it
+    std::string type;                              // the registered name
+    std::shared_ptr<const DriverProgram> program;  // null: a declared type (runs nothing)
   };
   // One rule; the children of a group and the roots of a state are contiguous.
   struct Node {
@@ -137,7 +133,7 @@ class ControllerProgram {
   };
   enum ChannelBits : std::uint8_t { kT = 1, kR = 2, kS = 4 };
 
-  Status build(const Model& model, ControllerDesc desc);
+  Status build(const Model& model, ControllerDesc desc, const DriverRegistry& drivers);
   Result<int> add_rules(const std::vector<ControllerRuleDesc>& rules, const std::string& where);
   Result<const Expression*> compile_field(const std::string& text, const std::string& where);
   Status add_animation(const ControllerAnimationDesc& anim, const std::string& where);
@@ -145,6 +141,7 @@ class ControllerProgram {
   Result<int> add_driver(const ControllerDriverDesc& driver, const std::string& where);
 
   const Model* model_ = nullptr;
+  const DriverRegistry* registry_ = nullptr;  // during build() only
   ControllerDesc desc_;
   std::unique_ptr<ExpressionCache> cache_;
   std::vector<Animation> animations_;
@@ -304,6 +301,7 @@ class Controller {
     bool deactivating = false;  // fading to 0; the clip is dropped at the end
     int animation = -1;         // program animation playing (or fading out)
     int driver = -1;            // program driver running (no clip then)
+    int last_driver = -1;       // the driver running or last run, else the preset; -1: none
     std::uint32_t play_id = 0;
     bool once = false;
     bool completed = false;    // completion tracking of the current play is over
@@ -311,6 +309,7 @@ class Controller {
     float start_phase = 0.0f;  // of the current play
     float end_phase = 1.0f;
     std::vector<Transform> pose;
+    std::vector<std::uint8_t> touched;  // per joint: the driver sampled it this frame
   };
   struct StateMemory {
     int leaf = -1;
@@ -335,14 +334,13 @@ class Controller {
   // Entering and leaving rootMotion configs: physics flags, the velocity clear, the scale ease.
   void root_motion_effects(float dt);
   void strip_root_motion(std::span<Transform> pose) const;
-  // Writes the driver's bones into `out`; false when it has nothing to show this frame.
-  bool driver_pose(const ControllerProgram::Driver& driver, bool additive,
-                   std::span<Transform> out) const;
 
   std::shared_ptr<const ControllerProgram> program_;
   ParameterValues values_;
   ControllerHooks hooks_;
   std::vector<Layer> layers_;
+  // Per program driver: this creature's instance (null for a declared type).
+  std::vector<std::unique_ptr<DriverInstance>> drivers_;
   std::vector<StateMemory> memory_;
   std::vector<ControllerRecord> records_;
   std::vector<Transform> output_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "critter/anim/driver.h"
 #include "critter/anim/ik_joint_limit.h"
 #include "critter/anim/ik_options.h"
 #include "critter/anim/parameters.h"
@@ -35,11 +36,14 @@ struct DynamicBoolDesc {
   std::string expression;
 };
 
-// A procedural pose source (§14). This runtime runs LookAt, Death and Expression; other registered
-// types
-// are accepted and leave their layer untouched.
+// A procedural pose source (§14): a type of the DriverRegistry the program compiles with, and its
+// properties. The built-in types read the typed fields below; every type may read `properties`.
+// A type the registry only declares is accepted and leaves its layer untouched.
 struct ControllerDriverDesc {
-  std::string type;  // the registered name ("LookAt", "Expression", ...); empty: no driver
+  std::string type;  // a registered name ("LookAt", "Wobble", "WobbleDriver"); empty: no driver
+  // The properties as the registry's spec types them (bones as joint indices), at most one per
+  // name (case-insensitive). The config runtime fills them for every type it knows.
+  std::vector<DriverProperty> properties;
   // LookAt (§14.1): the bone turned (-1: the driver does nothing), the parameters read (radians),
   // the limits (degrees), the axes (0 X, 1 Y, 2 Z) and the inversions.
   int target_bone = -1;
@@ -166,6 +170,12 @@ struct ControllerRootMotionDesc {
   RootMotionPhysics physics;  // all false: no effect
 };
 
+// One driverArgs entry as a parameter value (§9).
+struct ControllerDriverArgument {
+  std::string name;
+  ParameterValue value;
+};
+
 // What an animation reference plays, after aliases are merged (§7).
 struct ControllerAnimationDesc {
   enum class Source : std::uint8_t {
@@ -178,8 +188,12 @@ struct ControllerAnimationDesc {
   int clip = -1;
   std::string parameter;
   // kDriver: the driver with its properties (the layer's preset of the same type with the rule's
-  // driverArgs applied, or a new driver from driverArgs).
+  // driverArgs applied, or a new driver from driverArgs). It runs when the layer's driver (the
+  // one running, else the last one it ran, else its preset) is of another type.
   ControllerDriverDesc driver;
+  // kDriver: the rule's driverArgs as parameter values. When the layer's driver is of the same
+  // type, applying the rule sets these parameters instead and keeps that driver (§9 step 6).
+  std::vector<ControllerDriverArgument> driver_arguments;
 
   DynamicFloatDesc speed{1.0f, {}};           // > 0; re-evaluated every frame
   DynamicBoolDesc loop{true, {}};             // re-evaluated every frame (no restart)
