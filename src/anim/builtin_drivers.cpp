@@ -137,6 +137,7 @@ class DeathInstance final : public DriverInstance {
   explicit DeathInstance(const DeathProgram& p) : p_(p) {}
   void update(float, const ParameterValues& v) override {
     t_ = std::clamp(static_cast<float>(v.number(p_.phase_)), 0.0f, 1.0f);
+    if (!(t_ > 0.0f)) return;  // sample() shows nothing at t = 0
     float side = 1.0f;
     if (p_.auto_roll_) {
       const vec3 right = v.vec(p_.right_);

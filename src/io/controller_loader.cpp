@@ -127,6 +127,7 @@ Result<LoadedController> load_controller(std::string_view config_path,
 
   BindOptions bind_options;
   bind_options.asset_roots = options.asset_roots;
+  bind_options.drivers = options.drivers;
   auto bound = bind_animation_config(*config, *model, bind_options, diag);
   if (!bound) return fail(std::move(bound.error()));
 
@@ -219,7 +220,7 @@ Result<LoadedController> load_controller(std::string_view config_path,
   auto desc = make_controller_desc(*config, *bound, *target, file_clips);
   if (!desc) return fail(std::move(desc.error()));
 
-  auto program = anim::ControllerProgram::compile(*target, std::move(*desc));
+  auto program = anim::ControllerProgram::compile(*target, std::move(*desc), options.drivers);
   if (!program) return fail(std::move(program.error()));
   return LoadedController{std::move(target), std::move(*program)};
 }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "critter/io/animation_config.h"
 #include "critter/io/animation_config_bind.h"
 #include "critter/io/animation_config_runtime.h"
+#include "critter/io/controller_loader.h"
 #include "support/spec_example.h"
 
 namespace critter::anim {
@@ -339,6 +342,30 @@ TEST_F(CustomDriverTest, AHostDriverRunsFromALayerPresetAndADriverRule) {
   pose = c.compute_pose();
   EXPECT_LT(angle_between(pose[head].rotation, about(1, -15.0f * kDeg) * rest[head].rotation),
             1e-4f);
+}
+
+TEST_F(CustomDriverTest, TheOneCallLoaderTakesTheRegistry) {
+  const auto dir = std::filesystem::temp_directory_path() / "critter_driver_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "wobble.json").string();
+  std::ofstream(path) << kWobbleConfig;
+  auto model = std::make_shared<const Model>(test_support::spec_example_quadruped());
+  auto rejected = io::load_controller(path, model);
+  ASSERT_FALSE(rejected);
+  EXPECT_EQ(rejected.error().location, "/layers/Head/driver/type");
+  const DriverRegistry drivers = registry_with_wobble();
+  io::ControllerLoadOptions options;
+  options.drivers = &drivers;
+  auto loaded = io::load_controller(path, model, options);
+  ASSERT_TRUE(loaded) << loaded.error().to_string();
+  Controller c(loaded->program);
+  c.parameters().set_bool("Spin", true);
+  c.update(1.0f);  // Base: 90° · sin(π/2) about Z on b_Body
+  const std::size_t body = bone("b_Body");
+  EXPECT_LT(angle_between(c.compute_pose()[body].rotation,
+                          about(2, kPi / 2) * model_.skeleton().rest_pose()[body].rotation),
+            1e-4f);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(CustomDriverTest, TheDefaultRegistryRejectsTheHostDriver) {

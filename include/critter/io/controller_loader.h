@@ -21,6 +21,9 @@ struct ControllerLoadOptions {
   // Folders searched (in order) after the config file's folder for `extends`, `template` and
   // `file:` paths.
   std::vector<std::string> asset_roots;
+  // The driver types the config may name (null: anim::DriverRegistry::builtin()); used by bind
+  // and compile during the call only.
+  const anim::DriverRegistry* drivers = nullptr;
 };
 
 // A compiled controller and the model it drives. `program` refers to `model` (its clip indices,
