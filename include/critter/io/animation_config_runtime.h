@@ -25,13 +25,15 @@ using FileClipIndex = std::function<Result<int>(const AnimationReference&)>;
 // is in), states keep their JSON order and rule nesting, each rule's animation is merged with its
 // alias chain (the field nearest the rule wins; the source comes from the end of the chain) and
 // its source resolved to a clip index, a string parameter, a driver or null. The schema is the
-// bound schema. Layer driver presets and `driver:` rules carry LookAt/Expression properties
-// (driverArgs applied over the layer's preset of the same type); IK chains and look-at
-// entries get their bones resolved through the bone aliases. Errors (kInvalid, path = the config
-// file, location = the JSON pointer): a name that is neither alias nor clip, an alias cycle, a
-// `file:` source whose `file_clips` index is outside Model::clips(); the error `file_clips`
-// returns; (kUnsupported) a `file:` source when `file_clips` is empty, as the host must load the
-// file's clip into the model first.
+// bound schema. Layer driver presets and `driver:` rules carry their properties both typed (the
+// built-in LookAt/Death/Expression fields) and as the generic list every registered driver type
+// receives (bones resolved to joints); a rule's driverArgs also travel as parameter values
+// (`driver_arguments`) for the §9 case where the layer already runs that driver type. IK chains
+// and look-at entries get their bones resolved through the bone aliases. Errors (kInvalid, path =
+// the config file, location = the JSON pointer): a name that is neither alias nor clip, an alias
+// cycle, a `file:` source whose `file_clips` index is outside Model::clips(); the error
+// `file_clips` returns; (kUnsupported) a `file:` source when `file_clips` is empty, as the host
+// must load the file's clip into the model first.
 Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                                   const BoundAnimationConfig& bound,
                                                   const Model& model,
