@@ -11,20 +11,12 @@
 
 #include "critter/anim/controller.h"
 
+#include "support/raw_track.h"
+
 namespace critter::anim {
 namespace {
 
-RawTrack track(TrackTarget target, int joint, std::uint32_t components, std::vector<float> times,
-               std::vector<float> values, Interpolation interpolation = Interpolation::kLinear) {
-  RawTrack t;
-  t.target = target;
-  t.index = joint;
-  t.components = components;
-  t.interpolation = interpolation;
-  t.times = std::move(times);
-  t.values = std::move(values);
-  return t;
-}
+using critter::testing::raw_track;
 
 // Root and child at (0, 1, 0); clips of 1 s:
 //   0 "grow":  root scale (1, 1, 1) -> (3, 2, 1), so the mean of the axes is 1 + t;
@@ -44,20 +36,20 @@ Model make_model() {
   raw.skeleton.joints = {root, child};
   RawClip grow;
   grow.name = "grow";
-  grow.tracks.push_back(track(TrackTarget::kScale, 0, 3, {0, 1}, {1, 1, 1, 3, 2, 1}));
+  grow.tracks.push_back(raw_track(TrackTarget::kScale, 0, 3, {0, 1}, {1, 1, 1, 3, 2, 1}));
   RawClip slide;
   slide.name = "slide";
-  slide.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 2, 0, 0}));
+  slide.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 2, 0, 0}));
   RawClip step;
   step.name = "step";
-  step.tracks.push_back(track(TrackTarget::kScale, 0, 3, {0, 0.5f, 1}, {1, 1, 1, 2, 2, 2, 2, 2, 2},
-                              Interpolation::kStep));
+  step.tracks.push_back(raw_track(TrackTarget::kScale, 0, 3, {0, 0.5f, 1},
+                                  {1, 1, 1, 2, 2, 2, 2, 2, 2}, Interpolation::kStep));
   RawClip cubic;
   cubic.name = "cubic";
   // Per key: in-tangent, value, out-tangent.
-  cubic.tracks.push_back(track(TrackTarget::kScale, 0, 3, {0, 1},
-                               {0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0, 0},
-                               Interpolation::kCubicSpline));
+  cubic.tracks.push_back(raw_track(TrackTarget::kScale, 0, 3, {0, 1},
+                                   {0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0, 0},
+                                   Interpolation::kCubicSpline));
   raw.clips = {grow, slide, step, cubic};
   auto model = build_model(std::move(raw));
   EXPECT_TRUE(model) << model.error().to_string();

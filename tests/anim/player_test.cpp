@@ -15,6 +15,8 @@
 #include "critter/asset/model.h"
 #include "critter/io/load.h"
 
+#include "support/raw_track.h"
+
 namespace critter::anim {
 namespace {
 
@@ -31,17 +33,7 @@ float z_angle(const quat& q) {
   return 2.0f * std::atan2(q.z, q.w);
 }
 
-RawTrack track(TrackTarget target, int index, std::uint32_t components, std::vector<float> times,
-               std::vector<float> values) {
-  RawTrack t;
-  t.target = target;
-  t.index = index;
-  t.interpolation = Interpolation::kLinear;
-  t.components = components;
-  t.times = std::move(times);
-  t.values = std::move(values);
-  return t;
-}
+using critter::testing::raw_track;
 
 Mesh triangle_mesh(std::string name, std::vector<float> default_weights) {
   Mesh mesh;
@@ -80,18 +72,18 @@ Model make_model() {
 
   RawClip slide;
   slide.name = "slide";
-  slide.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 2}, {0, 0, 0, 2, 0, 0}));
-  slide.tracks.push_back(track(TrackTarget::kWeights, 1, 2, {0, 2}, {0, 0, 1, 0.5f}));
+  slide.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 2}, {0, 0, 0, 2, 0, 0}));
+  slide.tracks.push_back(raw_track(TrackTarget::kWeights, 1, 2, {0, 2}, {0, 0, 1, 0.5f}));
   const quat q90 = about_z(kPi / 2);
   RawClip lift;
   lift.name = "lift";
-  lift.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 0, 4, 0}));
+  lift.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 0, 4, 0}));
   lift.tracks.push_back(
-      track(TrackTarget::kRotation, 1, 4, {0, 1}, {0, 0, 0, 1, q90.x, q90.y, q90.z, q90.w}));
+      raw_track(TrackTarget::kRotation, 1, 4, {0, 1}, {0, 0, 0, 1, q90.x, q90.y, q90.z, q90.w}));
   RawClip short_clip;
   short_clip.name = "short";
   short_clip.tracks.push_back(
-      track(TrackTarget::kTranslation, 1, 3, {0, 0.5f}, {0, 1, 0, 0, 3, 0}));
+      raw_track(TrackTarget::kTranslation, 1, 3, {0, 0.5f}, {0, 1, 0, 0, 3, 0}));
   raw.clips = {slide, lift, short_clip};
   auto model = build_model(std::move(raw));
   EXPECT_TRUE(model) << model.error().to_string();
@@ -176,7 +168,7 @@ TEST_F(PlayerTest, PlayRejectsBadArgumentsAndKeepsTheCurrentPlay) {
 TEST_F(PlayerTest, PlayRejectsAClipBuiltForAnotherSkeleton) {
   RawClip raw;
   raw.name = "alien";
-  raw.tracks.push_back(track(TrackTarget::kTranslation, 5, 3, {0, 1}, {0, 0, 0, 1, 1, 1}));
+  raw.tracks.push_back(raw_track(TrackTarget::kTranslation, 5, 3, {0, 1}, {0, 0, 0, 1, 1, 1}));
   auto alien = build_clip(raw, 8, {});
   ASSERT_TRUE(alien);
   Player p(model_);
