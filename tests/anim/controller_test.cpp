@@ -9,6 +9,8 @@
 #include "critter/anim/player.h"
 #include "critter/asset/demo_creature.h"
 
+#include "support/raw_track.h"
+
 namespace critter::anim {
 namespace {
 
@@ -39,16 +41,7 @@ float pose_jump(std::span<const Transform> a, std::span<const Transform> b) {
   return m;
 }
 
-RawTrack track(TrackTarget target, int joint, std::uint32_t components, std::vector<float> times,
-               std::vector<float> values) {
-  RawTrack t;
-  t.target = target;
-  t.index = joint;
-  t.components = components;
-  t.times = std::move(times);
-  t.values = std::move(values);
-  return t;
-}
+using critter::testing::raw_track;
 
 // Two joints: root, and child at (0, 1, 0). Constant clips (1 s): "turn" rotates the child 90
 // degrees about Y; "tilt" rotates the child 60 degrees about X and moves the root to x = 2.
@@ -67,13 +60,15 @@ Model make_two_joint_model() {
   const quat tilt = about_x(kPi / 3);
   RawClip c_turn;
   c_turn.name = "turn";
-  c_turn.tracks.push_back(track(TrackTarget::kRotation, 1, 4, {0, 1},
-                                {turn.x, turn.y, turn.z, turn.w, turn.x, turn.y, turn.z, turn.w}));
+  c_turn.tracks.push_back(
+      raw_track(TrackTarget::kRotation, 1, 4, {0, 1},
+                {turn.x, turn.y, turn.z, turn.w, turn.x, turn.y, turn.z, turn.w}));
   RawClip c_tilt;
   c_tilt.name = "tilt";
-  c_tilt.tracks.push_back(track(TrackTarget::kRotation, 1, 4, {0, 1},
-                                {tilt.x, tilt.y, tilt.z, tilt.w, tilt.x, tilt.y, tilt.z, tilt.w}));
-  c_tilt.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {2, 0, 0, 2, 0, 0}));
+  c_tilt.tracks.push_back(
+      raw_track(TrackTarget::kRotation, 1, 4, {0, 1},
+                {tilt.x, tilt.y, tilt.z, tilt.w, tilt.x, tilt.y, tilt.z, tilt.w}));
+  c_tilt.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {2, 0, 0, 2, 0, 0}));
   raw.clips = {c_turn, c_tilt};
   auto model = build_model(std::move(raw));
   EXPECT_TRUE(model) << model.error().to_string();
@@ -811,10 +806,10 @@ Model make_root_motion_model() {
   raw.skeleton.joints = {root, child};
   RawClip run;
   run.name = "run";
-  run.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 2, 0, 0}));
+  run.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 2, 0, 0}));
   RawClip hop;
   hop.name = "hop";
-  hop.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 0, 1, 0}));
+  hop.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 0, 1, 0}));
   raw.clips = {run, hop};
   auto model = build_model(std::move(raw));
   EXPECT_TRUE(model) << model.error().to_string();
