@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -337,6 +338,21 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
       }
     }
   }
+  // Which meshes' weights each clip animates: an Override layer leaves the others alone.
+  morph_layout_ = MorphLayout::of(model);
+  const std::size_t meshes = morph_layout_.mesh_count();
+  clip_morphs_.resize(model.clips().size());
+  for (std::size_t c = 0; c < model.clips().size(); ++c) {
+    const Clip& clip = model.clips()[c];
+    auto& on = clip_morphs_[c];
+    on.assign(meshes, 0);
+    for (const std::uint32_t k : clip.weight_tracks()) {
+      const Track& t = clip.tracks()[k];
+      if (t.index >= 0 && static_cast<std::size_t>(t.index) < meshes) {
+        on[static_cast<std::size_t>(t.index)] = 1;
+      }
+    }
+  }
   base_layer_ = find_layer("Base");
   for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
     int preset = -1;
@@ -466,6 +482,7 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
     Layer& layer = layers_.back();
     layer.pose.resize(joints);
     layer.touched.resize(joints);
+    layer.morph_source.assign(program_->morph_layout_.mesh_count(), 0.0f);
     const int preset = program_->layer_drivers_[i];
     layer.last_driver = preset;
     if (preset >= 0 && program_->drivers_[static_cast<std::size_t>(preset)].program) {
@@ -483,6 +500,7 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
   records_.reserve(kRecordCapacity);
   output_.assign(model.skeleton().rest_pose().begin(), model.skeleton().rest_pose().end());
   set_.resize(joints);
+  weights_ = program_->morph_layout_.defaults;
   if (!program_->ik_chains_.empty() || !program_->ik_look_ats_.empty()) models_.resize(joints);
   ik_states_.resize(program_->ik_chains_.size());
   look_states_.resize(program_->ik_look_ats_.size());
@@ -688,8 +706,11 @@ void Controller::apply(int layer_index, int animation) {
     }
   }
   layer.deactivating = false;
+  const int old_clip = clip_index(layer.player.clip());
+  const float old_progress = layer.player.crossfading() ? layer.player.blend_weight() : 1.0f;
   if (!layer.player.play(clip, mode, options)) return;  // options were checked at compile
   layer.player.clear_records();                         // Interrupted records were handled above
+  set_morph_source(layer, old_clip, old_progress);
   layer.animation = animation;
   layer.start_phase = start;
   layer.end_phase = end;
@@ -716,8 +737,11 @@ Status Controller::play_animation(int layer_index, int clip, PlaybackMode mode,
   const bool interrupts =
       layer.animation >= 0 && layer.once && !layer.completed && layer.player.playing();
   const int outgoing = layer.animation;
+  const int old_clip = clip_index(layer.player.clip());
+  const float old_progress = layer.player.crossfading() ? layer.player.blend_weight() : 1.0f;
   if (auto s = layer.player.play(clip, mode, play); !s) return s;
   layer.player.clear_records();
+  set_morph_source(layer, old_clip, old_progress);
   if (interrupts) {
     fire_action(layer_index,
                 program_->animations_[static_cast<std::size_t>(outgoing)].desc->on_interrupt,
@@ -1197,8 +1221,77 @@ std::span<const Transform> Controller::compute_pose() {
   for (std::size_t j = 0; j < output_.size(); ++j) {
     if (!set_[j]) output_[j] = rest[j];
   }
+  blend_morph_weights();
   if (!models_.empty()) run_ik();
   return output_;
+}
+
+std::span<const float> Controller::morph_weights(int mesh) const {
+  const MorphLayout& layout = program_->morph_layout_;
+  if (mesh < 0 || static_cast<std::size_t>(mesh) >= layout.mesh_count()) return {};
+  return layout.mesh_weights(std::span<const float>(weights_), static_cast<std::size_t>(mesh));
+}
+
+int Controller::clip_index(const Clip* clip) const {
+  const auto clips = program_->model_->clips();
+  // std::less orders unrelated pointers too; only a pointer into the array is subtracted.
+  const std::less<const Clip*> before;
+  if (clip == nullptr || before(clip, clips.data()) || !before(clip, clips.data() + clips.size()))
+    return -1;
+  return static_cast<int>(clip - clips.data());
+}
+
+float Controller::morph_coverage(const Layer& layer, int clip, std::size_t mesh) const {
+  const float target =
+      clip < 0 ? 0.0f : program_->clip_morphs_[static_cast<std::size_t>(clip)][mesh];
+  if (!layer.player.crossfading()) return target;
+  const float f = layer.player.blend_weight();
+  return f * target + (1.0f - f) * layer.morph_source[mesh];
+}
+
+void Controller::set_morph_source(Layer& layer, int old_clip, float old_progress) {
+  // A live source is the old play itself (progress 1: its clip's tracks); a frozen source is the
+  // pose the last update showed, whose coverage was that of the crossfade then running.
+  for (std::size_t m = 0; m < layer.morph_source.size(); ++m) {
+    const float old_target =
+        old_clip < 0 ? 0.0f : program_->clip_morphs_[static_cast<std::size_t>(old_clip)][m];
+    layer.morph_source[m] =
+        old_clip < 0 ? 0.0f
+                     : old_progress * old_target + (1.0f - old_progress) * layer.morph_source[m];
+  }
+}
+
+void Controller::blend_morph_weights() {
+  const ControllerProgram& p = *program_;
+  const MorphLayout& layout = p.morph_layout_;
+  const std::span<const float> defaults = layout.defaults;
+  std::copy(defaults.begin(), defaults.end(), weights_.begin());
+  if (weights_.empty()) return;
+  for (std::size_t i = 0; i < layers_.size(); ++i) {
+    const Layer& layer = layers_[i];
+    if (!layer_active(static_cast<int>(i)) || layer.driver >= 0) continue;
+    if (layer.player.clip() == nullptr) continue;
+    const std::span<const float> in = layer.player.weights();
+    const float w = layer.weight;
+    if (p.desc_.layers[i].blend_mode == LayerBlendMode::kAdditive) {
+      for (std::size_t k = 0; k < weights_.size(); ++k) weights_[k] += w * (in[k] - defaults[k]);
+      continue;
+    }
+    const float wo = std::min(w, 1.0f);
+    const int clip = clip_index(layer.player.clip());
+    for (std::size_t m = 0; m < layout.mesh_count(); ++m) {
+      const float c = morph_coverage(layer, clip, m);
+      if (c <= 0.0f) continue;
+      // The player fills a side of its crossfade that does not animate the mesh with the
+      // defaults. Reading that side as "what the layers below show" instead gives
+      //   layer value = in + (1 - c) (out - default),
+      // and lerp(out, layer value, wo) = out + wo ((in - default) - c (out - default)); with
+      // c = 1 that is lerp(out, in, wo).
+      for (std::uint32_t k = layout.offsets[m]; k < layout.offsets[m + 1]; ++k) {
+        weights_[k] += wo * ((in[k] - defaults[k]) - c * (weights_[k] - defaults[k]));
+      }
+    }
+  }
 }
 
 void Controller::run_ik() {

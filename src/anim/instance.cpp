@@ -1,5 +1,8 @@
 #include "critter/anim/instance.h"
 
+#include <algorithm>
+#include <string>
+
 #include "critter/anim/local_to_model_job.h"
 
 namespace critter::anim {
@@ -10,6 +13,7 @@ Instance::Instance(const Model& model) : model_(&model), player_(model) {
   for (const Skin& skin : model.skins())
     palette_offset_.push_back(palette_offset_.back() + skin.joints.size());
   palettes_.assign(palette_offset_.back(), mat4(1.0f));
+  weights_.assign(player_.layout().weight_count(), 0.0f);
   refresh();
 }
 
@@ -20,6 +24,20 @@ void Instance::update(float dt) {
 
 void Instance::refresh() {
   (void)refresh(player_.local_pose());
+}
+
+Status Instance::refresh(std::span<const Transform> local_pose,
+                         std::span<const float> morph_weights) {
+  if (morph_weights.size() != weights_.size()) {
+    return fail(Error::at(ErrorCode::kUsage, "Instance", "morph_weights",
+                          std::to_string(morph_weights.size()) +
+                              " morph weights for a model with " +
+                              std::to_string(weights_.size())));
+  }
+  if (auto ok = refresh(local_pose); !ok) return ok;
+  std::copy(morph_weights.begin(), morph_weights.end(), weights_.begin());
+  external_weights_ = true;
+  return {};
 }
 
 Status Instance::refresh(std::span<const Transform> local_pose) {
@@ -34,6 +52,7 @@ Status Instance::refresh(std::span<const Transform> local_pose) {
   // The output is sized from the model at construction; a pose of the wrong size or a
   // non-finite root matrix leaves the previous matrices in place.
   if (auto ok = ltm.run(); !ok) return ok;
+  external_weights_ = false;
 
   const auto skins = model_->skins();
   for (std::size_t s = 0; s < skins.size(); ++s) {

@@ -1,12 +1,13 @@
 // Controller: the data-driven animation controller runtime (animation-config.md §8-§14, §17,
 // §18, §19). A ControllerProgram is the immutable part, compiled once per (model, description) and
 // shared by every creature: flattened rule trees with compiled expressions and per-clip channel
-// tables. A Controller is one creature's state: parameter values, one Player per layer, layer
-// weight fades, rule de-duplication memory, one instance of every driver the program may run,
-// the root-bone correction blend, root motion (translation, scale override, physics flags) and the
-// output record list. After construction update() and compute_pose() do not allocate, as long as
-// the caller clears the record list after each update, string parameters used as sources stay
-// within 64 bytes and driverArgs set no string parameter longer than its current value's capacity.
+// and morph-weight tables. A Controller is one creature's state: parameter values, one Player per
+// layer, layer weight fades, rule de-duplication memory, one instance of every driver the program
+// may run, the root-bone correction blend, root motion (translation, scale override, physics flags)
+// and the output record list. After construction update() and compute_pose() do not allocate, as
+// long as the caller clears the record list after each update, string parameters used as sources
+// stay within 64 bytes and driverArgs set no string parameter longer than its current value's
+// capacity.
 //
 // Drivers come from a DriverRegistry (driver.h); a type it only declares is accepted and leaves
 // its layer untouched.
@@ -58,6 +59,9 @@ class ControllerProgram {
   const ControllerDesc& desc() const { return desc_; }
   // The description's schema plus the names expressions read without a declaration.
   const ParameterSchema& schema() const { return desc_.schema; }
+  // Where each mesh's morph weights live in Controller::morph_weights() (the model's layout, as a
+  // Player lays them out), with the model's default weights.
+  const MorphLayout& morph_layout() const { return morph_layout_; }
   int layer_count() const { return static_cast<int>(desc_.layers.size()); }
   // Index of the layer named `name` (case-insensitive), or -1.
   int find_layer(std::string_view name) const;
@@ -154,6 +158,9 @@ class ControllerProgram {
   std::vector<Node> nodes_;
   std::vector<State> states_;
   std::vector<std::vector<std::uint8_t>> clip_channels_;  // per clip, per joint: ChannelBits
+  MorphLayout morph_layout_;
+  // Per clip, per mesh: 1 when the clip has a weights track for the mesh.
+  std::vector<std::vector<std::uint8_t>> clip_morphs_;
   std::size_t max_events_ = 0;
   ParamIndex is_on_ground_ = kNoParam;
   ParamIndex immersion_factor_ = kNoParam;
@@ -226,8 +233,33 @@ class Controller {
   // Blends the active layers (§11) into one local pose, one Transform per joint, valid until the
   // next compute_pose(). Bones no layer sets take the rest pose. Then runs the IK chains and the
   // look-at entries (§18) on the blended pose, smoothing over the dt of the last update().
+  //
+  // compute_pose() also blends the layers' morph weights (§19: after the layer blend, before IK;
+  // DESIGN.md convention 5: weights are tracks like joint channels). The output starts at the
+  // model's default weights, as unset bones take the rest pose; then every active clip layer, in
+  // index order, with its weight w (a driver layer writes no weights):
+  //   Override: for each mesh the layer's clip has a weights track for, out = lerp(out, in,
+  //             min(w, 1)), `in` being the layer player's weights. A clip without a weights track
+  //             for a mesh leaves that mesh's weights as the layers below made them.
+  //   Additive: out += w * (in - default) for every weight; a mesh the clip does not animate sits
+  //             at its defaults, so it adds nothing (the identity delta).
+  // Crossfades and weight fades follow the same progress as the joints: the layer weight w is the
+  // one the bones use, and while the layer's player crossfades with progress f a mesh counts as
+  // animated by f (target clip) plus 1 - f (source), so a mesh only one of the two clips animates
+  // eases between that clip's weights and what the layers below show; an interrupted crossfade
+  // keeps the coverage of the pose it froze. Joint masks (boneMask) do not apply to weights: a
+  // mask selects bones, and a masked layer (a face or head layer) is where blink and jaw clips
+  // usually play, so it drives its clip's morphs in full.
   std::span<const Transform> compute_pose();
   std::span<const Transform> pose() const { return output_; }
+  // The morph weights of the last compute_pose(), every mesh's flat as morph_layout() lays them
+  // out (the model's default weights before the first compute_pose()). Valid until the next
+  // compute_pose(); the buffer is sized at construction.
+  std::span<const float> morph_weights() const { return weights_; }
+  // The weights of mesh `mesh` within morph_weights(); empty for a mesh without morph targets or
+  // an index out of range.
+  std::span<const float> morph_weights(int mesh) const;
+  const MorphLayout& morph_layout() const { return program_->morph_layout_; }
 
   // The output list since the last clear_records().
   std::span<const ControllerRecord> records() const { return records_; }
@@ -310,6 +342,9 @@ class Controller {
     float end_phase = 1.0f;
     std::vector<Transform> pose;
     std::vector<std::uint8_t> touched;  // per joint: the driver sampled it this frame
+    // Per mesh: how much the player's crossfade source animates the mesh's weights, in [0, 1]
+    // (its clip's weights tracks, or the coverage of the pose a crossfade froze).
+    std::vector<float> morph_source;
   };
   struct StateMemory {
     int leaf = -1;
@@ -334,6 +369,15 @@ class Controller {
   // Entering and leaving rootMotion configs: physics flags, the velocity clear, the scale ease.
   void root_motion_effects(float dt);
   void strip_root_motion(std::span<Transform> pose) const;
+  // Index of the model clip `clip` points at, or -1.
+  int clip_index(const Clip* clip) const;
+  // How much the layer's player, playing model clip `clip` (-1: none), animates mesh `mesh`'s
+  // weights now, in [0, 1].
+  float morph_coverage(const Layer& layer, int clip, std::size_t mesh) const;
+  // After a play(): records what the crossfade source animates, from the play that was current
+  // (`old_clip`, -1 when none) at crossfade progress `old_progress` (1 when none ran).
+  void set_morph_source(Layer& layer, int old_clip, float old_progress);
+  void blend_morph_weights();
 
   std::shared_ptr<const ControllerProgram> program_;
   ParameterValues values_;
@@ -345,6 +389,7 @@ class Controller {
   std::vector<ControllerRecord> records_;
   std::vector<Transform> output_;
   std::vector<std::uint8_t> set_;
+  std::vector<float> weights_;            // morph weights of the last compute_pose()
   std::vector<mat4> models_;              // IK scratch: model_from_joint of output_
   std::vector<IkChainState> ik_states_;   // per chain
   std::vector<LookAtState> look_states_;  // per look-at entry

@@ -1,6 +1,7 @@
 // Instance: the per-creature state over a shared, immutable Model (DESIGN.md: per-instance
 // state). It owns a Player, the model-space joint matrices, one skinning palette per skin and the
-// morph weights of the last update. Every buffer is sized at construction: update() never
+// morph weights of the last update (the player's, or those passed to refresh(pose, weights)).
+// Every buffer is sized at construction: update() never
 // allocates (as long as the caller drains the player's records).
 #pragma once
 
@@ -47,12 +48,21 @@ class Instance {
   void refresh();
   // Rebuilds model-space matrices and palettes from `local_pose` (one Transform per joint, e.g. a
   // Controller's compute_pose()) instead of the player's. Fails (kUsage) on a size mismatch or a
-  // non-finite root matrix, leaving the previous matrices in place.
+  // non-finite root matrix, leaving the previous matrices in place. morph_weights() are the
+  // player's again.
   Status refresh(std::span<const Transform> local_pose);
+  // As above, and morph_weights() become a copy of `morph_weights` (every mesh's weights, laid out
+  // by the player's MorphLayout, e.g. a Controller's morph_weights()) until the next update() or
+  // refresh. Fails (kUsage) when its size is not the layout's weight count, changing nothing.
+  Status refresh(std::span<const Transform> local_pose, std::span<const float> morph_weights);
 
-  // The local pose and morph weights of the last update (the player's).
+  // The local pose of the last update (the player's).
   std::span<const Transform> local_pose() const { return player_.local_pose(); }
-  std::span<const float> morph_weights() const { return player_.weights(); }
+  // The morph weights of the last update or refresh, laid out by player().layout(): those given to
+  // refresh(pose, weights), else the player's.
+  std::span<const float> morph_weights() const {
+    return external_weights_ ? std::span<const float>(weights_) : player_.weights();
+  }
   // model_from_joint of each joint (root matrix included), one per skeleton joint.
   std::span<const mat4> model_transforms() const { return model_transforms_; }
   // Skinning palette of skin `skin`: model_from_joint[joints[i]] * inverse_bind[i]. Empty for an
@@ -74,6 +84,8 @@ class Instance {
   std::vector<mat4> model_transforms_;
   std::vector<mat4> palettes_;               // all skins, concatenated
   std::vector<std::size_t> palette_offset_;  // per skin, plus one end entry
+  std::vector<float> weights_;               // refresh(pose, weights)'s copy
+  bool external_weights_ = false;
 };
 
 }  // namespace critter::anim
