@@ -6,8 +6,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "critter/asset/demo_creature.h"
+#include "critter/io/gltf_writer.h"
 #include "support/cli_runner.h"
+#include "support/glb_builder.h"
 
 namespace {
 
@@ -101,6 +105,108 @@ TEST_F(ViewerHeadless, CpuSkinningDrawsTheSameSilhouette) {
 TEST_F(ViewerHeadless, UnreadableModelFailsWithTheLoaderError) {
   EXPECT_EQ(run("'" + (dir_ / "missing.glb").string() + "' --frames 1"), 1);
   EXPECT_NE(err().find("missing.glb"), std::string::npos) << err();
+}
+
+// The RGB pixels of a PNG (empty when it cannot be read).
+std::vector<unsigned char> pixels(const fs::path& png) {
+  int width = 0, height = 0, channels = 0;
+  unsigned char* data = stbi_load(png.string().c_str(), &width, &height, &channels, 3);
+  if (!data) return {};
+  std::vector<unsigned char> out(data, data + static_cast<std::size_t>(width) * height * 3);
+  stbi_image_free(data);
+  return out;
+}
+
+// How many pixels differ between two pictures of the same size.
+int differing_pixels(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+  int n = 0;
+  for (std::size_t i = 0; i + 2 < a.size() && i + 2 < b.size(); i += 3)
+    n += a[i] != b[i] || a[i + 1] != b[i + 1] || a[i + 2] != b[i + 2];
+  return n;
+}
+
+// The demo quadruped (clips "walk" and "idle") and a config that walks it above Speed 0.2.
+class ViewerConfig : public ViewerHeadless {
+ protected:
+  void SetUp() override {
+    ViewerHeadless::SetUp();
+    critter::Result<critter::Model> model = critter::build_demo_quadruped();
+    ASSERT_TRUE(model) << model.error().to_string();
+    model_ = (dir_ / "quadruped.glb").string();
+    ASSERT_TRUE(critter::io::write_gltf(*model, model_));
+    config_ = write("gait.json", R"({
+      "template": "Simple",
+      "animations": { "idle": { "source": "idle" }, "walk": { "source": "walk" } },
+      "states": { "gait": { "layer": "Base", "rules": [
+        { "condition": "[IsOnGround]", "rules": [
+          { "condition": "[Speed] > 0.2", "animation": "walk" },
+          { "condition": "true", "animation": "idle" } ] },
+        { "condition": "true", "animation": "idle" } ] } }
+    })");
+  }
+
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string path = (dir_ / name).string();
+    critter::testing::write_file(path, text);
+    return path;
+  }
+
+  // Runs the viewer on the quadruped with `config` and `args`, 12 frames of 0.05 s.
+  int run_config(const std::string& config, const std::string& args) const {
+    return run("'" + model_ + "' --config '" + config +
+               "' --frames 12 --dt 0.05 --width 240 --height 200 --hide-ui " + args);
+  }
+
+  std::string model_;
+  std::string config_;
+};
+
+TEST_F(ViewerConfig, TheConfigsParametersDriveThePicture) {
+  const fs::path walk = dir_ / "walk.png";
+  const fs::path idle = dir_ / "idle.png";
+  const fs::path again = dir_ / "again.png";
+  ASSERT_EQ(run_config(config_, "--param Speed=1 --screenshot '" + walk.string() + "'"), 0)
+      << err();
+  ASSERT_EQ(run_config(config_, "--param Speed=0 --screenshot '" + idle.string() + "'"), 0)
+      << err();
+  ASSERT_EQ(run_config(config_, "--param 'Speed = 1' --screenshot '" + again.string() + "'"), 0)
+      << err();
+  const Picture p = inspect(walk);
+  EXPECT_EQ(p.width, 240);
+  EXPECT_GT(p.changed, 240 * 200 / 50);  // the creature is framed and drawn
+  const auto a = pixels(walk);
+  const auto b = pixels(idle);
+  const auto c = pixels(again);
+  ASSERT_EQ(a.size(), 240u * 200u * 3u);
+  ASSERT_EQ(b.size(), a.size());
+  ASSERT_EQ(c.size(), a.size());
+  // 0.6 s into the walk (legs swinging) against 0.6 s into the idle: the silhouettes differ;
+  // the same parameters and fixed steps give the same picture.
+  EXPECT_GT(differing_pixels(a, b), 200);
+  EXPECT_EQ(differing_pixels(a, c), 0);
+}
+
+TEST_F(ViewerConfig, ABrokenConfigExitsWithItsPointer) {
+  const std::string broken = write("broken.json", R"({
+    "template": "Simple",
+    "states": { "gait": { "layer": "Base", "rules": [
+      { "condition": "[Speed] >", "animation": "walk" } ] } }
+  })");
+  EXPECT_EQ(run_config(broken, ""), 1);
+  EXPECT_NE(err().find("broken.json:/states/gait/rules/0/condition:"), std::string::npos) << err();
+}
+
+TEST_F(ViewerConfig, AnUnknownParameterExitsWithSuggestions) {
+  EXPECT_EQ(run_config(config_, "--param Sped=1"), 1);
+  EXPECT_NE(err().find("unknown parameter 'Sped'"), std::string::npos) << err();
+  EXPECT_NE(err().find("did you mean Speed"), std::string::npos) << err();
+}
+
+TEST_F(ViewerConfig, AMalformedParameterIsAUsageError) {
+  EXPECT_EQ(run("'" + model_ + "' --config '" + config_ + "' --frames 1 --param Speed"), 2);
+  EXPECT_NE(err().find("expected NAME=VALUE"), std::string::npos) << err();
+  EXPECT_EQ(run("'" + model_ + "' --frames 1 --param Speed=1"), 2);
+  EXPECT_NE(err().find("--param needs --config"), std::string::npos) << err();
 }
 
 TEST_F(ViewerHeadless, ScreenshotNeedsFrames) {

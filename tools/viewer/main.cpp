@@ -1,6 +1,7 @@
 // critter-viewer: interactive viewer for creature models (see viewer_app.h).
 #include <CLI/CLI.hpp>
 
+#include "../common/param_arg.h"
 #include "viewer_app.h"
 
 int main(int argc, char** argv) {
@@ -24,7 +25,32 @@ int main(int argc, char** argv) {
   app.add_option("--auto-rotate", o.auto_rotate, "Turn the camera, degrees per second");
   app.add_option("--dt", o.fixed_dt, "Fixed animation step per frame, seconds")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--config", o.config,
+                 "Animation config (.json) driving the model: a creature with a body state and a "
+                 "Controller window (parameters, layers, events)");
+  app.add_option("--asset-root", o.asset_roots,
+                 "Folder searched for the config's extends, template and file: paths (repeatable)");
+  app.add_option("--param", o.params,
+                 "Controller parameter NAME=VALUE set once the config loads (repeatable): "
+                 "true/false is a bool, a number a float, [x,y] or [x,y,z] a vector, 'text' or any "
+                 "other word a string; built-ins of the body (Speed, IsOnGround, Health...) set "
+                 "the body state");
   CLI11_PARSE(app, argc, argv);
+  if (!o.config.empty() && o.model.empty()) {
+    std::fprintf(stderr, "critter-viewer: --config needs a model\n");
+    return 2;
+  }
+  if (!o.params.empty() && o.config.empty()) {
+    std::fprintf(stderr, "critter-viewer: --param needs --config\n");
+    return 2;
+  }
+  // Syntax first, before a window opens; names are checked against the config once it loads.
+  for (const std::string& param : o.params) {
+    if (auto arg = critter::tools::parse_param_arg(param, o.config); !arg) {
+      std::fprintf(stderr, "critter-viewer: %s\n", arg.error().to_string().c_str());
+      return 2;
+    }
+  }
   if (!o.screenshot.empty() && o.frames == 0) {
     std::fprintf(stderr, "critter-viewer: --screenshot needs --frames\n");
     return 2;

@@ -19,10 +19,13 @@
 
 #include "bone_overlay.h"
 #include "camera_control.h"
+#include "controller_panel.h"
+#include "controller_panel_ui.h"
 #include "cpu_bake.h"
 #include "critter/gl/context.h"
 #include "critter/gl/gpu_model.h"
 #include "critter/gl/renderer.h"
+#include "critter/io/load.h"
 #include "frame_stats.h"
 #include "input.h"
 #include "session.h"
@@ -57,7 +60,23 @@ class App {
   int run();
 
  private:
-  bool open(const std::string& path);
+  // Opens a model: with the current config (config_path_) when there is one, else for the
+  // Player. `strict`: a --param that fails fails the open (start-up); otherwise it is reported.
+  bool open(const std::string& path, bool strict = false);
+  bool open_with_config(const std::string& model_path, const std::string& config_path, bool strict);
+  void reload_config();
+  bool has_model() const { return session_ || controller_; }
+  // The model shown and its posed instance: the controller's when a config drives it.
+  const Model& shown_model() const {
+    return controller_ ? controller_->model() : session_->model();
+  }
+  const anim::Instance& shown_instance() const {
+    return controller_ ? controller_->instance() : session_->instance();
+  }
+  Aabb shown_bounds() const {
+    return controller_ ? controller_->placed_bounds() : session_->model().bounds();
+  }
+  bool fail_open(const std::string& message);
   void start_clip(const std::string& which);
   void frame(float dt);
   void draw_scene(int width, int height);
@@ -66,6 +85,7 @@ class App {
   void ui_animation();
   void ui_morphs();
   void ui_display();
+  void ui_controller();
   bool write_screenshot(int width, int height) const;
   static void on_drop(GLFWwindow* window, int count, const char** paths);
 
@@ -73,6 +93,15 @@ class App {
   std::unique_ptr<gl::WindowContext> window_;
   std::unique_ptr<gl::Renderer> renderer_;
   std::unique_ptr<Session> session_;
+  // With a config: the creature it drives and the Controller window over it.
+  std::unique_ptr<ControllerPanel> controller_;
+  ControllerPanelUi controller_ui_;
+  bool controller_paused_ = false;
+  std::string model_path_;   // the model shown
+  std::string config_path_;  // the config applied to every model opened; empty: none
+  // The model gpu_ was uploaded from when a controller owns it (it must outlive gpu_, also
+  // across a reload that gives the controller a new model).
+  std::shared_ptr<const Model> gpu_source_;
   std::unique_ptr<gl::GpuModel> gpu_;
   // CPU reference mode: the pose baked on the CPU and uploaded each frame (the baked model must
   // outlive its GpuModel).
@@ -85,6 +114,7 @@ class App {
   std::string status_;
   std::string pending_drop_;
   char path_field_[1024] = {};
+  char config_field_[1024] = {};
   bool imgui_ready_ = false;
 };
 
@@ -105,7 +135,14 @@ void App::on_drop(GLFWwindow* window, int count, const char** paths) {
   if (app && count > 0) app->pending_drop_ = paths[0];
 }
 
-bool App::open(const std::string& path) {
+bool App::fail_open(const std::string& message) {
+  status_ = message;
+  std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
+  return false;
+}
+
+bool App::open(const std::string& path, bool strict) {
+  if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
   Diagnostics diag;
   auto session = Session::open(path, &diag);
   if (!session) {
@@ -122,7 +159,10 @@ bool App::open(const std::string& path) {
   baked_gpu_.reset();
   baked_.reset();
   gpu_ = std::move(*gpu);
+  gpu_source_.reset();
+  controller_.reset();
   session_ = std::move(*session);
+  model_path_ = path;
   const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
                        static_cast<float>(std::max(1, window_->framebuffer_height()));
   const bool ortho = camera_.orthographic;
@@ -131,6 +171,77 @@ bool App::open(const std::string& path) {
   status_ = "opened " + path;
   std::snprintf(path_field_, sizeof path_field_, "%s", path.c_str());
   return true;
+}
+
+bool App::open_with_config(const std::string& model_path, const std::string& config_path,
+                           bool strict) {
+  Diagnostics diag;
+  Result<Model> model = io::load(model_path, {}, &diag);
+  if (!model) return fail_open(model.error().to_string());
+  io::ControllerLoadOptions load_options;
+  load_options.asset_roots = options_.asset_roots;
+  auto panel = ControllerPanel::load(config_path, std::make_shared<const Model>(std::move(*model)),
+                                     load_options, &diag);
+  if (!panel) return fail_open(panel.error().to_string());
+  std::string param_error;
+  for (const std::string& param : options_.params) {
+    if (Status s = (*panel)->apply_arg(param); !s) {
+      if (strict) return fail_open(s.error().to_string());
+      param_error = s.error().to_string();
+    }
+  }
+  auto gpu = renderer_->upload((*panel)->model(), &diag);
+  if (!gpu) return fail_open(gpu.error().to_string());
+  for (const Warning& w : diag.items())
+    std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
+
+  baked_gpu_.reset();
+  baked_.reset();
+  gpu_ = std::move(*gpu);
+  gpu_source_ = (*panel)->shared_model();
+  session_.reset();
+  controller_ = std::move(*panel);
+  model_path_ = model_path;
+  config_path_ = config_path;
+  // Pose once so the camera frames the creature as placed (model scale, root-bone correction).
+  if (Status s = controller_->update(0.0f); !s) param_error = s.error().to_string();
+  const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
+                       static_cast<float>(std::max(1, window_->framebuffer_height()));
+  const bool ortho = camera_.orthographic;
+  camera_ = initial_view(shown_bounds(), aspect);
+  set_orthographic(camera_, ortho);
+  status_ = "opened " + model_path + " with " + config_path;
+  if (!diag.empty()) status_ += " (" + std::to_string(diag.size()) + " warnings on stderr)";
+  if (!param_error.empty()) status_ += "\n" + param_error;
+  std::snprintf(path_field_, sizeof path_field_, "%s", model_path.c_str());
+  std::snprintf(config_field_, sizeof config_field_, "%s", config_path.c_str());
+  return true;
+}
+
+void App::reload_config() {
+  if (!controller_) return;
+  Diagnostics diag;
+  if (Status s = controller_->reload(&diag); !s) {
+    fail_open(s.error().to_string());
+    return;
+  }
+  for (const Warning& w : diag.items())
+    std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
+  status_ = "reloaded " + controller_->config_path();
+  if (controller_->shared_model() == gpu_source_) return;
+  // The config's file: clips changed: the controller drives a new copy of the model.
+  auto gpu = renderer_->upload(controller_->model(), &diag);
+  if (!gpu) {
+    fail_open(gpu.error().to_string());
+    controller_.reset();
+    gpu_.reset();
+    gpu_source_.reset();
+    return;
+  }
+  baked_gpu_.reset();
+  baked_.reset();
+  gpu_ = std::move(*gpu);
+  gpu_source_ = controller_->shared_model();
 }
 
 void App::start_clip(const std::string& which) {
@@ -185,12 +296,16 @@ int App::run() {
   if (display_.auto_rotate) display_.auto_rotate_speed = options_.auto_rotate;
   camera_.orthographic = options_.orthographic;
 
+  config_path_ = options_.config;
+  std::snprintf(config_field_, sizeof config_field_, "%s", config_path_.c_str());
   if (!options_.model.empty()) {
-    if (!open(options_.model)) return 1;
-    if (Status s = session_->set_mode(static_cast<anim::PlaybackMode>(options_.mode)); !s)
-      status_ = s.error().to_string();
-    session_->set_rate(options_.rate);
-    start_clip(options_.clip);
+    if (!open(options_.model, true)) return 1;
+    if (session_) {
+      if (Status s = session_->set_mode(static_cast<anim::PlaybackMode>(options_.mode)); !s)
+        status_ = s.error().to_string();
+      session_->set_rate(options_.rate);
+      start_clip(options_.clip);
+    }
   }
 
   using Clock = std::chrono::steady_clock;
@@ -200,7 +315,14 @@ int App::run() {
     if (!pending_drop_.empty()) {
       const std::string path = std::move(pending_drop_);
       pending_drop_.clear();
-      if (open(path)) start_clip({});
+      const bool config = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+      if (!config) {
+        if (open(path) && session_) start_clip({});
+      } else if (model_path_.empty()) {
+        status_ = "open a model before its config " + path;
+      } else {
+        (void)open_with_config(model_path_, path, false);
+      }
     }
     const auto now = Clock::now();
     const float real_dt = std::chrono::duration<float>(now - last).count();
@@ -241,10 +363,12 @@ void App::frame(float dt) {
   }
   // Dear ImGui 1.86 indexes keys by the back-end's own codes (GLFW's).
   if (!io.WantCaptureKeyboard) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false) && session_)
-      session_->set_paused(!session_->paused());
-    if (ImGui::IsKeyPressed(GLFW_KEY_F, false) && session_)
-      camera_ = initial_view(session_->model().bounds(),
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) {
+      if (session_) session_->set_paused(!session_->paused());
+      if (controller_) controller_paused_ = !controller_paused_;
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_F, false) && has_model())
+      camera_ = initial_view(shown_bounds(),
                              static_cast<float>(width) / static_cast<float>(std::max(1, height)));
     if (ImGui::IsKeyPressed(GLFW_KEY_O, false)) set_orthographic(camera_, !camera_.orthographic);
     if (ImGui::IsKeyPressed(GLFW_KEY_W, false)) display_.wireframe = !display_.wireframe;
@@ -253,10 +377,17 @@ void App::frame(float dt) {
   }
   if (display_.auto_rotate) orbit(camera_, display_.auto_rotate_speed * dt, 0.0f);
   if (session_) session_->update(dt);
+  if (controller_) {
+    if (Status s = controller_->update(controller_paused_ ? 0.0f : dt); !s)
+      status_ = s.error().to_string();
+  }
 
   draw_scene(width, height);
-  if (display_.bones && session_) draw_overlay(width, height);
-  if (display_.ui) draw_ui();
+  if (display_.bones && has_model()) draw_overlay(width, height);
+  if (display_.ui) {
+    draw_ui();
+    if (controller_) ui_controller();
+  }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
@@ -268,13 +399,12 @@ void App::draw_scene(int width, int height) {
   glClearDepth(1.0);
   glDepthMask(GL_TRUE);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  if (!session_ || width <= 0 || height <= 0) return;
+  if (!has_model() || width <= 0 || height <= 0) return;
 
   renderer_->begin_frame();
-  const anim::Instance& instance = session_->instance();
+  const anim::Instance& instance = shown_instance();
   if (display_.cpu_skinning) {
-    auto baked =
-        bake_pose(session_->model(), instance.model_transforms(), instance.morph_weights());
+    auto baked = bake_pose(shown_model(), instance.model_transforms(), instance.morph_weights());
     if (baked) {
       baked_gpu_.reset();
       baked_ = std::make_unique<Model>(std::move(*baked));
@@ -289,7 +419,7 @@ void App::draw_scene(int width, int height) {
   if (display_.cpu_skinning && baked_gpu_) {
     gl::RenderInstance ri;
     ri.model = baked_gpu_.get();
-    ri.bounds = session_->model().bounds();
+    ri.bounds = shown_bounds();
     (void)renderer_->submit(ri);
   } else {
     (void)renderer_->submit(gl::render_instance(*gpu_, instance));
@@ -307,16 +437,16 @@ void App::draw_scene(int width, int height) {
 }
 
 void App::draw_overlay(int width, int height) {
-  const anim::Instance& instance = session_->instance();
+  const anim::Instance& instance = shown_instance();
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(1, height));
   const mat4 clip_from_model = camera_.camera(aspect).view_projection();
   // ImGui draws in window coordinates; the framebuffer may be scaled (high-DPI screens).
   const ImGuiIO& io = ImGui::GetIO();
   const vec2 viewport(io.DisplaySize.x, io.DisplaySize.y);
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
-  const auto names = session_->model().skeleton().names();
+  const auto names = shown_model().skeleton().names();
   for (const BoneSegment& s :
-       bone_segments(session_->model().skeleton(), instance.model_transforms())) {
+       bone_segments(shown_model().skeleton(), instance.model_transforms())) {
     const auto to = project_to_pixels(clip_from_model, s.to, viewport);
     if (!to) continue;
     if (s.parent >= 0) {
@@ -339,14 +469,24 @@ void App::draw_ui() {
               render_stats_.draw_calls);
   ImGui::InputText("##path", path_field_, sizeof path_field_);
   ImGui::SameLine();
-  if (ImGui::Button("Open") && open(path_field_)) start_clip({});
+  if (ImGui::Button("Open") && open(path_field_) && session_) start_clip({});
+  ImGui::InputText("##config", config_field_, sizeof config_field_);
+  ImGui::SameLine();
+  if (ImGui::Button("Config") && !model_path_.empty()) {
+    if (config_field_[0] == '\0') {
+      config_path_.clear();
+      if (open(model_path_)) start_clip({});
+    } else {
+      (void)open_with_config(model_path_, config_field_, false);
+    }
+  }
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
-  if (!session_) {
+  if (!has_model()) {
     ImGui::TextUnformatted("Drop a model file on the window.");
     ImGui::End();
     return;
   }
-  const Model& model = session_->model();
+  const Model& model = shown_model();
   ImGui::Text("%s: %d joints, %zu meshes, %zu clips", model.name().c_str(),
               model.skeleton().joint_count(), model.meshes().size(), model.clips().size());
   if (ImGui::CollapsingHeader("Camera", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -359,17 +499,32 @@ void App::draw_ui() {
     ImGui::SliderFloat("deg/s", &display_.auto_rotate_speed, -180.0f, 180.0f, "%.0f");
     if (ImGui::Button("Frame model (F)")) {
       const ImGuiIO& io = ImGui::GetIO();
-      camera_ = initial_view(model.bounds(), io.DisplaySize.x / std::max(1.0f, io.DisplaySize.y));
+      camera_ = initial_view(shown_bounds(), io.DisplaySize.x / std::max(1.0f, io.DisplaySize.y));
     }
   }
-  if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) ui_animation();
-  if (ImGui::CollapsingHeader("Morph targets")) ui_morphs();
+  if (session_) {
+    if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) ui_animation();
+    if (ImGui::CollapsingHeader("Morph targets")) ui_morphs();
+  }
   if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) ui_display();
-  if (ImGui::CollapsingHeader("Events")) {
+  if (session_ && ImGui::CollapsingHeader("Events")) {
     for (auto it = session_->log().rbegin(); it != session_->log().rend(); ++it)
       ImGui::TextUnformatted(it->c_str());
   }
   ImGui::End();
+}
+
+void App::ui_controller() {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(std::max(10.0f, io.DisplaySize.x - 430.0f), 10.0f),
+                          ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(420.0f, std::max(200.0f, io.DisplaySize.y - 20.0f)),
+                           ImGuiCond_FirstUseEver);
+  ImGui::Begin("Controller");
+  const ControllerPanelUi::Action action =
+      controller_ui_.draw(*controller_, controller_paused_, status_);
+  ImGui::End();
+  if (action == ControllerPanelUi::Action::kReload) reload_config();
 }
 
 void App::ui_animation() {

@@ -2,12 +2,16 @@
 // ModelWidget as an app). It opens a model (command line or drag-and-drop), orbits, zooms and
 // pans the camera, switches projection, auto-rotates, drives the Player (clip list, the seven
 // playback modes, timeline scrub, rate, crossfade), pins morph weights, draws bones and their
-// names, toggles render modes, wireframe and CPU/GPU skinning, and shows the frame rate. With
-// `frames` > 0 it draws that many frames, optionally writes a screenshot, and exits (tests run it
-// under Xvfb).
+// names, toggles render modes, wireframe and CPU/GPU skinning, and shows the frame rate. With an
+// animation config (`config`) the creature is driven by a creature::CreatureModel instead of the
+// Player, and a "Controller" window edits its body state and parameters and shows its layers and
+// events (controller_panel.h); a .json file dropped on the window is loaded as the config of the
+// model shown. With `frames` > 0 it draws that many frames, optionally writes a screenshot, and
+// exits (tests run it under Xvfb).
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace critter::viewer {
 
@@ -27,10 +31,16 @@ struct ViewerOptions {
   bool bones = false;
   float auto_rotate = 0.0f;  // degrees per second, 0: off
   float fixed_dt = 0.0f;     // > 0: advance animation by this many seconds per frame
+  // Animation config driving the model (requires `model`); empty: the Player plays clips.
+  std::string config;
+  std::vector<std::string> asset_roots;  // searched for the config's extends, template, file:
+  std::vector<std::string> params;       // NAME=VALUE, set once after the config loads
 };
 
 // Runs the viewer; returns the process exit code (0 on success, 1 when the window, the renderer
-// or the start-up model could not be created, or the screenshot could not be written).
+// or the start-up model could not be created, the config failed to load (the located error on
+// stderr), a --param named no parameter of the config or did not fit its parameter, or the
+// screenshot could not be written).
 int run_viewer(const ViewerOptions& options);
 
 }  // namespace critter::viewer
