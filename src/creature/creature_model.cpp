@@ -41,6 +41,7 @@ CreatureModel::CreatureModel(const Model& model,
     : options_(options), instance_(model) {
   const auto rest = model.skeleton().rest_pose();
   pose_.assign(rest.begin(), rest.end());
+  weights_ = instance_.player().layout().defaults;
   if (program) {
     const anim::ParameterSchema& schema = program->schema();
     indices_ = BuiltinParameterIndices::resolve(schema);
@@ -134,6 +135,8 @@ void CreatureModel::advance_phases(float dt) {
 void CreatureModel::rest_pose() {
   const auto rest = instance_.model().skeleton().rest_pose();
   std::copy(rest.begin(), rest.end(), pose_.begin());
+  const auto& defaults = instance_.player().layout().defaults;
+  std::copy(defaults.begin(), defaults.end(), weights_.begin());
 }
 
 void CreatureModel::animate(float dt) {
@@ -146,6 +149,8 @@ void CreatureModel::animate(float dt) {
     controller_->update(dt);
     const auto pose = controller_->compute_pose();
     std::copy(pose.begin(), pose.end(), pose_.begin());
+    const auto weights = controller_->morph_weights();
+    std::copy(weights.begin(), weights.end(), weights_.begin());
     source_ = PoseSource::kController;
     return;
   }
@@ -156,6 +161,8 @@ void CreatureModel::animate(float dt) {
     player.clear_records();
     const auto pose = player.local_pose();
     std::copy(pose.begin(), pose.end(), pose_.begin());
+    const auto weights = player.weights();
+    std::copy(weights.begin(), weights.end(), weights_.begin());
     source_ = PoseSource::kPlayer;
     return;
   }
@@ -193,7 +200,7 @@ Status CreatureModel::update(float dt, const CreatureState& state) {
   }
   instance_.set_legacy_rest_translation(source_ == PoseSource::kProcedural &&
                                         rig_->keeps_rest_translation());
-  return instance_.refresh(pose_);
+  return instance_.refresh(pose_, weights_);
 }
 
 }  // namespace critter::creature

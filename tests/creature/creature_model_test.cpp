@@ -653,6 +653,106 @@ TEST(CreatureModelTest, RootMotionVelocityPassesTheControllersValue) {
 
 // ---- Allocation -------------------------------------------------------------------------------
 
+// ---- Morph weights ----------------------------------------------------------------------------
+
+// One joint and one mesh "face" with two morph targets (default weights 0.2 and 0.4); clip
+// "blink" takes the weights linearly from (0, 0.4) to (1, 0.4) over 1 s, clip "hold" moves the
+// joint and has no weights track.
+std::shared_ptr<const Model> morph_model() {
+  RawModel m;
+  m.name = "morph";
+  m.skeleton.joints = {RawJoint{"a", -1, {}, 0}};
+  Mesh face;
+  face.name = "face";
+  MeshPart part;
+  part.streams.positions = {vec3(0, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0)};
+  MorphTarget target;
+  target.positions = {vec3(0, 0, 1), vec3(0, 0, 1), vec3(0, 0, 1)};
+  part.morphs.targets = {target, target};
+  face.parts.push_back(std::move(part));
+  face.default_weights = {0.2f, 0.4f};
+  m.meshes.push_back(std::move(face));
+  RawClip blink;
+  blink.name = "blink";
+  RawTrack w;
+  w.target = TrackTarget::kWeights;
+  w.index = 0;
+  w.components = 2;
+  w.times = {0.0f, 1.0f};
+  w.values = {0.0f, 0.4f, 1.0f, 0.4f};
+  blink.tracks.push_back(w);
+  RawClip hold;
+  hold.name = "hold";
+  RawTrack t;
+  t.index = 0;
+  t.times = {0.0f, 1.0f};
+  t.values = {0, 5, 0, 0, 5, 0};
+  hold.tracks.push_back(t);
+  m.clips = {blink, hold};
+  auto built = build_model(std::move(m));
+  EXPECT_TRUE(built) << built.error().to_string();
+  return std::make_shared<const Model>(std::move(*built));
+}
+
+void expect_face(std::span<const float> weights, float w0, float w1) {
+  ASSERT_EQ(weights.size(), 2u);
+  EXPECT_NEAR(weights[0], w0, kEps);
+  EXPECT_NEAR(weights[1], w1, kEps);
+}
+
+TEST(CreatureModelTest, ControllerMorphWeightsReachTheInstance) {
+  const auto model = morph_model();
+  CreatureModel m = creature_from(model, R"({
+    "animations": { "blink": { "source": "blink", "blendDuration": 0 },
+                    "hold": { "source": "hold", "blendDuration": 0 } },
+    "states": { "face": { "layer": "Base", "rules": [
+      { "condition": "[Hold]", "animation": "hold" },
+      { "condition": "true", "animation": "blink" } ] } }
+  })");
+  EXPECT_EQ(m.morph_layout().weight_count(), 2u);
+  expect_face(m.morph_weights(), 0.2f, 0.4f);  // defaults before the first update
+  ASSERT_TRUE(m.update(0.25f, CreatureState{}));
+  EXPECT_EQ(m.source(), PoseSource::kController);
+  expect_face(m.morph_weights(), 0.25f, 0.4f);
+  expect_face(m.instance().morph_weights(), 0.25f, 0.4f);
+
+  // A hook frame keeps the last weights unless it writes them.
+  m.set_hook([](CreatureModel& self, float) {
+    self.writable_morph_weights()[1] = 0.9f;
+    return true;
+  });
+  ASSERT_TRUE(m.update(0.25f, CreatureState{}));
+  expect_face(m.morph_weights(), 0.25f, 0.9f);
+  expect_face(m.instance().morph_weights(), 0.25f, 0.9f);
+  m.set_hook({});
+
+  // A clip without a weights track shows the default weights.
+  m.controller()->parameters().set_bool("Hold", true);
+  ASSERT_TRUE(m.update(0.25f, CreatureState{}));
+  expect_face(m.instance().morph_weights(), 0.2f, 0.4f);
+}
+
+TEST(CreatureModelTest, SimplePlayerAndRestFramesSetTheMorphWeights) {
+  const auto model = morph_model();
+  CreatureModel m(*model);  // loops blink, the first clip
+  ASSERT_TRUE(m.update(0.5f, CreatureState{}));
+  EXPECT_EQ(m.source(), PoseSource::kPlayer);
+  expect_face(m.morph_weights(), 0.5f, 0.4f);
+  expect_face(m.instance().morph_weights(), 0.5f, 0.4f);
+
+  // A procedural or rest frame shows the defaults.
+  RawModel raw;
+  raw.name = "still";
+  raw.skeleton.joints = {RawJoint{"a", -1, {}, 0}};
+  raw.meshes.push_back(model->meshes()[0]);
+  auto still = build_model(std::move(raw));
+  ASSERT_TRUE(still) << still.error().to_string();
+  CreatureModel r(*still);
+  ASSERT_TRUE(r.update(0.5f, CreatureState{}));
+  EXPECT_EQ(r.source(), PoseSource::kRest);
+  expect_face(r.instance().morph_weights(), 0.2f, 0.4f);
+}
+
 TEST(CreatureModelTest, UpdateAllocatesNothingAfterConstruction) {
   const auto model = demo_model();
   const auto clipless = clipless_model();

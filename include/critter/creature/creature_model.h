@@ -7,8 +7,8 @@
 //      update() and compute_pose() (§19);
 //   3. the simple player: without a controller, a Player that loops the model's first clip;
 //   4. the procedural rig: without a controller and without clips; none set: the rest pose.
-// The pose is then placed and posed into an anim::Instance (model-space matrices, one skinning
-// palette per skin).
+// The pose and its morph weights are then placed and posed into an anim::Instance (model-space
+// matrices, one skinning palette per skin, the weights renderers read).
 //
 // Per-instance state (DESIGN.md): the Model and the program are shared and must outlive the
 // CreatureModel. After construction update() does not allocate (the hook, the rig and the host's
@@ -138,6 +138,14 @@ class CreatureModel {
   // The same buffer, for a hook: it holds the previous frame's pose when the hook is called and
   // is what the instance is posed from when the hook returns true.
   std::span<Transform> writable_pose() { return pose_; }
+  // The morph weights of the last update, every mesh's flat as morph_layout() lays them out (the
+  // instance's morph_weights() too): the controller's (Controller::morph_weights(), §19), the
+  // simple player's, or the model's default weights for a procedural or rest frame and before the
+  // first update. A hook frame keeps the previous frame's weights unless the hook writes
+  // writable_morph_weights(), which, like writable_pose(), the instance is posed from.
+  std::span<const float> morph_weights() const { return weights_; }
+  std::span<float> writable_morph_weights() { return weights_; }
+  const anim::MorphLayout& morph_layout() const { return instance_.player().layout(); }
 
   const Model& model() const { return instance_.model(); }
   // The posed instance: model_from_joint matrices (placement included) and palettes.
@@ -166,6 +174,7 @@ class CreatureModel {
   Hook hook_;
   std::unique_ptr<ProceduralRig> rig_;
   std::vector<Transform> pose_;
+  std::vector<float> weights_;  // laid out by morph_layout()
   CreatureState state_;
   CreaturePhases phases_;
   PoseSource source_ = PoseSource::kRest;
