@@ -325,8 +325,14 @@ class Binder {
       p_.error(ErrorCode::kInvalid, where, "unknown driver type '" + name + "'");
       return nullptr;
     }
+    if (!type->implemented()) {
+      // Survivalcraft's creature drivers are known by name (their configs load) but run only
+      // once the procedural-creatures work registers them; the modder should know.
+      p_.warn(where,
+              "driver '" + type->name + "' is not implemented yet: its layer is left as it is");
+      return type;  // declared types take any property by name
+    }
     if (properties == nullptr || !properties->is_object()) return type;
-    if (!type->implemented()) return type;  // declared types take any property by name
     for (const auto& [key, value] : properties->members) {
       const anim::DriverPropertySpec* spec = type->property(key);
       if (spec == nullptr) {

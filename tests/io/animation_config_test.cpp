@@ -747,6 +747,28 @@ TEST_F(AnimationConfigTest, BindReportsEveryProblemWithItsPointer) {
   EXPECT_EQ(b.error().location, errors_.front().location);
 }
 
+TEST_F(AnimationConfigTest, CreatureDriversLoadButWarnThatTheyDoNotRunYet) {
+  // Survivalcraft's creature drivers are known names: the config binds, and each use is a
+  // warning at its location, so a modder knows why the layer does not move.
+  auto c = parse(R"json({"template": "FourLegged",
+    "layers": {"Base": {"driver": {"type": "FourLeggedWalkDriver",
+                                   "properties": {"WalkAnimationSpeed": 0.7}}}},
+    "states": {"gait": {"layer": "Base", "rules": [
+        {"condition": "[IsDead]", "animation": "driver:FourLeggedDeath"},
+        {"condition": "true", "animation": "driver:LookAt"}]}}})json");
+  ASSERT_TRUE(c) << c.error().to_string() << all_errors();
+  const critter::Model model = spec_example_quadruped();
+  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  ASSERT_TRUE(b) << b.error().to_string();
+  EXPECT_TRUE(warned("/layers/Base/driver/type",
+                     "driver 'FourLeggedWalk' is not implemented yet: its layer is left as it is"))
+      << all_warnings();
+  EXPECT_TRUE(warned("/states/gait/rules/0/animation", "driver 'FourLeggedDeath' is not"))
+      << all_warnings();
+  // LookAt runs: no such warning for it.
+  EXPECT_FALSE(warned("/states/gait/rules/1/animation", "not implemented")) << all_warnings();
+}
+
 TEST_F(AnimationConfigTest, TemplateMaskBonesTheModelLacksOnlyWarn) {
   auto c = parse(R"({"template": "Fish"})");
   ASSERT_TRUE(c) << c.error().to_string();
