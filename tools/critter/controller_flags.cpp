@@ -1,9 +1,6 @@
 #include "controller_flags.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <optional>
 #include <ostream>
 #include <utility>
 
@@ -12,40 +9,6 @@
 
 namespace critter::cli {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-// A whole-string number; std::nullopt when `s` is not one. Non-finite values parse (the caller
-// rejects them with a message rather than taking "inf" as a string).
-std::optional<double> parse_number(std::string_view s) {
-  s = trim(s);
-  if (s.empty()) return std::nullopt;
-  // from_chars does not take a leading '+'; a modder may write one.
-  if (s.front() == '+' && s.size() > 1 && s[1] != '-') s.remove_prefix(1);
-  double v = 0.0;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 const char* kind_name(anim::ControllerRecord::Kind kind) {
   switch (kind) {
@@ -74,78 +37,6 @@ void add_controller_flags(CLI::App* app, ControllerFlags& flags) {
                   "float, [x,y] or [x,y,z] a vector, 'text' or any other word a string. A name the "
                   "config neither declares, builds in nor reads is an error that suggests the "
                   "closest names (host names such as Gait count when an expression reads them)");
-}
-
-Result<ParamArg> parse_param_arg(std::string_view text, const std::string& path) {
-  auto usage = [&](std::string message) {
-    return fail(Error::at(ErrorCode::kUsage, path, "--param",
-                          "'" + std::string(text) + "': " + std::move(message)));
-  };
-  const std::size_t eq = text.find('=');
-  if (eq == std::string_view::npos) return usage("expected NAME=VALUE");
-  ParamArg arg;
-  arg.name = std::string(trim(text.substr(0, eq)));
-  if (arg.name.empty()) return usage("the parameter name is empty");
-  const std::string_view value = trim(text.substr(eq + 1));
-
-  std::string lower(value);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (lower == "true" || lower == "false") {
-    arg.value = anim::ParameterValue::of_bool(lower == "true");
-    return arg;
-  }
-  if (const std::optional<double> number = parse_number(value)) {
-    if (!std::isfinite(*number)) return usage("a number must be finite");
-    arg.value = anim::ParameterValue::of_float(*number);
-    return arg;
-  }
-  if (value.size() >= 2 && value.front() == '[' && value.back() == ']') {
-    std::vector<float> parts;
-    std::string_view rest = value.substr(1, value.size() - 2);
-    bool ok = true;
-    while (ok) {
-      const std::size_t comma = std::min(rest.find(','), rest.size());
-      const std::optional<double> v = parse_number(rest.substr(0, comma));
-      ok = v && std::isfinite(*v) && std::abs(*v) <= 3.0e38;
-      if (ok) parts.push_back(static_cast<float>(*v));
-      if (comma == rest.size()) break;
-      rest.remove_prefix(comma + 1);
-    }
-    if (!ok || parts.size() < 2 || parts.size() > 3) {
-      return usage("expected a vector [x,y] or [x,y,z] of finite numbers");
-    }
-    arg.value = parts.size() == 2
-                    ? anim::ParameterValue::of_vec2(vec2(parts[0], parts[1]))
-                    : anim::ParameterValue::of_vec3(vec3(parts[0], parts[1], parts[2]));
-    return arg;
-  }
-  if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
-      value.back() == value.front()) {
-    arg.value = anim::ParameterValue::of_string(value.substr(1, value.size() - 2));
-    return arg;
-  }
-  arg.value = anim::ParameterValue::of_string(value);
-  return arg;
-}
-
-std::vector<std::string> closest_parameter_names(const anim::ParameterSchema& schema,
-                                                 std::string_view name, std::size_t limit) {
-  const std::string folded = anim::fold_ascii(name);
-  // A typo is a few edits: at most a third of the name, and at least 2 for short names.
-  const std::size_t max_distance = std::max<std::size_t>(2, folded.size() / 3);
-  std::vector<std::pair<std::size_t, anim::ParamIndex>> near;
-  for (anim::ParamIndex i = 0; i < schema.size(); ++i) {
-    const std::size_t d = edit_distance(folded, anim::fold_ascii(schema.name(i)));
-    if (d <= max_distance) near.emplace_back(d, i);
-  }
-  std::stable_sort(near.begin(), near.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> names;
-  for (std::size_t k = 0; k < near.size() && k < limit; ++k) {
-    names.emplace_back(schema.name(near[k].second));
-  }
-  return names;
 }
 
 Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,

@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "../common/param_arg.h"
 #include "critter/anim/controller.h"
 #include "critter/anim/instance.h"
 #include "critter/anim/parameters.h"
@@ -40,23 +41,10 @@ struct ControllerFlags {
 // the parse). The --param help states the value syntax and the unknown-name rule.
 void add_controller_flags(CLI::App* app, ControllerFlags& flags);
 
-// One --param argument: the name as written and its value.
-struct ParamArg {
-  std::string name;
-  anim::ParameterValue value;
-};
-
-// Parses NAME=VALUE (split at the first '='; spaces around NAME and VALUE are ignored). VALUE:
-// `true` / `false` (any case) -> bool; a finite number -> float; `[x,y]` / `[x,y,z]` of finite
-// numbers -> Vec2 / Vec3; `'text'` or `"text"` -> the text between the quotes; anything else ->
-// that string as written (so `Gait=Jump` is the string 'Jump'). Errors (kUsage, path `path`,
-// location "--param"): no '=', an empty name, a non-finite number, a malformed vector.
-Result<ParamArg> parse_param_arg(std::string_view text, const std::string& path);
-
-// The schema's names closest to `name` by case-insensitive edit distance (at most `limit`, best
-// first, then in schema order); empty when none is near enough to be a likely typo.
-std::vector<std::string> closest_parameter_names(const anim::ParameterSchema& schema,
-                                                 std::string_view name, std::size_t limit = 3);
+// The --param syntax (NAME=VALUE) and the close-name suggestions, shared with the viewer.
+using tools::closest_parameter_names;
+using tools::ParamArg;
+using tools::parse_param_arg;
 
 // An entry of the controller's output list (§17) seen during the simulation.
 struct FiredRecord {
