@@ -315,7 +315,9 @@ int App::run() {
     if (!pending_drop_.empty()) {
       const std::string path = std::move(pending_drop_);
       pending_drop_.clear();
-      const bool config = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+      const bool config =
+          path.size() > 5 &&
+          anim::equals_ascii_ci(std::string_view(path).substr(path.size() - 5), ".json");
       if (!config) {
         if (open(path) && session_) start_clip({});
       } else if (model_path_.empty()) {
