@@ -96,4 +96,34 @@ TEST_F(CheckTest, MissingFilesAndUsage) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// The example config the README shows on the Wizard stays valid and plays what it promises.
+TEST_F(CheckTest, DocumentedWizardExampleChecksCleanAndPlaysItsStates) {
+  const std::string example = std::string(CRITTER_SOURCE_DIR) + "/docs/examples/Wizard.json";
+  const RunResult r = run({"check", example, shared_model(kWizard)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, example + ": 0 errors, 0 warnings\n");
+
+  auto base_clip = [&](std::vector<std::string> params) {
+    std::vector<std::string> args = {
+        "pose", shared_model(kWizard), "--config", example, "--json", "--param", "IsOnGround=true"};
+    for (const std::string& p : params) {
+      if (!p.starts_with("--")) args.push_back("--param");
+      args.push_back(p);
+    }
+    const RunResult pose = run(args);
+    EXPECT_EQ(pose.exit_code, 0) << pose.err;
+    if (pose.exit_code != 0) return std::string();
+    const auto doc = nlohmann::json::parse(pose.out);
+    const auto& layer = doc["times"][0]["layers"][0];
+    return layer["clip"].is_string() ? layer["clip"].get<std::string>() : std::string("(none)");
+  };
+  EXPECT_EQ(base_clip({"SpeedXZ=0"}), "Idle");
+  EXPECT_EQ(base_clip({"SpeedXZ=1.5"}), "Walk");
+  EXPECT_EQ(base_clip({"SpeedXZ=3"}), "Run");
+  // The punch plays once (about 0.8 s) and fades out; the rule does not restart it while held.
+  EXPECT_EQ(base_clip({"IsAttacking=true", "--time=0.3"}), "Punch");
+  EXPECT_EQ(base_clip({"IsAttacking=true", "--time=2"}), "(none)");
+  EXPECT_EQ(base_clip({"IsDead=true", "SpeedXZ=3"}), "Death");
+}
+
 }  // namespace
