@@ -1,7 +1,7 @@
 // What `critter pose` and `critter render` share to show a state of an animation config without a
 // game: the --config, --asset-root and --param options, and ControllerPose, which drives an
 // anim::Controller with those fixed parameter values the way a host would (parameters set before
-// every fixed step) and places its pose on an anim::Instance.
+// every fixed step) and places its pose and morph weights on an anim::Instance.
 #pragma once
 
 #include <cstdint>
@@ -92,9 +92,12 @@ class ControllerPose {
   void advance_to(double t);
   // The controller's pose (compute_pose) placed on `instance`, which must be made from model():
   // root matrix, root-bone correction and model scale (animation-config.md §12), then the
-  // model-space matrices. The pose stays readable through local_pose().
+  // model-space matrices; the instance's morph_weights() become the controller's (§19), as a
+  // plain clip's are the player's. The pose and weights stay readable through local_pose() and
+  // morph_weights().
   Status place(anim::Instance& instance);
   std::span<const Transform> local_pose() const { return controller_->pose(); }
+  std::span<const float> morph_weights() const { return controller_->morph_weights(); }
 
   // Every layer of the program, in index order.
   std::vector<LayerSummary> layers() const;

@@ -87,9 +87,11 @@ nlohmann::json pose_json(const anim::Instance& inst, std::span<const Transform> 
           {"s", json_vec(local.scale)}}},
     });
   }
+  // The instance's weights: the player's, or the controller's that place() gave it.
+  const anim::MorphLayout& layout = inst.player().layout();
   nlohmann::json morph = nlohmann::json::array();
   for (std::size_t m = 0; m < model.meshes().size(); ++m) {
-    const auto w = inst.player().morph_weights(static_cast<int>(m));
+    const auto w = layout.mesh_weights(inst.morph_weights(), m);
     if (w.empty()) continue;
     nlohmann::json weights = nlohmann::json::array();
     for (float x : w) weights.push_back(json_number(x));
@@ -114,8 +116,9 @@ void pose_text(const anim::Instance& inst, std::span<const Transform> local_pose
         << format_number(l.rotation.w) << ")  s " << format_vec(l.scale) << "  world "
         << format_vec(p) << "\n";
   }
+  const anim::MorphLayout& layout = inst.player().layout();
   for (std::size_t m = 0; m < model.meshes().size(); ++m) {
-    const auto w = inst.player().morph_weights(static_cast<int>(m));
+    const auto w = layout.mesh_weights(inst.morph_weights(), m);
     if (w.empty()) continue;
     out << "  morph " << model.meshes()[m].name << ":";
     for (float x : w) out << " " << format_number(x);
