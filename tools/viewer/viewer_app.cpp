@@ -84,6 +84,7 @@ class App {
   void draw_ui();
   void ui_animation();
   void ui_morphs();
+  void ui_controller_morphs();
   void ui_display();
   void ui_controller();
   bool write_screenshot(int width, int height) const;
@@ -507,6 +508,8 @@ void App::draw_ui() {
   if (session_) {
     if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) ui_animation();
     if (ImGui::CollapsingHeader("Morph targets")) ui_morphs();
+  } else if (controller_ && ImGui::CollapsingHeader("Morph targets")) {
+    ui_controller_morphs();
   }
   if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) ui_display();
   if (session_ && ImGui::CollapsingHeader("Events")) {
@@ -597,6 +600,29 @@ void App::ui_morphs() {
   }
   if (!any) ImGui::TextUnformatted("No morph targets.");
   if (any && ImGui::Button("Back to animation")) session_->clear_morph_weights();
+}
+
+// The weights the controller blended this frame (read only: the config's clips drive them).
+void App::ui_controller_morphs() {
+  const creature::CreatureModel& creature = controller_->creature();
+  const anim::MorphLayout& layout = creature.morph_layout();
+  const Model& model = controller_->model();
+  bool any = false;
+  for (std::size_t m = 0; m < model.meshes().size() && m < layout.mesh_count(); ++m) {
+    const Mesh& mesh = model.meshes()[m];
+    const auto shown = layout.mesh_weights(creature.morph_weights(), m);
+    if (shown.empty()) continue;
+    any = true;
+    ImGui::Text("%s",
+                mesh.name.empty() ? ("mesh " + std::to_string(m)).c_str() : mesh.name.c_str());
+    for (std::size_t t = 0; t < shown.size(); ++t) {
+      const std::string label = t < mesh.morph_names.size() && !mesh.morph_names[t].empty()
+                                    ? mesh.morph_names[t]
+                                    : "target " + std::to_string(t);
+      ImGui::ProgressBar(shown[t], ImVec2(-1.0f, 0.0f), label.c_str());
+    }
+  }
+  if (!any) ImGui::TextUnformatted("No morph targets.");
 }
 
 void App::ui_display() {
