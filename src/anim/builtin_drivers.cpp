@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -202,6 +203,9 @@ class ExpressionProgram final : public DriverProgram {
     std::size_t joint = 0;
     std::array<const Expression*, 9> channels{};  // null: the static value
     std::array<float, 9> values{};                // static values and fallbacks
+    // For runtime warnings: each channel's place below the driver and where the config wrote it.
+    std::array<std::string, 9> fields;
+    std::array<ConfigSite, 9> sites;
   };
   std::vector<Bone> bones;
 };
@@ -213,12 +217,24 @@ class ExpressionInstance final : public DriverInstance {
       std::copy(p.bones[b].values.begin(), p.bones[b].values.end(), values_.begin() + b * 9);
     }
   }
+  void set_reporter(DriverReporter* reporter) override { reporter_ = reporter; }
   void update(float, const ParameterValues& v) override {
     for (std::size_t b = 0; b < p_.bones.size(); ++b) {
       const auto& bone = p_.bones[b];
       for (std::size_t k = 0; k < 9; ++k) {
         const Expression* e = bone.channels[k];
-        values_[b * 9 + k] = e ? e->evaluate_float(v, bone.values[k]) : bone.values[k];
+        if (e == nullptr) {
+          values_[b * 9 + k] = bone.values[k];
+          continue;
+        }
+        const Value result = e->evaluate(v);
+        bool ok = false;
+        const float f = result.as_float(&ok);
+        values_[b * 9 + k] = ok ? f : bone.values[k];
+        if (!ok && reporter_ != nullptr) {
+          reporter_->evaluation_failed(
+              {bone.fields[k], bone.sites[k].file, bone.sites[k].pointer, result, bone.values[k]});
+        }
       }
     }
   }
@@ -238,6 +254,7 @@ class ExpressionInstance final : public DriverInstance {
  private:
   const ExpressionProgram& p_;
   std::vector<float> values_;  // 9 per bone: the values of the last update
+  DriverReporter* reporter_ = nullptr;
 };
 
 std::unique_ptr<DriverInstance> ExpressionProgram::instantiate() const {
@@ -253,9 +270,14 @@ Result<std::shared_ptr<const DriverProgram>> make_expression(const DriverSetup& 
     if (in.bone < 0 || in.bone >= joints) return fail(setup_error(at, "bad bone"));
     ExpressionProgram::Bone bone;
     bone.joint = static_cast<std::size_t>(in.bone);
+    static constexpr const char* kChannelNames[9] = {"positionX", "positionY", "positionZ",
+                                                     "rotationX", "rotationY", "rotationZ",
+                                                     "scaleX",    "scaleY",    "scaleZ"};
     for (std::size_t k = 0; k < 9; ++k) {
       bone.values[k] = in.channels[k].value;
       if (in.channels[k].expression.empty()) continue;
+      bone.fields[k] = "boneConfigs/" + std::to_string(b) + "/" + kChannelNames[k];
+      bone.sites[k] = in.channel_sites[k];
       auto e = s.expressions.get(in.channels[k].expression);
       if (!e) {
         return fail(setup_error(at + "/" + std::to_string(k),

@@ -1,6 +1,7 @@
 #include "critter/anim/controller.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -30,6 +31,65 @@ Error desc_error(std::string location, std::string message) {
 float smoothstep01(float x) {
   x = std::clamp(x, 0.0f, 1.0f);
   return x * x * (3.0f - 2.0f * x);
+}
+
+// What went wrong in a runtime case (Controller::RuntimeCase::failure).
+enum Failure : std::uint8_t {
+  kTypeMismatch,     // EvalError::kTypeMismatch
+  kBadOperand,       // EvalError::kBadOperand
+  kScratchOverflow,  // EvalError::kScratchOverflow
+  kString,           // the result is a string
+  kNumber,           // the result is a number the field cannot take (non-finite, NaN)
+  kNoClip,           // a [Param] source names no clip
+  kTooMany,          // the kMaxRuntimeCases notice
+};
+
+Failure failure_of(const Value& v) {
+  if (v.is_error()) {
+    switch (v.error) {
+      case EvalError::kBadOperand:
+        return kBadOperand;
+      case EvalError::kScratchOverflow:
+        return kScratchOverflow;
+      case EvalError::kNone:
+      case EvalError::kTypeMismatch:
+        break;
+    }
+    return kTypeMismatch;
+  }
+  return v.kind == ValueKind::kString ? kString : kNumber;
+}
+
+// RFC 6901: '~' and '/' inside a name are escaped.
+std::string pointer_token(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Shortest round-trip form, so a float default reads as written ("0.3", not 0.30000001...).
+template <class T>
+std::string format_number(T v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buffer[32];
+  const auto r = std::to_chars(buffer, buffer + sizeof(buffer), v);
+  return std::string(buffer, r.ptr);
+}
+
+// A string value in a message: quoted, long ones cut.
+std::string quoted(std::string_view text) {
+  constexpr std::size_t kShown = 64;
+  if (text.size() <= kShown) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, kShown)) + "...'";
 }
 
 }  // namespace
@@ -115,14 +175,23 @@ Status ControllerProgram::check_action(const ControllerActionDesc& action) {
   return {};
 }
 
+void ControllerProgram::add_site(const void* field, const ConfigSite& site, std::string fallback) {
+  Site s;
+  s.field = field;
+  s.file = site.file;
+  s.pointer = site.pointer.empty() ? std::move(fallback) : site.pointer;
+  sites_.push_back(std::move(s));
+}
+
 Result<int> ControllerProgram::add_driver(const ControllerDriverDesc& driver,
-                                          const std::string& where) {
+                                          const std::string& where, std::string pointer) {
   const DriverType* type = registry_->find(driver.type);
   if (type == nullptr) {
     return fail(desc_error(where + "/type", "unknown driver type '" + driver.type + "'"));
   }
   Driver d;
   d.type = type->name;
+  d.pointer = std::move(pointer);
   if (type->implemented()) {
     const DriverSetup setup{driver, *model_, desc_.schema, *cache_};
     auto program = type->factory(setup);
@@ -138,7 +207,7 @@ Result<int> ControllerProgram::add_driver(const ControllerDriverDesc& driver,
 }
 
 Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
-                                        const std::string& where) {
+                                        const std::string& where, const std::string& pointer) {
   Animation a;
   a.desc = &anim;
   using Source = ControllerAnimationDesc::Source;
@@ -148,9 +217,10 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
   }
   if (anim.source == Source::kParameter) {
     a.parameter = desc_.schema.declare_or_find(anim.parameter);
+    add_site(&anim.parameter, anim.sites.source, pointer + "/source");
   }
   if (anim.source == Source::kDriver) {
-    auto d = add_driver(anim.driver, where + "/driver");
+    auto d = add_driver(anim.driver, where + "/driver", pointer + "/driverArgs");
     if (!d) return fail(d.error());
     a.driver = *d;
     for (const ControllerDriverArgument& arg : anim.driver_arguments) {
@@ -168,6 +238,11 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
   for (auto* r : {&speed, &loop, &start, &end, &blend}) {
     if (!*r) return fail(r->error());
   }
+  if (*speed) add_site(&anim.speed, anim.sites.speed, pointer + "/speed");
+  if (*loop) add_site(&anim.loop, anim.sites.loop, pointer + "/loop");
+  if (*start) add_site(&anim.start_phase, anim.sites.start_phase, pointer + "/startPhase");
+  if (*end) add_site(&anim.end_phase, anim.sites.end_phase, pointer + "/endPhase");
+  if (*blend) add_site(&anim.blend_duration, anim.sites.blend_duration, pointer + "/blendDuration");
   if (anim.root_motion) {
     const RootMotionScale& sc = anim.root_motion->scale;
     const std::string at = where + "/root_motion/scale";
@@ -261,28 +336,32 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
 }
 
 Result<int> ControllerProgram::add_rules(const std::vector<ControllerRuleDesc>& rules,
-                                         const std::string& where) {
+                                         const std::string& where, const std::string& pointer) {
   const int first = static_cast<int>(nodes_.size());
   nodes_.resize(nodes_.size() + rules.size());
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const ControllerRuleDesc& rule = rules[i];
     const std::string at = where + "/" + std::to_string(i);
+    const std::string at_pointer = pointer + "/" + std::to_string(i);
     const Expression* condition = nullptr;
     if (rule.condition != "true") {
       auto c = compile_field(rule.condition.empty() ? std::string("false") : rule.condition,
                              at + "/condition");
       if (!c) return fail(c.error());
       condition = *c;
+      add_site(&rule, rule.condition_site, at_pointer + "/condition");
     }
     Node node;
+    node.rule = &rule;
     node.condition = condition;
     if (rule.is_group) {
-      auto children = add_rules(rule.rules, at + "/rules");
+      auto children = add_rules(rule.rules, at + "/rules", at_pointer + "/rules");
       if (!children) return fail(children.error());
       node.first_child = *children;
       node.child_count = static_cast<int>(rule.rules.size());
     } else {
-      if (auto s = add_animation(rule.animation, at + "/animation"); !s) return fail(s.error());
+      if (auto s = add_animation(rule.animation, at + "/animation", at_pointer + "/animation"); !s)
+        return fail(s.error());
       node.animation = static_cast<int>(animations_.size()) - 1;
     }
     nodes_[static_cast<std::size_t>(first) + i] = node;
@@ -357,7 +436,10 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
   for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
     int preset = -1;
     if (!desc_.layers[i].driver.type.empty()) {
-      auto d = add_driver(desc_.layers[i].driver, "layers/" + std::to_string(i) + "/driver");
+      const std::string& name = desc_.layers[i].name;
+      auto d = add_driver(desc_.layers[i].driver, "layers/" + std::to_string(i) + "/driver",
+                          "/layers/" + (name.empty() ? std::to_string(i) : pointer_token(name)) +
+                              "/driver/properties");
       if (!d) return fail(d.error());
       preset = *d;
     }
@@ -382,7 +464,9 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
     if (state.layer >= static_cast<int>(desc_.layers.size()) || state.layer < -1) {
       return fail(desc_error(at + "/layer", "layer index out of range"));
     }
-    auto roots = add_rules(state.rules, at + "/rules");
+    const std::string pointer =
+        "/states/" + (state.name.empty() ? std::to_string(i) : pointer_token(state.name));
+    auto roots = add_rules(state.rules, at + "/rules", pointer + "/rules");
     if (!roots) return fail(roots.error());
     states_.push_back({state.layer, *roots, static_cast<int>(state.rules.size())});
   }
@@ -412,6 +496,13 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
     c.weight = *weight;
     c.position_weight = *position;
     c.aim_weight = *aim;
+    const std::string pointer = "/ik/chains/" + std::to_string(i);
+    if (c.enabled) add_site(&chain.enabled, chain.sites.enabled, pointer + "/enabled");
+    if (c.weight) add_site(&chain.weight, chain.sites.weight, pointer + "/weight");
+    if (c.position_weight) {
+      add_site(&chain.position_weight, chain.sites.position_weight, pointer + "/positionWeight");
+    }
+    if (c.aim_weight) add_site(&chain.aim_weight, chain.sites.aim_weight, pointer + "/aimWeight");
     // The job's own rules (chain length, settings, limits) checked once on the rest pose.
     std::vector<Transform> locals(model.skeleton().rest_pose().begin(),
                                   model.skeleton().rest_pose().end());
@@ -446,6 +537,10 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
     l.yaw = *yaw;
     l.pitch = *pitch;
     l.weight = *weight;
+    const std::string pointer = "/ik/lookAt/" + std::to_string(i);
+    if (l.yaw) add_site(&look.yaw, look.sites.yaw, pointer + "/yaw");
+    if (l.pitch) add_site(&look.pitch, look.sites.pitch, pointer + "/pitch");
+    if (l.weight) add_site(&look.weight, look.sites.weight, pointer + "/weight");
     std::vector<Transform> locals(model.skeleton().rest_pose().begin(),
                                   model.skeleton().rest_pose().end());
     std::vector<mat4> models(joints, mat4(1.0f));
@@ -490,10 +585,18 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
       layer.weight = program_->desc_.layers[i].weight;
     }
   }
+  log_ = std::make_unique<RuntimeLog>();
+  log_->program = program_.get();
+  log_->sinks.resize(program_->drivers_.size());
   // Every driver a layer may run, instantiated now so that update() never allocates.
   drivers_.reserve(program_->drivers_.size());
-  for (const auto& d : program_->drivers_) {
+  for (std::size_t i = 0; i < program_->drivers_.size(); ++i) {
+    const auto& d = program_->drivers_[i];
     drivers_.push_back(d.program ? d.program->instantiate() : nullptr);
+    DriverSink& sink = log_->sinks[i];
+    sink.log = log_.get();
+    sink.driver = static_cast<int>(i);
+    if (drivers_.back()) drivers_.back()->set_reporter(&sink);
   }
   memory_.resize(program_->states_.size());
   for (auto& m : memory_) m.source.reserve(kSourceCapacity);
@@ -519,15 +622,149 @@ const ControllerAnimationDesc* Controller::layer_animation(int layer) const {
   return program_->animations_[static_cast<std::size_t>(l.animation)].desc;
 }
 
-float Controller::eval_float(const Expression* e, float fallback) const {
-  return e ? e->evaluate_float(values_, fallback) : fallback;
+// ---- Runtime warnings (§0.4) --------------------------------------------------------------------
+
+bool Controller::RuntimeLog::known(const void* field, std::string_view driver_field,
+                                   std::uint8_t failure, double number,
+                                   std::string_view text) const {
+  for (const RuntimeCase& c : cases) {
+    if (c.field == field && c.failure == failure && c.driver_field == driver_field &&
+        c.text == text && (c.number == number || (std::isnan(c.number) && std::isnan(number)))) {
+      return true;
+    }
+  }
+  return false;
 }
 
-int Controller::match_list(int first, int count) const {
+void Controller::RuntimeLog::add(const void* field, std::string_view driver_field,
+                                 std::uint8_t failure, double number, std::string_view text,
+                                 std::string_view file, std::string pointer, std::string message) {
+  if (cases.size() >= kMaxRuntimeCases) {
+    if (!full) {
+      full = true;
+      warnings.push_back(Warning{program->desc().source,
+                                 {},
+                                 "more than " + std::to_string(kMaxRuntimeCases) +
+                                     " distinct runtime failures: further ones are not reported"});
+    }
+    return;
+  }
+  RuntimeCase c;
+  c.field = field;
+  c.driver_field = std::string(driver_field);
+  c.failure = failure;
+  c.number = number;
+  c.text = std::string(text);
+  cases.push_back(std::move(c));
+  warnings.push_back(Warning{std::string(file.empty() ? program->desc().source : file),
+                             std::move(pointer), std::move(message)});
+}
+
+const ControllerProgram::Site* Controller::RuntimeLog::site(const void* field) const {
+  for (const ControllerProgram::Site& s : program->sites_) {
+    if (s.field == field) return &s;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// What the evaluation gave, for a failed result of a number or a bool field.
+std::string what_failed(const Value& result, bool number_field) {
+  switch (failure_of(result)) {
+    case kTypeMismatch:
+      return "fails with a type mismatch";
+    case kBadOperand:
+      return "fails: a bitwise operand is NaN or outside the 64-bit integer range";
+    case kScratchOverflow:
+      return "fails: its text needs more than " + std::to_string(EvalScratch::kScratchBytes) +
+             " bytes";
+    case kString:
+      return "evaluates to the string " + quoted(result.text) + ", not " +
+             (number_field ? "a number" : "a bool");
+    default:
+      return "evaluates to " + format_number(result.number) + ", not " +
+             (number_field ? "a finite number" : "a bool");
+  }
+}
+
+}  // namespace
+
+void Controller::RuntimeLog::failed(const void* field, const Value& result, FieldKind kind,
+                                    float fallback) {
+  const Failure failure = failure_of(result);
+  const double number = failure == kNumber ? result.number : 0.0;
+  const std::string_view text = failure == kString ? result.text : std::string_view();
+  if (known(field, {}, failure, number, text)) return;
+  std::string message = what_failed(result, kind == FieldKind::kNumber);
+  switch (kind) {
+    case FieldKind::kNumber:
+      message += ": used the default " + format_number(fallback);
+      break;
+    case FieldKind::kBool:
+      message += std::string(": used the default ") + (fallback != 0.0f ? "true" : "false");
+      break;
+    case FieldKind::kCondition:
+      message += ": the condition counts as false";
+      break;
+  }
+  const ControllerProgram::Site* s = site(field);
+  add(field, {}, failure, number, text, s ? s->file : std::string_view(),
+      s ? s->pointer : std::string(), std::move(message));
+}
+
+void Controller::RuntimeLog::no_clip(const void* field, std::string_view parameter,
+                                     std::string_view name) {
+  if (known(field, {}, kNoClip, 0.0, name)) return;
+  const ControllerProgram::Site* s = site(field);
+  add(field, {}, kNoClip, 0.0, name, s ? s->file : std::string_view(),
+      s ? s->pointer : std::string(),
+      "[" + std::string(parameter) + "] names no clip " + quoted(name) +
+          ": the layer keeps its animation");
+}
+
+void Controller::DriverSink::evaluation_failed(const DriverEvalFailure& f) {
+  const ControllerProgram::Driver& d = log->program->drivers_[static_cast<std::size_t>(driver)];
+  const Failure failure = failure_of(f.result);
+  const double number = failure == kNumber ? f.result.number : 0.0;
+  const std::string_view text = failure == kString ? f.result.text : std::string_view();
+  if (log->known(&d, f.field, failure, number, text)) return;
+  log->add(&d, f.field, failure, number, text, f.file,
+           f.pointer.empty() ? d.pointer + "/" + std::string(f.field) : std::string(f.pointer),
+           what_failed(f.result, true) + ": used the default " + format_number(f.fallback));
+}
+
+float Controller::eval_float(const Expression* e, const DynamicFloatDesc& field) {
+  if (e == nullptr) return field.value;
+  const Value v = e->evaluate(values_);
+  bool ok = false;
+  const float f = v.as_float(&ok);
+  if (ok) return f;
+  log_->failed(&field, v, FieldKind::kNumber, field.value);
+  return field.value;
+}
+
+bool Controller::eval_bool(const Expression* e, const DynamicBoolDesc& field) {
+  if (e == nullptr) return field.value;
+  const Value v = e->evaluate(values_);
+  bool ok = false;
+  const bool b = v.as_bool(&ok);
+  if (ok) return b;
+  log_->failed(&field, v, FieldKind::kBool, field.value ? 1.0f : 0.0f);
+  return field.value;
+}
+
+int Controller::match_list(int first, int count) {
   const auto& nodes = program_->nodes_;
   for (int i = first; i < first + count; ++i) {
     const auto& node = nodes[static_cast<std::size_t>(i)];
-    if (node.condition && !node.condition->evaluate_bool(values_, false)) continue;
+    if (node.condition) {
+      const Value v = node.condition->evaluate(values_);
+      bool ok = false;
+      const bool b = v.as_bool(&ok);
+      if (!ok) log_->failed(node.rule, v, FieldKind::kCondition, 0.0f);
+      if (!ok || !b) continue;
+    }
     if (node.animation >= 0) return i;
     // A group whose children all fail backtracks to its next sibling (§8).
     const int leaf = match_list(node.first_child, node.child_count);
@@ -536,7 +773,7 @@ int Controller::match_list(int first, int count) const {
   return -1;
 }
 
-int Controller::match(const ControllerProgram::State& state) const {
+int Controller::match(const ControllerProgram::State& state) {
   return match_list(state.first_root, state.root_count);
 }
 
@@ -667,16 +904,19 @@ void Controller::apply(int layer_index, int animation) {
     const std::string_view name = values_.text(a.parameter);
     if (name.empty()) return;  // §9 step 2: leaves the layer untouched
     clip = p.model_->find_clip(name);
-    if (clip < 0) return;  // §9: clip not found, no change
+    if (clip < 0) {  // §9: clip not found, no change, one diagnostic
+      log_->no_clip(&d.parameter, d.parameter, name);
+      return;
+    }
   }
 
   interrupt_if_playing(layer_index);  // §9 step 1
 
-  const float speed = eval_float(a.speed, d.speed.value);
-  const bool loop = a.loop ? a.loop->evaluate_bool(values_, d.loop.value) : d.loop.value;
-  const float start = std::clamp(eval_float(a.start_phase, d.start_phase.value), 0.0f, 1.0f);
-  const float end = std::clamp(eval_float(a.end_phase, d.end_phase.value), 0.0f, 1.0f);
-  const float blend = std::max(0.0f, eval_float(a.blend_duration, d.blend_duration.value));
+  const float speed = eval_float(a.speed, d.speed);
+  const bool loop = eval_bool(a.loop, d.loop);
+  const float start = std::clamp(eval_float(a.start_phase, d.start_phase), 0.0f, 1.0f);
+  const float end = std::clamp(eval_float(a.end_phase, d.end_phase), 0.0f, 1.0f);
+  const float blend = std::max(0.0f, eval_float(a.blend_duration, d.blend_duration));
 
   // §12: the root-bone correction blends from its current value toward the new target.
   start_root_blend(d.root_bone_rotation.value_or(p.desc_.root_bone_rotation),
@@ -845,15 +1085,12 @@ void Controller::update(float dt) {
     // (3) Speed and loop expressions re-evaluate every frame.
     if (layer.animation >= 0 && layer.driver < 0) {
       const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
-      if (a.speed) {
-        layer.player.set_rate(
-            std::max(0.0f, a.speed->evaluate_float(values_, a.desc->speed.value)));
-      }
+      if (a.speed) layer.player.set_rate(std::max(0.0f, eval_float(a.speed, a.desc->speed)));
       // Only the layer's own play while it runs: a finished play is not revived, and a layer
       // fading out has already ended its completion tracking.
       if (a.loop && !layer.deactivating && layer.player.playing() &&
           layer.player.playhead().play_id() == layer.play_id) {
-        const bool loop = a.loop->evaluate_bool(values_, a.desc->loop.value);
+        const bool loop = eval_bool(a.loop, a.desc->loop);
         if (loop == layer.once) {
           // Keeps the cursor, so nothing pops; completion and interrupt now follow `once`.
           (void)layer.player.set_mode(loop ? PlaybackMode::kLoopForward
@@ -876,7 +1113,7 @@ void Controller::update(float dt) {
       float speed = 1.0f;
       if (layer.animation >= 0) {
         const auto& a = p.animations_[static_cast<std::size_t>(layer.animation)];
-        speed = std::max(0.0f, eval_float(a.speed, a.desc->speed.value));
+        speed = std::max(0.0f, eval_float(a.speed, a.desc->speed));
       }
       drivers_[static_cast<std::size_t>(layer.driver)]->update(dt * speed, values_);
     }
@@ -1309,9 +1546,7 @@ void Controller::run_ik() {
   for (std::size_t i = 0; i < p.ik_chains_.size(); ++i) {
     const auto& chain = p.ik_chains_[i];
     const ControllerIkChainDesc& d = *chain.desc;
-    const bool enabled =
-        chain.enabled ? chain.enabled->evaluate_bool(values_, d.enabled.value) : d.enabled.value;
-    if (!enabled) continue;
+    if (!eval_bool(chain.enabled, d.enabled)) continue;
     IkChainJob job;
     job.parents = parents;
     job.locals = output_;
@@ -1322,10 +1557,10 @@ void Controller::run_ik() {
     job.target = vec_param(chain.target);
     job.aim = vec_param(chain.aim);
     job.hint = vec_param(chain.hint);
-    job.weight = std::clamp(eval_float(chain.weight, d.weight.value), 0.0f, 1.0f);
+    job.weight = std::clamp(eval_float(chain.weight, d.weight), 0.0f, 1.0f);
     job.position_weight =
-        std::clamp(eval_float(chain.position_weight, d.position_weight.value), 0.0f, 1.0f);
-    job.aim_weight = std::clamp(eval_float(chain.aim_weight, d.aim_weight.value), 0.0f, 1.0f);
+        std::clamp(eval_float(chain.position_weight, d.position_weight), 0.0f, 1.0f);
+    job.aim_weight = std::clamp(eval_float(chain.aim_weight, d.aim_weight), 0.0f, 1.0f);
     job.joint_limits = d.joint_limits;
     job.dt = last_dt_;
     job.state = &ik_states_[i];
@@ -1342,9 +1577,9 @@ void Controller::run_ik() {
     job.shares = d.shares;
     job.settings = d.settings;
     job.target = vec_param(look.target);
-    job.yaw = eval_float(look.yaw, d.yaw.value);
-    job.pitch = eval_float(look.pitch, d.pitch.value);
-    job.weight = std::clamp(eval_float(look.weight, d.weight.value), 0.0f, 1.0f);
+    job.yaw = eval_float(look.yaw, d.yaw);
+    job.pitch = eval_float(look.pitch, d.pitch);
+    job.weight = std::clamp(eval_float(look.weight, d.weight), 0.0f, 1.0f);
     job.dt = last_dt_;
     job.state = &look_states_[i];
     (void)job.run();

@@ -108,6 +108,10 @@ int axis_index(const ConfigValue& v, int fallback) {
   return fallback;
 }
 
+anim::ConfigSite site(const SourceLocation& where) {
+  return anim::ConfigSite{where.file, where.pointer};
+}
+
 // An Expression driver channel: a number, or a string that is an expression or a literal.
 anim::DynamicFloatDesc channel(const ConfigValue& v, float fallback) {
   anim::DynamicFloatDesc out{fallback, {}};
@@ -184,6 +188,7 @@ class Builder {
           for (int k = 0; k < 9; ++k) {
             if (const ConfigValue* c = b.find(kNames[k])) {
               out.channels[k] = channel(*c, out.channels[k].value);
+              out.channel_sites[k] = site(c->where);
             }
           }
           d.bones.push_back(std::move(out));
@@ -400,6 +405,7 @@ class Builder {
       case SourceKind::kParameter:
         out.source = Source::kParameter;
         out.parameter = end->target;
+        out.sites.source = site(end->source_where);
         break;
       case SourceKind::kFile: {
         if (!file_clips_) {
@@ -419,7 +425,7 @@ class Builder {
     }
 
     // §7 merge: written scalar fields and non-null objects nearest the rule win.
-    auto pick_float = [&](DynamicFloat AnimationReference::*field) {
+    auto pick_float = [&](DynamicFloat AnimationReference::*field) -> const DynamicFloat& {
       for (const AnimationReference* r : chain) {
         if ((r->*field).written) return r->*field;
       }
@@ -428,13 +434,23 @@ class Builder {
     auto to_float = [](const DynamicFloat& f) {
       return anim::DynamicFloatDesc{f.value, f.expression};
     };
-    out.speed = to_float(pick_float(&AnimationReference::speed));
-    out.start_phase = to_float(pick_float(&AnimationReference::start_phase));
-    out.end_phase = to_float(pick_float(&AnimationReference::end_phase));
-    out.blend_duration = to_float(pick_float(&AnimationReference::blend_duration));
+    const DynamicFloat& speed = pick_float(&AnimationReference::speed);
+    const DynamicFloat& start_phase = pick_float(&AnimationReference::start_phase);
+    const DynamicFloat& end_phase = pick_float(&AnimationReference::end_phase);
+    const DynamicFloat& blend_duration = pick_float(&AnimationReference::blend_duration);
+    out.speed = to_float(speed);
+    out.start_phase = to_float(start_phase);
+    out.end_phase = to_float(end_phase);
+    out.blend_duration = to_float(blend_duration);
+    // Runtime warnings name the field where it was written: the rule's, or its alias's (§0.4).
+    out.sites.speed = site(speed.where);
+    out.sites.start_phase = site(start_phase.where);
+    out.sites.end_phase = site(end_phase.where);
+    out.sites.blend_duration = site(blend_duration.where);
     for (const AnimationReference* r : chain) {
       if (r->loop.written) {
         out.loop = anim::DynamicBoolDesc{r->loop.value, r->loop.expression};
+        out.sites.loop = site(r->loop.where);
         break;
       }
     }
@@ -489,6 +505,7 @@ class Builder {
     for (const RuleConfig& r : in) {
       anim::ControllerRuleDesc rule;
       rule.condition = r.condition;
+      rule.condition_site = site(r.condition_where);
       rule.is_group = r.is_group;
       if (r.is_group) {
         auto children = rules(r.rules);
@@ -519,6 +536,7 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                                   const Model& model,
                                                   const FileClipIndex& file_clips) {
   anim::ControllerDesc desc;
+  desc.source = config.path;
   desc.schema = bound.schema;
   const anim::DriverRegistry& drivers =
       bound.drivers != nullptr ? *bound.drivers : anim::DriverRegistry::builtin();
@@ -575,6 +593,10 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     out.position_weight =
         anim::DynamicFloatDesc{chain.position_weight.value, chain.position_weight.expression};
     out.aim_weight = anim::DynamicFloatDesc{chain.aim_weight.value, chain.aim_weight.expression};
+    out.sites.enabled = site(chain.enabled.where);
+    out.sites.weight = site(chain.weight.where);
+    out.sites.position_weight = site(chain.position_weight.where);
+    out.sites.aim_weight = site(chain.aim_weight.where);
     out.settings = chain.settings;
     for (const JointLimitConfig& l : chain.joint_limits) {
       anim::JointLimit limit;
@@ -607,6 +629,9 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     out.yaw = anim::DynamicFloatDesc{look.yaw.value, look.yaw.expression};
     out.pitch = anim::DynamicFloatDesc{look.pitch.value, look.pitch.expression};
     out.weight = anim::DynamicFloatDesc{look.weight.value, look.weight.expression};
+    out.sites.yaw = site(look.yaw.where);
+    out.sites.pitch = site(look.pitch.where);
+    out.sites.weight = site(look.weight.where);
     out.settings = look.settings;
     desc.ik_look_ats.push_back(std::move(out));
   }

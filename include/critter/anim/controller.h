@@ -7,7 +7,8 @@
 // and the output record list. After construction update() and compute_pose() do not allocate, as
 // long as the caller clears the record list after each update, string parameters used as sources
 // stay within 64 bytes and driverArgs set no string parameter longer than its current value's
-// capacity.
+// capacity. Runtime warnings (runtime_warnings()) allocate only in the update that records a new
+// one.
 //
 // Drivers come from a DriverRegistry (driver.h); a type it only declares is accepted and leaves
 // its layer untouched.
@@ -31,6 +32,7 @@
 #include "critter/anim/parameters.h"
 #include "critter/anim/player.h"
 #include "critter/asset/model.h"
+#include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 #include "critter/core/transform.h"
 
@@ -105,9 +107,19 @@ class ControllerProgram {
   struct Driver {
     std::string type;                              // the registered name
     std::shared_ptr<const DriverProgram> program;  // null: a declared type (runs nothing)
+    // The driver's properties as a JSON pointer (/layers/Head/driver/properties or a rule's
+    // .../animation/driverArgs): runtime warnings name a field the config did not locate below it.
+    std::string pointer;
+  };
+  // Where a runtime field was written (Controller::runtime_warnings()).
+  struct Site {
+    const void* field = nullptr;  // the field inside desc_ (a rule for its condition)
+    std::string file;             // empty: desc_.source
+    std::string pointer;
   };
   // One rule; the children of a group and the roots of a state are contiguous.
   struct Node {
+    const ControllerRuleDesc* rule = nullptr;
     const Expression* condition = nullptr;  // null: the literal "true"
     int first_child = 0;
     int child_count = 0;
@@ -138,11 +150,17 @@ class ControllerProgram {
   enum ChannelBits : std::uint8_t { kT = 1, kR = 2, kS = 4 };
 
   Status build(const Model& model, ControllerDesc desc, const DriverRegistry& drivers);
-  Result<int> add_rules(const std::vector<ControllerRuleDesc>& rules, const std::string& where);
+  Result<int> add_rules(const std::vector<ControllerRuleDesc>& rules, const std::string& where,
+                        const std::string& pointer);
   Result<const Expression*> compile_field(const std::string& text, const std::string& where);
-  Status add_animation(const ControllerAnimationDesc& anim, const std::string& where);
+  Status add_animation(const ControllerAnimationDesc& anim, const std::string& where,
+                       const std::string& pointer);
   Status check_action(const ControllerActionDesc& action);
-  Result<int> add_driver(const ControllerDriverDesc& driver, const std::string& where);
+  Result<int> add_driver(const ControllerDriverDesc& driver, const std::string& where,
+                         std::string pointer);
+  // Records where the runtime field `field` (an address inside desc_) was written: its ConfigSite,
+  // else `fallback`, its place in the description as a JSON pointer.
+  void add_site(const void* field, const ConfigSite& site, std::string fallback);
 
   const Model* model_ = nullptr;
   const DriverRegistry* registry_ = nullptr;  // during build() only
@@ -150,6 +168,7 @@ class ControllerProgram {
   std::unique_ptr<ExpressionCache> cache_;
   std::vector<Animation> animations_;
   std::vector<Driver> drivers_;
+  std::vector<Site> sites_;
   std::vector<IkChain> ik_chains_;
   std::vector<RootTrack> root_tracks_;
   int base_layer_ = -1;
@@ -265,6 +284,45 @@ class Controller {
   std::span<const ControllerRecord> records() const { return records_; }
   void clear_records() { records_.clear(); }
 
+  // At most this many distinct runtime failures are recorded; then one last warning says so.
+  static constexpr std::size_t kMaxRuntimeCases = 256;
+  // Runtime warnings (animation-config.md §0.4) since the last clear_runtime_warnings(), oldest
+  // first. Nothing fails at run time, but nothing is silent either:
+  //   * a rule condition whose evaluation fails counts as false;
+  //   * a speed, loop, startPhase, endPhase or blendDuration expression, an IK chain's enabled,
+  //     weight, positionWeight or aimWeight, a look-at entry's yaw, pitch or weight, and an
+  //     Expression driver channel (through the driver's DriverReporter) that fails take the
+  //     field's static value (its default);
+  //   * a `[Param]` source whose parameter names no clip of the model leaves the layer as it is
+  //     (§9; an empty name is the normal "nothing yet" and is not reported).
+  // "Fails" is an evaluation error (type mismatch, bad bitwise operand, text over
+  // EvalScratch::kScratchBytes) or a result the field cannot take: a string, a non-finite number
+  // for a number field, a string or NaN for a bool field.
+  // Each case is recorded once per (field, value) for the life of the Controller: the value is the
+  // string or the number the expression gave, the clip name the source read, or for an evaluation
+  // error its kind. clear_runtime_warnings() empties the list but keeps that memory, so a case is
+  // never reported twice; at most kMaxRuntimeCases are kept.
+  //   Warning::path      the file of the field's ConfigSite, else ControllerDesc::source (empty
+  //                      for a description built in code).
+  //   Warning::location  the site's JSON pointer, else the field's place in the description as a
+  //                      pointer with state and layer names, 0-based rule, chain and entry indices:
+  //                      /states/<state>/rules/<i>[/rules/<j>...]/condition or .../animation/
+  //                      <speed|loop|startPhase|endPhase|blendDuration|source>;
+  //                      /ik/chains/<i>/<enabled|weight|positionWeight|aimWeight>;
+  //                      /ik/lookAt/<i>/<yaw|pitch|weight>; a driver channel is below its driver's
+  //                      properties, /layers/<layer>/driver/properties/boneConfigs/<b>/<channel>
+  //                      or .../animation/driverArgs/boneConfigs/<b>/<channel>. A field merged in
+  //                      from an alias reports the alias's site (/animations/<alias>/speed).
+  //   Warning::message   what went wrong, then what was used, e.g. "evaluates to the string
+  //                      'walk', not a number: used the default 1", "fails with a type mismatch:
+  //                      the condition counts as false", "evaluates to inf, not a finite number:
+  //                      used the default 0.3", "[Clip] names no clip 'Rnu': the layer keeps its
+  //                      animation".
+  // The list and the memory allocate only when a new case is recorded (no allocation in an
+  // update or compute_pose that records nothing new).
+  std::span<const Warning> runtime_warnings() const { return log_->warnings; }
+  void clear_runtime_warnings() { log_->warnings.clear(); }
+
   // Layer state for hosts and tests.
   float layer_weight(int layer) const { return layers_[static_cast<std::size_t>(layer)].weight; }
   // True when the layer contributes to the pose (weight > 0 and a clip or a driver to sample).
@@ -350,9 +408,51 @@ class Controller {
     int leaf = -1;
     std::string source;
   };
+  // How a field's failure is worded.
+  enum class FieldKind : std::uint8_t { kNumber, kBool, kCondition };
+  // One recorded runtime case: the field and the value that failed.
+  struct RuntimeCase {
+    const void* field = nullptr;  // the description field, or the program driver
+    std::string driver_field;     // drivers: the field below the driver
+    std::uint8_t failure = 0;     // what went wrong (controller.cpp's Failure)
+    double number = 0.0;          // the non-finite number
+    std::string text;             // the string, or the clip name
+  };
+  struct RuntimeLog;
+  // The reporter each driver instance gets: the log and the program driver it reports for.
+  struct DriverSink final : DriverReporter {
+    void evaluation_failed(const DriverEvalFailure& failure) override;
+    RuntimeLog* log = nullptr;
+    int driver = -1;
+  };
+  // Runtime warnings and the cases they recorded. Held on the heap: driver instances point at
+  // its sinks, so it stays put when the Controller moves.
+  struct RuntimeLog {
+    const ControllerProgram* program = nullptr;
+    std::vector<Warning> warnings;
+    std::vector<RuntimeCase> cases;
+    std::vector<DriverSink> sinks;  // per program driver
+    bool full = false;              // kMaxRuntimeCases reached and said
+    // Whether the case was recorded already (no allocation).
+    bool known(const void* field, std::string_view driver_field, std::uint8_t failure,
+               double number, std::string_view text) const;
+    // Records a new case and its warning (the file defaults to ControllerDesc::source), or the
+    // one notice once kMaxRuntimeCases are recorded.
+    void add(const void* field, std::string_view driver_field, std::uint8_t failure, double number,
+             std::string_view text, std::string_view file, std::string pointer,
+             std::string message);
+    // Where the description field `field` was written; null when not recorded.
+    const ControllerProgram::Site* site(const void* field) const;
+    // A `[Param]` source (`field`: its parameter name in the description) read `name`, which
+    // names no clip.
+    void no_clip(const void* field, std::string_view parameter, std::string_view name);
+    // The expression of description field `field` gave `result`, which the field cannot take;
+    // `fallback` was used (a bool as 0 or 1).
+    void failed(const void* field, const Value& result, FieldKind kind, float fallback);
+  };
 
-  int match(const ControllerProgram::State& state) const;
-  int match_list(int first, int count) const;
+  int match(const ControllerProgram::State& state);
+  int match_list(int first, int count);
   void apply(int layer_index, int animation);
   void deactivate(int layer_index);
   void start_root_blend(const quat& rotation, const vec3& translation, float duration);
@@ -361,7 +461,9 @@ class Controller {
                    ControllerRecord::Kind kind);
   void on_event(int layer_index, const PlayerRecord& record);
   void interrupt_if_playing(int layer_index);
-  float eval_float(const Expression* e, float fallback) const;
+  // An expression field's value, or its static value (with a runtime warning) when it fails.
+  float eval_float(const Expression* e, const DynamicFloatDesc& field);
+  bool eval_bool(const Expression* e, const DynamicBoolDesc& field);
   // Fills the layer's pose; false when the layer shows nothing this frame.
   bool layer_pose(int layer_index);
   void run_ik();
@@ -393,6 +495,7 @@ class Controller {
   std::vector<mat4> models_;              // IK scratch: model_from_joint of output_
   std::vector<IkChainState> ik_states_;   // per chain
   std::vector<LookAtState> look_states_;  // per look-at entry
+  std::unique_ptr<RuntimeLog> log_;
   float last_dt_ = 0.0f;
   bool force_evaluation_ = false;
   vec3 body_velocity_{0.0f};

@@ -25,8 +25,17 @@ enum class LayerBlendMode : std::uint8_t {
   kAdditive,  // adds its pose as a delta on the local side of the output so far (§11)
 };
 
+// Where a field of the description was written in its config (animation-config.md §0.4), for the
+// Controller's runtime warnings: the file (after `extends`, the file the value came from; empty:
+// ControllerDesc::source) and the RFC 6901 JSON pointer inside it. Both empty when the description
+// was built in code: the Controller then names the field by its place in the description.
+struct ConfigSite {
+  std::string file;
+  std::string pointer;
+};
+
 // A number or bool field that is a static value or an expression text (§15). An expression that
-// fails at run time yields `value`.
+// fails at run time yields `value` (and a runtime warning, Controller::runtime_warnings()).
 struct DynamicFloatDesc {
   float value = 0.0f;
   std::string expression;  // empty: static
@@ -67,11 +76,13 @@ struct ControllerDriverDesc {
   float body_drop = 0.0f;
   bool auto_roll_direction = true;
   // Expression (§14.1): per bone, position x y z (metres), rotation x y z (degrees) and scale
-  // x y z; local = T·R_Z·R_Y·R_X·S, absolute. A failing expression yields the static value.
+  // x y z; local = T·R_Z·R_Y·R_X·S, absolute. A failing expression yields the static value and
+  // is reported once per (channel, failure) through the instance's DriverReporter.
   struct Bone {
     int bone = -1;
     DynamicFloatDesc channels[9] = {{0.0f, {}}, {0.0f, {}}, {0.0f, {}}, {0.0f, {}}, {0.0f, {}},
                                     {0.0f, {}}, {1.0f, {}}, {1.0f, {}}, {1.0f, {}}};
+    ConfigSite channel_sites[9];  // where each channel was written (boneConfigs/N/rotationX)
   };
   std::vector<Bone> bones;
 };
@@ -207,11 +218,24 @@ struct ControllerAnimationDesc {
   std::optional<quat> root_bone_rotation;  // per-animation override of the top-level value (§12)
   std::optional<vec3> root_bone_translation;
   std::optional<ControllerRootMotionDesc> root_motion;  // honoured on the layer named Base only
+  // Where the fields evaluated at run time were written (runtime warnings, §0.4). A field merged
+  // in from an alias (§7) has the site of the alias's field (`/animations/walk/speed`), where the
+  // text to fix is; `source` is the `[Param]` source's site.
+  struct Sites {
+    ConfigSite source;
+    ConfigSite speed;
+    ConfigSite loop;
+    ConfigSite start_phase;
+    ConfigSite end_phase;
+    ConfigSite blend_duration;
+  };
+  Sites sites;
 };
 
 // A leaf {condition, animation} or a group {condition, rules} (§8).
 struct ControllerRuleDesc {
   std::string condition;  // expression text; "true" always matches
+  ConfigSite condition_site;
   bool is_group = false;
   ControllerAnimationDesc animation;      // leaves
   std::vector<ControllerRuleDesc> rules;  // groups
@@ -239,6 +263,14 @@ struct ControllerIkChainDesc {
   DynamicFloatDesc aim_weight{1.0f, {}};
   IkChainSettings settings;
   std::vector<JointLimit> joint_limits;
+  // Where the dynamic fields were written (runtime warnings, §0.4).
+  struct Sites {
+    ConfigSite enabled;
+    ConfigSite weight;
+    ConfigSite position_weight;
+    ConfigSite aim_weight;
+  };
+  Sites sites;
 };
 
 // One look-at entry of the `ik` block (§18), run after the chains in listed order.
@@ -251,9 +283,19 @@ struct ControllerIkLookAtDesc {
   DynamicFloatDesc pitch{0.0f, {}};
   DynamicFloatDesc weight{1.0f, {}};  // clamped to [0, 1]
   LookAtSettings settings;
+  // Where the dynamic fields were written (runtime warnings, §0.4).
+  struct Sites {
+    ConfigSite yaw;
+    ConfigSite pitch;
+    ConfigSite weight;
+  };
+  Sites sites;
 };
 
 struct ControllerDesc {
+  // The config file the description was made from (make_controller_desc fills it): the path of
+  // the Controller's runtime warnings whose ConfigSite names no file. Empty when built in code.
+  std::string source;
   std::vector<ControllerLayerDesc> layers;  // blend order
   std::vector<ControllerStateDesc> states;  // evaluation order
   // Parameters with their initial values; names read by expressions and not declared here are

@@ -64,10 +64,37 @@ struct DriverProperty {
 const DriverProperty* find_driver_property(std::span<const DriverProperty> properties,
                                            std::string_view name);
 
+// One failed evaluation of a driver's expression (animation-config.md §0.4: an evaluation
+// failure yields the field's default and is reported). Views, valid during the call only.
+struct DriverEvalFailure {
+  // The value's place in the driver's description, relative to the driver ("boneConfigs/0/
+  // rotationX"); with the driver it identifies the field for de-duplication.
+  std::string_view field;
+  // Where the config wrote the value (a ConfigSite of the description); either may be empty, the
+  // Controller then names the field from `field` and the driver's place.
+  std::string_view file;
+  std::string_view pointer;
+  Value result;           // the failed evaluation: kError, or a value that is no finite number
+  float fallback = 0.0f;  // the value the driver used instead
+};
+
+// Receives a driver instance's evaluation failures. The Controller gives every instance its own
+// reporter, which records each (field, failure) once in Controller::runtime_warnings(); a call
+// that records nothing new allocates nothing.
+class DriverReporter {
+ public:
+  virtual ~DriverReporter() = default;
+  virtual void evaluation_failed(const DriverEvalFailure& failure) = 0;
+};
+
 // One creature's state of a driver. Both calls run every frame and never allocate, throw or log.
 class DriverInstance {
  public:
   virtual ~DriverInstance() = default;
+  // Where update() reports the failures of the expressions the driver evaluates; null: nowhere.
+  // The Controller calls it once, before the first update(), with a reporter that outlives the
+  // instance. A driver that evaluates no expression may ignore it (the default).
+  virtual void set_reporter(DriverReporter* reporter) { (void)reporter; }
   // Advances the driver by `dt` seconds (finite, >= 0; the Controller scales it by the speed of
   // the `driver:` rule that runs it) and reads the parameters it needs.
   virtual void update(float dt, const ParameterValues& parameters) = 0;

@@ -29,11 +29,13 @@ using FileClipIndex = std::function<Result<int>(const AnimationReference&)>;
 // built-in LookAt/Death/Expression fields) and as the generic list every registered driver type
 // receives (bones resolved to joints); a rule's driverArgs also travel as parameter values
 // (`driver_arguments`) for the §9 case where the layer already runs that driver type. IK chains
-// and look-at entries get their bones resolved through the bone aliases. Errors (kInvalid, path =
-// the config file, location = the JSON pointer): a name that is neither alias nor clip, an alias
-// cycle, a `file:` source whose `file_clips` index is outside Model::clips(); the error
-// `file_clips` returns; (kUnsupported) a `file:` source when `file_clips` is empty, as the host
-// must load the file's clip into the model first.
+// and look-at entries get their bones resolved through the bone aliases. `source` is config.path
+// and every field evaluated at run time carries its ConfigSite (the file and JSON pointer where it
+// was written; an alias's field for a merged one), for the Controller's runtime warnings. Errors
+// (kInvalid, path = the config file, location = the JSON pointer): a name that is neither alias nor
+// clip, an alias cycle, a `file:` source whose `file_clips` index is outside Model::clips(); the
+// error `file_clips` returns; (kUnsupported) a `file:` source when `file_clips` is empty, as the
+// host must load the file's clip into the model first.
 Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                                   const BoundAnimationConfig& bound,
                                                   const Model& model,
