@@ -177,6 +177,60 @@ TEST_F(ConfigFlagsTest, StringParameterTheConfigOnlyReadsIsAccepted) {
   }
 }
 
+// A clip picked by a string parameter, and an idle whose speed reads the string Gait.
+constexpr const char* kRuntimeConfig = R"({
+  "template": "Simple",
+  "parameters": { "Clip": "", "Gait": "trot" },
+  "states": {
+    "gait": { "layer": "Base", "rules": [
+      { "condition": "[Clip] != ''", "animation": "[Clip]" },
+      { "condition": "true", "animation": { "source": "idle", "speed": "[Gait] * 2" } } ] }
+  }
+})";
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST_F(ConfigFlagsTest, RuntimeWarningsArePrintedOnceLikeLoadWarnings) {
+  const std::string config = write_config("runtime.json", kRuntimeConfig);
+  // Three times are three simulations from 0; the source fails in each, the warning shows once.
+  RunResult r = run({"pose", model_, "--config", config, "--param", "Clip=Nope", "--time", "0.5",
+                     "--time", "1", "--time", "1.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, config +
+                       ":/states/gait/rules/0/animation: warning: [Clip] names no clip 'Nope': the "
+                       "layer keeps its animation\n");
+  // The layer was never given a clip: the rest pose.
+  EXPECT_NE(r.out.find("(no active layer: rest pose)"), std::string::npos) << r.out;
+
+  // The idle's speed reads a string: once, with the field's pointer, in JSON mode too.
+  r = run({"pose", model_, "--config", config, "--param", "Gait=walk", "--time", "0.5", "--time",
+           "1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, config +
+                       ":/states/gait/rules/1/animation/speed: warning: fails with a type "
+                       "mismatch: used the default 1\n");
+
+  // A clip that exists and a number speed: nothing to say.
+  r = run({"pose", model_, "--config", config, "--param", "Clip=walk", "--time", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  r = run({"pose", model_, "--config", config, "--param", "Gait=2", "--time", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+
+  // render simulates twice (framing, then drawing): still one line.
+  const std::string png = (dir_ / "nope.png").string();
+  r = run(
+      {"render", model_, "--config", config, "--param", "Clip=Nope", "-o", png, "--size", "32x24"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(occurrences(r.err, "warning: [Clip] names no clip 'Nope'"), 1u) << r.err;
+  EXPECT_EQ(occurrences(r.err, "warning: "), 1u) << r.err;
+}
+
 TEST_F(ConfigFlagsTest, RootBoneRotationAndModelScalePlaceThePose) {
   const std::string config = write_config("turned.json", R"({
     "rootBoneRotation": 90, "modelScale": 2,

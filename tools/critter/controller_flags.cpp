@@ -126,6 +126,19 @@ void ControllerPose::advance_to(double t) {
     }
     controller_->clear_records();
   }
+  collect_warnings();
+}
+
+void ControllerPose::collect_warnings() {
+  for (const Warning& w : controller_->runtime_warnings()) {
+    // A restart makes a new Controller, which reports its cases afresh.
+    const bool known =
+        std::any_of(runtime_warnings_.begin(), runtime_warnings_.end(), [&](const Warning& k) {
+          return k.path == w.path && k.location == w.location && k.message == w.message;
+        });
+    if (!known) runtime_warnings_.push_back(w);
+  }
+  controller_->clear_runtime_warnings();
 }
 
 Status ControllerPose::place(anim::Instance& instance) {
@@ -157,6 +170,10 @@ std::vector<LayerSummary> ControllerPose::layers() const {
     out.push_back(std::move(s));
   }
   return out;
+}
+
+void print_warnings(std::span<const Warning> warnings, std::ostream& err) {
+  for (const Warning& w : warnings) err << w.to_string() << "\n";
 }
 
 void print_fired(std::span<const FiredRecord> fired, std::ostream& err) {

@@ -105,6 +105,11 @@ class ControllerPose {
   const std::vector<FiredRecord>& fired() const { return fired_; }
   void clear_fired() { fired_.clear(); }
 
+  // The controller's runtime warnings since load() (anim::Controller::runtime_warnings(): an
+  // expression that fails and falls back to its default, a [Param] source naming no clip), in the
+  // order first seen, each once however many restarts and simulations repeated it.
+  std::span<const Warning> runtime_warnings() const { return runtime_warnings_; }
+
  private:
   struct Setting {
     anim::ParamIndex index = anim::kNoParam;
@@ -113,17 +118,24 @@ class ControllerPose {
   };
 
   void set_parameters(bool first_step);
+  // Moves the controller's new runtime warnings into runtime_warnings_, skipping known ones.
+  void collect_warnings();
 
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const anim::ControllerProgram> program_;
   std::unique_ptr<anim::Controller> controller_;
   std::vector<Setting> settings_;
   std::vector<FiredRecord> fired_;
+  std::vector<Warning> runtime_warnings_;
   double time_ = 0.0;
   bool started_ = false;
 };
 
 // Writes one line per fired record to `err`: "event at 0.267 s: Base Footstep 'data'".
 void print_fired(std::span<const FiredRecord> fired, std::ostream& err);
+
+// Writes one line per warning to `err`, as load warnings are written:
+// "gait.json:/states/Gait/rules/0/animation: warning: [Clip] names no clip 'Nope': ...".
+void print_warnings(std::span<const Warning> warnings, std::ostream& err);
 
 }  // namespace critter::cli

@@ -277,7 +277,8 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
                           {"times", jtimes}};
     out << doc.dump(2) << "\n";
   }
-  for (const Warning& w : diag.items()) err << w.to_string() << "\n";
+  print_warnings(diag.items(), err);
+  if (controller) print_warnings(controller->runtime_warnings(), err);
   return kExitOk;
 }
 

@@ -262,7 +262,10 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     written = io::write_png(o.output, frames[0]);
   }
   if (!written) return report(written.error(), err);
-  if (controller) print_fired(controller->fired(), err);
+  if (controller) {
+    print_fired(controller->fired(), err);
+    print_warnings(controller->runtime_warnings(), err);
+  }
   out << "wrote " << o.output << " (" << out_w << "x" << out_h << ", " << frames.size()
       << (frames.size() == 1 ? " frame" : " frames") << ")\n";
   return kExitOk;
