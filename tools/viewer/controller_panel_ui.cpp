@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "critter/core/diagnostics.h"
+
 namespace critter::viewer {
 namespace {
 
@@ -35,6 +37,14 @@ ControllerPanelUi::Action ControllerPanelUi::draw(ControllerPanel& panel, bool& 
   if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layers(panel);
   // The events before the long parameter list, so both stay in view on a normal window.
   if (ImGui::CollapsingHeader("Events", ImGuiTreeNodeFlags_DefaultOpen)) events(panel);
+  // Expressions that failed at run time and [Param] sources naming no clip (§0.4), once each.
+  const anim::Controller* controller = panel.creature().controller();
+  const auto warnings =
+      controller != nullptr ? controller->runtime_warnings() : std::span<const Warning>();
+  if (!warnings.empty() &&
+      ImGui::CollapsingHeader("Runtime warnings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    for (const Warning& w : warnings) ImGui::TextWrapped("%s", w.to_string().c_str());
+  }
   if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen))
     parameters(panel, status);
   return action;
