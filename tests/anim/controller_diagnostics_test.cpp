@@ -16,26 +16,15 @@
 #include "critter/io/animation_config_runtime.h"
 
 #include "support/allocation_counter.h"
+#include "support/controller_builders.h"
 
 namespace critter::anim {
 namespace {
 
+using critter::testing::clip_anim;
+using critter::testing::leaf;
+
 constexpr float kDt = 1.0f / 60.0f;
-
-ControllerAnimationDesc clip_anim(int clip) {
-  ControllerAnimationDesc a;
-  a.source = ControllerAnimationDesc::Source::kClip;
-  a.clip = clip;
-  a.blend_duration.value = 0.0f;
-  return a;
-}
-
-ControllerRuleDesc leaf(std::string condition, ControllerAnimationDesc anim) {
-  ControllerRuleDesc r;
-  r.condition = std::move(condition);
-  r.animation = std::move(anim);
-  return r;
-}
 
 ControllerLayerDesc base_layer() {
   ControllerLayerDesc l;

@@ -12,37 +12,13 @@
 #include "critter/anim/instance.h"
 #include "critter/asset/model.h"
 #include "support/allocation_counter.h"
+#include "support/raw_track.h"
+#include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
 
 constexpr float kTol = 1e-5f;
-
-RawTrack track(TrackTarget target, int index, std::uint32_t components, std::vector<float> times,
-               std::vector<float> values) {
-  RawTrack t;
-  t.target = target;
-  t.index = index;
-  t.components = components;
-  t.times = std::move(times);
-  t.values = std::move(values);
-  return t;
-}
-
-Mesh triangle(std::string name, std::vector<float> default_weights) {
-  Mesh mesh;
-  mesh.name = std::move(name);
-  MeshPart part;
-  part.streams.positions = {vec3(0, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0)};
-  for (std::size_t t = 0; t < default_weights.size(); ++t) {
-    MorphTarget target;
-    target.positions = {vec3(0, 0, 1), vec3(0, 0, 1), vec3(0, 0, 1)};
-    part.morphs.targets.push_back(target);
-  }
-  mesh.parts.push_back(std::move(part));
-  mesh.default_weights = std::move(default_weights);
-  return mesh;
-}
 
 // One joint. Meshes: 0 "face" with two targets (defaults 0.2, 0.4), 1 "plain" without targets,
 // 2 "body" with one target (default 0.3); flat weights [face0, face1, body0]. Clips (1 s, linear):
@@ -56,19 +32,22 @@ Model make_model() {
   RawJoint root;
   root.name = "root";
   raw.skeleton.joints = {root};
-  raw.meshes.push_back(triangle("face", {0.2f, 0.4f}));
-  raw.meshes.push_back(triangle("plain", {}));
-  raw.meshes.push_back(triangle("body", {0.3f}));
+  raw.meshes.push_back(critter::testing::morph_triangle("face", {0.2f, 0.4f}));
+  raw.meshes.push_back(critter::testing::morph_triangle("plain", {}));
+  raw.meshes.push_back(critter::testing::morph_triangle("body", {0.3f}));
   RawClip blink;
   blink.name = "blink";
-  blink.tracks.push_back(track(TrackTarget::kWeights, 0, 2, {0, 1}, {0, 0.4f, 1, 0.4f}));
+  blink.tracks.push_back(
+      critter::testing::raw_track(TrackTarget::kWeights, 0, 2, {0, 1}, {0, 0.4f, 1, 0.4f}));
   RawClip wave;
   wave.name = "wave";
-  wave.tracks.push_back(track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 1, 0, 0}));
+  wave.tracks.push_back(
+      critter::testing::raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 1, 0, 0}));
   RawClip jaw;
   jaw.name = "jaw";
-  jaw.tracks.push_back(track(TrackTarget::kWeights, 0, 2, {0, 1}, {0.6f, 0.8f, 0.6f, 0.8f}));
-  jaw.tracks.push_back(track(TrackTarget::kWeights, 2, 1, {0, 1}, {1, 1}));
+  jaw.tracks.push_back(
+      critter::testing::raw_track(TrackTarget::kWeights, 0, 2, {0, 1}, {0.6f, 0.8f, 0.6f, 0.8f}));
+  jaw.tracks.push_back(critter::testing::raw_track(TrackTarget::kWeights, 2, 1, {0, 1}, {1, 1}));
   raw.clips = {blink, wave, jaw};
   auto model = build_model(std::move(raw));
   EXPECT_TRUE(model) << model.error().to_string();

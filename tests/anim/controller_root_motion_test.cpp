@@ -11,11 +11,15 @@
 
 #include "critter/anim/controller.h"
 
+#include "support/controller_builders.h"
 #include "support/raw_track.h"
+#include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
 
+using critter::testing::compile_or_die;
+using critter::testing::leaf;
 using critter::testing::raw_track;
 
 // Root and child at (0, 1, 0); clips of 1 s:
@@ -27,13 +31,7 @@ Model make_model() {
   RawModel raw;
   raw.name = "root-motion-scale";
   raw.format = "code";
-  RawJoint root;
-  root.name = "root";
-  RawJoint child;
-  child.name = "child";
-  child.parent = 0;
-  child.rest.translation = vec3(0, 1, 0);
-  raw.skeleton.joints = {root, child};
+  raw.skeleton.joints = critter::testing::two_joint_rig();
   RawClip grow;
   grow.name = "grow";
   grow.tracks.push_back(raw_track(TrackTarget::kScale, 0, 3, {0, 1}, {1, 1, 1, 3, 2, 1}));
@@ -61,20 +59,11 @@ constexpr int kSlide = 1;
 constexpr int kStep = 2;
 constexpr int kCubic = 3;
 
+// A hard cut to `clip` with root motion `rm`.
 ControllerAnimationDesc clip_anim(int clip, std::optional<ControllerRootMotionDesc> rm) {
-  ControllerAnimationDesc a;
-  a.source = ControllerAnimationDesc::Source::kClip;
-  a.clip = clip;
-  a.blend_duration.value = 0.0f;
+  ControllerAnimationDesc a = critter::testing::clip_anim(clip);
   a.root_motion = rm;
   return a;
-}
-
-ControllerRuleDesc leaf(std::string condition, ControllerAnimationDesc anim) {
-  ControllerRuleDesc r;
-  r.condition = std::move(condition);
-  r.animation = std::move(anim);
-  return r;
 }
 
 // Base layer, one state: "[Mode] = '<name>'" -> each entry, then "true" -> slide without root
@@ -91,12 +80,6 @@ ControllerDesc mode_desc(std::vector<std::pair<std::string, ControllerAnimationD
   d.states.push_back(s);
   d.schema.declare("Mode", ParameterValue::of_string("")).value();
   return d;
-}
-
-std::shared_ptr<const ControllerProgram> compile_or_die(const Model& model, ControllerDesc desc) {
-  auto p = ControllerProgram::compile(model, std::move(desc));
-  EXPECT_TRUE(p) << p.error().to_string();
-  return p ? *p : nullptr;
 }
 
 ControllerRootMotionDesc scale_config(RootScaleSource source, float value, float blend,

@@ -9,7 +9,9 @@
 #include "critter/anim/player.h"
 #include "critter/asset/demo_creature.h"
 
+#include "support/controller_builders.h"
 #include "support/raw_track.h"
+#include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
@@ -41,6 +43,11 @@ float pose_jump(std::span<const Transform> a, std::span<const Transform> b) {
   return m;
 }
 
+using critter::testing::clip_anim;
+using critter::testing::compile_or_die;
+using critter::testing::group;
+using critter::testing::layer;
+using critter::testing::leaf;
 using critter::testing::raw_track;
 
 // Two joints: root, and child at (0, 1, 0). Constant clips (1 s): "turn" rotates the child 90
@@ -49,13 +56,7 @@ Model make_two_joint_model() {
   RawModel raw;
   raw.name = "controller-test";
   raw.format = "code";
-  RawJoint root;
-  root.name = "root";
-  RawJoint child;
-  child.name = "child";
-  child.parent = 0;
-  child.rest.translation = vec3(0, 1, 0);
-  raw.skeleton.joints = {root, child};
+  raw.skeleton.joints = critter::testing::two_joint_rig();
   const quat turn = about_y(kPi / 2);
   const quat tilt = about_x(kPi / 3);
   RawClip c_turn;
@@ -73,42 +74,6 @@ Model make_two_joint_model() {
   auto model = build_model(std::move(raw));
   EXPECT_TRUE(model) << model.error().to_string();
   return std::move(*model);
-}
-
-ControllerAnimationDesc clip_anim(int clip, float blend = 0.0f) {
-  ControllerAnimationDesc a;
-  a.source = ControllerAnimationDesc::Source::kClip;
-  a.clip = clip;
-  a.blend_duration.value = blend;
-  return a;
-}
-
-ControllerRuleDesc leaf(std::string condition, ControllerAnimationDesc anim) {
-  ControllerRuleDesc r;
-  r.condition = std::move(condition);
-  r.animation = std::move(anim);
-  return r;
-}
-
-ControllerRuleDesc group(std::string condition, std::vector<ControllerRuleDesc> rules) {
-  ControllerRuleDesc r;
-  r.condition = std::move(condition);
-  r.is_group = true;
-  r.rules = std::move(rules);
-  return r;
-}
-
-ControllerLayerDesc layer(std::string name, LayerBlendMode mode = LayerBlendMode::kOverride) {
-  ControllerLayerDesc l;
-  l.name = std::move(name);
-  l.blend_mode = mode;
-  return l;
-}
-
-std::shared_ptr<const ControllerProgram> compile_or_die(const Model& model, ControllerDesc desc) {
-  auto p = ControllerProgram::compile(model, std::move(desc));
-  EXPECT_TRUE(p) << p.error().to_string();
-  return p ? *p : nullptr;
 }
 
 int count(const Controller& c, ControllerRecord::Kind kind, std::string_view name) {
@@ -797,13 +762,7 @@ Model make_root_motion_model() {
   RawModel raw;
   raw.name = "root-motion";
   raw.format = "code";
-  RawJoint root;
-  root.name = "root";
-  RawJoint child;
-  child.name = "child";
-  child.parent = 0;
-  child.rest.translation = vec3(0, 1, 0);
-  raw.skeleton.joints = {root, child};
+  raw.skeleton.joints = critter::testing::two_joint_rig();
   RawClip run;
   run.name = "run";
   run.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 2, 0, 0}));

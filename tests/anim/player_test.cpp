@@ -16,6 +16,7 @@
 #include "critter/io/load.h"
 
 #include "support/raw_track.h"
+#include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
@@ -35,21 +36,6 @@ float z_angle(const quat& q) {
 
 using critter::testing::raw_track;
 
-Mesh triangle_mesh(std::string name, std::vector<float> default_weights) {
-  Mesh mesh;
-  mesh.name = std::move(name);
-  MeshPart part;
-  part.streams.positions = {vec3(0, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0)};
-  for (std::size_t t = 0; t < default_weights.size(); ++t) {
-    MorphTarget target;
-    target.positions = {vec3(0, 0, 1), vec3(0, 0, 1), vec3(0, 0, 1)};
-    part.morphs.targets.push_back(target);
-  }
-  mesh.parts.push_back(std::move(part));
-  mesh.default_weights = std::move(default_weights);
-  return mesh;
-}
-
 // Two joints: root at the origin, child at (0, 1, 0). Meshes: 0 without morphs, 1 with two
 // targets (defaults 0.25, 0), 2 with three (0.1, 0.2, 0.3). Clips:
 //   0 "slide" (2 s): root x = t; mesh 1 weights go from (0, 0) to (1, 0.5).
@@ -59,16 +45,10 @@ Model make_model() {
   RawModel raw;
   raw.name = "player-test";
   raw.format = "code";
-  RawJoint root;
-  root.name = "root";
-  RawJoint child;
-  child.name = "child";
-  child.parent = 0;
-  child.rest.translation = vec3(0, 1, 0);
-  raw.skeleton.joints = {root, child};
-  raw.meshes.push_back(triangle_mesh("plain", {}));
-  raw.meshes.push_back(triangle_mesh("face", {0.25f, 0.0f}));
-  raw.meshes.push_back(triangle_mesh("blob", {0.1f, 0.2f, 0.3f}));
+  raw.skeleton.joints = critter::testing::two_joint_rig();
+  raw.meshes.push_back(critter::testing::morph_triangle("plain", {}));
+  raw.meshes.push_back(critter::testing::morph_triangle("face", {0.25f, 0.0f}));
+  raw.meshes.push_back(critter::testing::morph_triangle("blob", {0.1f, 0.2f, 0.3f}));
 
   RawClip slide;
   slide.name = "slide";
