@@ -60,21 +60,6 @@ Failure failure_of(const Value& v) {
   return v.kind == ValueKind::kString ? kString : kNumber;
 }
 
-// RFC 6901: '~' and '/' inside a name are escaped.
-std::string pointer_token(std::string_view name) {
-  std::string out;
-  for (const char c : name) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // Shortest round-trip form, so a float default reads as written ("0.3", not 0.30000001...).
 template <class T>
 std::string format_number(T v) {
@@ -437,9 +422,10 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
     int preset = -1;
     if (!desc_.layers[i].driver.type.empty()) {
       const std::string& name = desc_.layers[i].name;
-      auto d = add_driver(desc_.layers[i].driver, "layers/" + std::to_string(i) + "/driver",
-                          "/layers/" + (name.empty() ? std::to_string(i) : pointer_token(name)) +
-                              "/driver/properties");
+      auto d =
+          add_driver(desc_.layers[i].driver, "layers/" + std::to_string(i) + "/driver",
+                     "/layers/" + (name.empty() ? std::to_string(i) : json_pointer_token(name)) +
+                         "/driver/properties");
       if (!d) return fail(d.error());
       preset = *d;
     }
@@ -465,7 +451,7 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
       return fail(desc_error(at + "/layer", "layer index out of range"));
     }
     const std::string pointer =
-        "/states/" + (state.name.empty() ? std::to_string(i) : pointer_token(state.name));
+        "/states/" + (state.name.empty() ? std::to_string(i) : json_pointer_token(state.name));
     auto roots = add_rules(state.rules, at + "/rules", pointer + "/rules");
     if (!roots) return fail(roots.error());
     states_.push_back({state.layer, *roots, static_cast<int>(state.rules.size())});

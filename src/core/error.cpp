@@ -38,4 +38,19 @@ std::string Error::to_string() const {
   return out;
 }
 
+std::string json_pointer_token(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (const char c : name) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace critter

@@ -129,21 +129,6 @@ std::string line_column(std::string_view text, std::size_t offset) {
   return std::to_string(line) + ":" + std::to_string(column);
 }
 
-std::string escape_pointer_token(std::string_view token) {
-  std::string out;
-  out.reserve(token.size());
-  for (const char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 namespace {
 
 // Builds ConfigValue trees from nlohmann's SAX events.
@@ -240,7 +225,7 @@ class TreeBuilder {
     if (stack_.empty()) return {};
     const ConfigValue& parent = *stack_.back();
     if (parent.kind == ConfigValue::Kind::kObject) {
-      return parent.where.pointer + "/" + escape_pointer_token(key_);
+      return parent.where.pointer + "/" + json_pointer_token(key_);
     }
     return parent.where.pointer + "/" + std::to_string(parent.items.size());
   }
@@ -272,7 +257,7 @@ class TreeBuilder {
     }
     ConfigValue& parent = *stack_.back();
     if (parent.kind == ConfigValue::Kind::kObject) {
-      v.where.pointer = parent.where.pointer + "/" + escape_pointer_token(key_);
+      v.where.pointer = parent.where.pointer + "/" + json_pointer_token(key_);
       parent.members.emplace_back(std::move(key_), std::move(v));
       return &parent.members.back().second;
     }

@@ -30,9 +30,6 @@ std::string blank_trailing_commas(std::string_view text);
 // "line:column" (both 1-based, columns in bytes) of byte `offset` in `text`.
 std::string line_column(std::string_view text, std::size_t offset);
 
-// RFC 6901 escaping of one reference token ('~' -> "~0", '/' -> "~1").
-std::string escape_pointer_token(std::string_view token);
-
 // Parses `text` (comments and trailing commas allowed) into a ConfigValue tree whose nodes carry
 // `file` and their JSON pointer. Object members keep file order, duplicates included. A syntax
 // error is ErrorCode::kParse located "line:column".

@@ -31,5 +31,14 @@ TEST(Diagnostics, CollectsWarningsInOrder) {
   EXPECT_EQ(d.items()[1].message, "second");
 }
 
+TEST(JsonPointerToken, EscapesTildeThenSlash) {
+  EXPECT_EQ(json_pointer_token("gait"), "gait");
+  EXPECT_EQ(json_pointer_token("a/b"), "a~1b");
+  EXPECT_EQ(json_pointer_token("m~n"), "m~0n");
+  // "~1" written in a name is a tilde and a one, not an escaped slash.
+  EXPECT_EQ(json_pointer_token("~1/"), "~01~1");
+  EXPECT_EQ(json_pointer_token(""), "");
+}
+
 }  // namespace
 }  // namespace critter

@@ -37,6 +37,10 @@ struct Error {
   std::string to_string() const;
 };
 
+// One JSON pointer reference token (RFC 6901) for a name: '~' becomes "~0" and '/' becomes "~1",
+// so "/states/" + json_pointer_token(name) locates a member whatever its name holds.
+std::string json_pointer_token(std::string_view name);
+
 template <class T>
 using Result = std::expected<T, Error>;
 
