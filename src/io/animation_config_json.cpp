@@ -236,6 +236,12 @@ class TreeBuilder {
     return place(std::move(v));
   }
   bool open(ConfigValue::Kind kind) {
+    if (stack_.size() >= kMaxConfigNesting) {
+      error_ = Error::at(
+          ErrorCode::kLimit, file_, pending_pointer(),
+          "arrays and objects nested deeper than " + std::to_string(kMaxConfigNesting) + " levels");
+      return false;
+    }
     ConfigValue v;
     v.kind = kind;
     ConfigValue* placed = place_ptr(std::move(v));
