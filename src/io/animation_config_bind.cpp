@@ -3,8 +3,10 @@
 #include "critter/io/animation_config_bind.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
@@ -44,6 +46,13 @@ bool numeric_string(const std::string& s) {
   char* end = nullptr;
   std::strtod(s.c_str(), &end);
   return end == s.c_str() + s.size();
+}
+
+// A number or numeric string a float property can hold. "inf", "nan" and 1e39 read as numbers
+// but would reach the drivers as non-finite angles and offsets, and so the pose.
+bool finite_float_value(const ConfigValue& v) {
+  const double d = v.is_number() ? v.number : std::strtod(v.string.c_str(), nullptr);
+  return std::isfinite(d) && std::fabs(d) <= static_cast<double>(std::numeric_limits<float>::max());
 }
 
 class Binder {
@@ -252,10 +261,16 @@ class Binder {
     bool ok = true;
     switch (type) {
       case DriverPropertyType::kNumber:
-        ok = v.is_number() ||
-             (v.is_string() && (numeric_string(v.string) ||
-                                anim::classify_text(v.string, anim::ExpressionField::kValue).kind ==
-                                    anim::TextKind::kExpression));
+        if (v.is_number() || (v.is_string() && numeric_string(v.string))) {
+          if (!finite_float_value(v)) {
+            p_.error(ErrorCode::kInvalid, v.where,
+                     "driver property '" + key + "' is not a finite number");
+            return;
+          }
+          break;
+        }
+        ok = v.is_string() && anim::classify_text(v.string, anim::ExpressionField::kValue).kind ==
+                                  anim::TextKind::kExpression;
         break;
       case DriverPropertyType::kBool:
         ok = v.is_bool() ||

@@ -1,7 +1,9 @@
 #include "critter/io/animation_config_runtime.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,21 +84,23 @@ bool same_driver(std::string_view a, std::string_view b) {
   return iequals(strip(a), strip(b));
 }
 
-// A number property: a number, or a string holding one.
+// A number property: a number, or a string holding one, finite as a float (bind reports the
+// others; this keeps a description built without bind from reaching the drivers with them).
 bool read_number(const ConfigValue& v, float* out) {
+  double d = 0.0;
   if (v.is_number()) {
-    *out = static_cast<float>(v.number);
-    return true;
-  }
-  if (v.is_string()) {
+    d = v.number;
+  } else if (v.is_string()) {
     char* end = nullptr;
-    const float f = std::strtof(v.string.c_str(), &end);
-    if (end != v.string.c_str() && *end == '\0') {
-      *out = f;
-      return true;
-    }
+    d = std::strtod(v.string.c_str(), &end);
+    if (end == v.string.c_str() || *end != '\0') return false;
+  } else {
+    return false;
   }
-  return false;
+  if (!std::isfinite(d) || std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
+    return false;
+  *out = static_cast<float>(d);
+  return true;
 }
 
 int axis_index(const ConfigValue& v, int fallback) {

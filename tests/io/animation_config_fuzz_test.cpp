@@ -80,4 +80,35 @@ TEST_F(AnimationConfigFuzzTest, DeepNestingIsRefusedWithLimitError) {
   }
 }
 
+// Bug: a driver number property written "inf" or "nan" (a numeric string) or as a number beyond
+// float range passed bind and reached the LookAt driver as an infinite angle limit, so the head
+// pose became NaN. Bind now rejects it at the value.
+TEST_F(AnimationConfigFuzzTest, DriverNumberPropertyNotFiniteIsRejectedAtBind) {
+  const Model model = test_support::spec_example_quadruped();
+  const std::pair<const char*, const char*> cases[] = {
+      {"\"MaxAngleY\": 15", "\"MaxAngleY\": \"inf\""},
+      {"\"MaxAngleY\": 15", "\"MaxAngleY\": \"-NaN\""},
+      {"\"MaxAngleY\": 15", "\"MaxAngleY\": 1e300"},
+      {"\"BodyDrop\": 0.4", "\"BodyDrop\": \"1e39\""}};
+  for (const auto& [from, to] : cases) {
+    std::string text = test_support::kSpecExampleConfig;
+    text.replace(text.find(from), std::string_view(from).size(), to);
+    auto c = io::parse_animation_config(text, folder_.file("c.json"));
+    ASSERT_TRUE(c) << c.error().to_string();
+    auto b = io::bind_animation_config(*c, model);
+    ASSERT_FALSE(b) << to;
+    const std::string key = std::string(from).substr(1, std::string_view(from).find('"', 1) - 1);
+    const std::string layer = key == "BodyDrop" ? "Death" : "Head";
+    EXPECT_EQ(b.error().location, "/layers/" + layer + "/driver/properties/" + key) << to;
+    EXPECT_NE(b.error().message.find("not a finite number"), std::string::npos)
+        << b.error().to_string();
+  }
+  // The largest float and a numeric string inside the range still bind.
+  std::string text = test_support::kSpecExampleConfig;
+  text.replace(text.find("\"MaxAngleY\": 15"), 15, "\"MaxAngleY\": \"1e3\"");
+  auto c = io::parse_animation_config(text, folder_.file("c.json"));
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(io::bind_animation_config(*c, model));
+}
+
 }  // namespace
