@@ -1542,6 +1542,14 @@ void Controller::run_ik() {
     job.settings = d.settings;
     job.target = vec_param(chain.target);
     job.aim = vec_param(chain.aim);
+    if (job.aim) {
+      // The aim is a direction, which the job normalises through its length: components above
+      // ~1e19 overflow that to inf and the chain to NaN. Dividing by the largest component keeps
+      // the direction with a length in [1, sqrt(3)].
+      const float m =
+          std::max({std::fabs(job.aim->x), std::fabs(job.aim->y), std::fabs(job.aim->z)});
+      if (m > 1.0f && std::isfinite(m)) *job.aim /= m;
+    }
     job.hint = vec_param(chain.hint);
     job.weight = std::clamp(eval_float(chain.weight, d.weight), 0.0f, 1.0f);
     job.position_weight =

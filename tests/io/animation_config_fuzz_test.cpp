@@ -42,6 +42,13 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // ---- the pipeline and its properties ----------------------------------------------------------
 
+bool finite(const vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+bool finite(const quat& q) {
+  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
+}
+
 class AnimationConfigFuzzTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -109,6 +116,45 @@ TEST_F(AnimationConfigFuzzTest, DriverNumberPropertyNotFiniteIsRejectedAtBind) {
   auto c = io::parse_animation_config(text, folder_.file("c.json"));
   ASSERT_TRUE(c);
   EXPECT_TRUE(io::bind_animation_config(*c, model));
+}
+
+// Bug: an IK chain's aim parameter with components above ~1e19 (finite) overflowed the length the
+// chain job normalises it with, so the chain's bones became NaN. The aim is a direction: a huge
+// aim must pose the chain exactly like the same direction at unit length.
+TEST_F(AnimationConfigFuzzTest, HugeIkAimParameterPosesLikeItsDirection) {
+  const Model model = test_support::spec_example_quadruped();
+  auto c = io::parse_animation_config(test_support::kFeatureConfig, folder_.file("c.json"));
+  ASSERT_TRUE(c) << c.error().to_string();
+  auto b = io::bind_animation_config(*c, model);
+  ASSERT_TRUE(b) << b.error().to_string();
+  auto d = io::make_controller_desc(*c, *b, model);
+  ASSERT_TRUE(d) << d.error().to_string();
+  auto p = anim::ControllerProgram::compile(model, std::move(*d));
+  ASSERT_TRUE(p) << p.error().to_string();
+  auto pose_with_aim = [&](vec3 aim) {
+    anim::Controller ctl(*p);
+    ctl.parameters().set_bool("IsOnGround", true);
+    ctl.parameters().set_float("Boost", 0.5);
+    ctl.parameters().set("FootTargetL", anim::ParameterValue::of_vec3(vec3(0.2f, -1.0f, 0.3f)));
+    ctl.parameters().set("Aim", anim::ParameterValue::of_vec3(aim));
+    for (int f = 0; f < 5; ++f) {
+      ctl.update(1.0f / 60.0f);
+      ctl.compute_pose();
+    }
+    return std::vector<Transform>(ctl.pose().begin(), ctl.pose().end());
+  };
+  const std::vector<Transform> unit = pose_with_aim(vec3(1.0f, 0.0f, 0.0f));
+  for (const vec3& huge : {vec3(1e20f, 0.0f, 0.0f), vec3(3.4e38f, 0.0f, 0.0f)}) {
+    const std::vector<Transform> big = pose_with_aim(huge);
+    ASSERT_EQ(big.size(), unit.size());
+    for (std::size_t j = 0; j < big.size(); ++j) {
+      ASSERT_TRUE(finite(big[j].rotation) && finite(big[j].translation)) << "joint " << j;
+      EXPECT_NEAR(big[j].rotation.x, unit[j].rotation.x, 1e-5f) << "joint " << j;
+      EXPECT_NEAR(big[j].rotation.y, unit[j].rotation.y, 1e-5f) << "joint " << j;
+      EXPECT_NEAR(big[j].rotation.z, unit[j].rotation.z, 1e-5f) << "joint " << j;
+      EXPECT_NEAR(big[j].rotation.w, unit[j].rotation.w, 1e-5f) << "joint " << j;
+    }
+  }
 }
 
 }  // namespace
