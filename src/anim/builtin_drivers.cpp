@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +26,16 @@ Error setup_error(std::string location, std::string message) {
 
 bool bad_bone(const Model& model, int bone) {
   return bone < -1 || bone >= model.skeleton().joint_count();
+}
+
+// A number parameter as a float, 0 (its unset reading) when it is NaN, infinite or beyond float
+// range: the host may set any double, and clamping keeps NaN, so a look angle or death phase of
+// NaN, or a body height of 1e300, would otherwise reach the pose as NaN or inf.
+float finite_number(const ParameterValues& v, ParamIndex index) {
+  const double d = v.number(index);
+  if (!std::isfinite(d) || std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
+    return 0.0f;
+  return static_cast<float>(d);
 }
 
 // ---- LookAt ------------------------------------------------------------------------------------
@@ -62,9 +74,8 @@ class LookAtInstance final : public DriverInstance {
  public:
   explicit LookAtInstance(const LookAtProgram& p) : p_(p) {}
   void update(float, const ParameterValues& v) override {
-    const float yaw = std::clamp(static_cast<float>(v.number(p_.yaw_)), -p_.max_yaw_, p_.max_yaw_);
-    const float pitch =
-        std::clamp(static_cast<float>(v.number(p_.pitch_)), -p_.max_pitch_, p_.max_pitch_);
+    const float yaw = std::clamp(finite_number(v, p_.yaw_), -p_.max_yaw_, p_.max_yaw_);
+    const float pitch = std::clamp(finite_number(v, p_.pitch_), -p_.max_pitch_, p_.max_pitch_);
     // §14.1: R_look = R_yawAxis(-σy·yaw)·R_pitchAxis(σp·pitch).
     look_ = glm::angleAxis(-p_.yaw_sign_ * yaw, p_.yaw_axis_) *
             glm::angleAxis(p_.pitch_sign_ * pitch, p_.pitch_axis_);
@@ -137,7 +148,7 @@ class DeathInstance final : public DriverInstance {
  public:
   explicit DeathInstance(const DeathProgram& p) : p_(p) {}
   void update(float, const ParameterValues& v) override {
-    t_ = std::clamp(static_cast<float>(v.number(p_.phase_)), 0.0f, 1.0f);
+    t_ = std::clamp(finite_number(v, p_.phase_), 0.0f, 1.0f);
     if (!(t_ > 0.0f)) return;  // sample() shows nothing at t = 0
     float side = 1.0f;
     if (p_.auto_roll_) {
@@ -148,7 +159,9 @@ class DeathInstance final : public DriverInstance {
         side = dot > 0.0f ? 1.0f : -1.0f;
       }
     }
-    drop_ = -p_.body_drop_ * static_cast<float>(v.number(p_.height_)) * t_;
+    // A finite height times the drop can still overflow (3e38 * 2): such a drop reads as none.
+    drop_ = -p_.body_drop_ * finite_number(v, p_.height_) * t_;
+    if (!std::isfinite(drop_)) drop_ = 0.0f;
     // Row order RotX·RotZ·T (RotX acts first) is T·R_Z·R_X in column order, applied in the
     // parent frame over the rest local: T(t_rest)·D·R_rest·S_rest.
     rotation_ =

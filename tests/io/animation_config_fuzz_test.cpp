@@ -157,4 +157,49 @@ TEST_F(AnimationConfigFuzzTest, HugeIkAimParameterPosesLikeItsDirection) {
   }
 }
 
+// Bug: the LookAt and Death drivers read their number parameters with a clamp, which keeps NaN,
+// and a cast to float, which turns 1e300 into inf: a host's NaN look angle or death phase, or a
+// huge body height, made the head or root NaN. Such a parameter now reads as 0 (its unset
+// value), so the pose equals the pose with 0.
+TEST_F(AnimationConfigFuzzTest, DriverParameterNotFiniteReadsAsZero) {
+  const Model model = test_support::spec_example_quadruped();
+  auto c = io::parse_animation_config(test_support::kSpecExampleConfig, folder_.file("c.json"));
+  ASSERT_TRUE(c) << c.error().to_string();
+  auto b = io::bind_animation_config(*c, model);
+  ASSERT_TRUE(b) << b.error().to_string();
+  auto d = io::make_controller_desc(*c, *b, model);
+  ASSERT_TRUE(d) << d.error().to_string();
+  auto p = anim::ControllerProgram::compile(model, std::move(*d));
+  ASSERT_TRUE(p) << p.error().to_string();
+  auto pose_with = [&](double look, double phase, double height) {
+    anim::Controller ctl(*p);
+    ctl.parameters().set_float("LookAngleX", look);
+    ctl.parameters().set_float("LookAngleY", look);
+    ctl.parameters().set_float("DeathPhase", phase);
+    ctl.parameters().set_float("BodyHeight", height);
+    for (int f = 0; f < 3; ++f) {
+      ctl.update(0.5f);
+      ctl.compute_pose();
+    }
+    return std::vector<Transform>(ctl.pose().begin(), ctl.pose().end());
+  };
+  auto same = [](const std::vector<Transform>& a, const std::vector<Transform>& e) {
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      if (!finite(a[j].translation) || !finite(a[j].rotation)) return false;
+      if (glm::length(a[j].translation - e[j].translation) > 1e-6f) return false;
+      if (std::fabs(glm::dot(a[j].rotation, e[j].rotation)) < 1.0f - 1e-6f) return false;
+    }
+    return a.size() == e.size();
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(same(pose_with(nan, 0.0, 1.0), pose_with(0.0, 0.0, 1.0)));
+  EXPECT_TRUE(same(pose_with(1e300, 0.0, 1.0), pose_with(0.0, 0.0, 1.0)));
+  EXPECT_TRUE(same(pose_with(0.0, nan, 1.0), pose_with(0.0, 0.0, 1.0)));
+  EXPECT_TRUE(same(pose_with(0.0, 1.0, 1e300), pose_with(0.0, 1.0, 0.0)));
+  EXPECT_TRUE(same(pose_with(0.0, 1.0, -std::numeric_limits<double>::infinity()),
+                   pose_with(0.0, 1.0, 0.0)));
+  // A finite height still drops the body (the rule is not "ignore the parameter").
+  EXPECT_FALSE(same(pose_with(0.0, 1.0, 2.0), pose_with(0.0, 1.0, 0.0)));
+}
+
 }  // namespace
