@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -1586,7 +1587,13 @@ mat4 Controller::root_matrix(const mat4& entity) const {
 
 mat4 Controller::root_correction() const {
   const float scale = model_scale();
-  const vec3 t = scale != 0.0f ? root_translation_ / scale : vec3(0.0f);
+  vec3 t = scale != 0.0f ? root_translation_ / scale : vec3(0.0f);
+  // A tiny scale (a subnormal modelScale) or a huge translation overflows the quotient: clamp it
+  // to the largest float so the matrix stays finite (such a config is broken either way).
+  const float kMax = std::numeric_limits<float>::max();
+  for (int i = 0; i < 3; ++i) {
+    if (std::isinf(t[i])) t[i] = t[i] > 0.0f ? kMax : -kMax;
+  }
   return glm::translate(mat4(1.0f), t) * glm::mat4_cast(root_rotation_);
 }
 

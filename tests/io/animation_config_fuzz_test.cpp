@@ -202,4 +202,30 @@ TEST_F(AnimationConfigFuzzTest, DriverParameterNotFiniteReadsAsZero) {
   EXPECT_FALSE(same(pose_with(0.0, 1.0, 2.0), pose_with(0.0, 1.0, 0.0)));
 }
 
+// Bug: modelScale 1e-45 (> 0, so accepted) made root_correction() divide the root-bone
+// translation by a subnormal scale: an infinite translation in the matrix given to the instance.
+// The quotient is now clamped to the largest float; ordinary scales are unchanged.
+TEST_F(AnimationConfigFuzzTest, TinyModelScaleKeepsRootCorrectionFinite) {
+  const Model model = test_support::spec_example_quadruped();
+  auto correction_y = [&](const char* text) {
+    auto c = io::parse_animation_config(text, folder_.file("c.json"));
+    EXPECT_TRUE(c) << c.error().to_string();
+    auto b = io::bind_animation_config(*c, model);
+    auto d = io::make_controller_desc(*c, *b, model);
+    auto p = anim::ControllerProgram::compile(model, std::move(*d));
+    anim::Controller ctl(*p);
+    ctl.update(0.1f);
+    const mat4 m = ctl.root_correction();
+    for (int col = 0; col < 4; ++col) {
+      for (int row = 0; row < 4; ++row) EXPECT_TRUE(std::isfinite(m[col][row])) << text;
+    }
+    return m[3][1];
+  };
+  EXPECT_FLOAT_EQ(correction_y(R"({"modelScale": 0.5, "rootBoneTranslation": [0, 1, 0]})"), 2.0f);
+  EXPECT_EQ(correction_y(R"({"modelScale": 1e-45, "rootBoneTranslation": [0, 1, 0]})"),
+            std::numeric_limits<float>::max());
+  EXPECT_EQ(correction_y(R"({"modelScale": 1e-45, "rootBoneTranslation": [0, -1, 0]})"),
+            -std::numeric_limits<float>::max());
+}
+
 }  // namespace
