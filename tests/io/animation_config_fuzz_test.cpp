@@ -228,4 +228,38 @@ TEST_F(AnimationConfigFuzzTest, TinyModelScaleKeepsRootCorrectionFinite) {
             -std::numeric_limits<float>::max());
 }
 
+// Bug: an Expression driver channel scaling a bone to 0 ("scaleY": "1 + [Boost]" with Boost -1)
+// under a look-at entry made the look-at job's model matrix singular and wrote NaN into the head.
+// Joints an IK or look-at job leaves non-finite now keep their pose from before that job.
+TEST_F(AnimationConfigFuzzTest, LookAtOverZeroScaledBoneKeepsPoseFinite) {
+  const Model model = test_support::spec_example_quadruped();
+  std::string text = test_support::kFeatureConfig;
+  const std::string weight = "\"weight\": 0.8,";
+  text.erase(text.find(weight), weight.size());  // the Head layer at full weight
+  auto c = io::parse_animation_config(text, folder_.file("c.json"));
+  ASSERT_TRUE(c) << c.error().to_string();
+  auto b = io::bind_animation_config(*c, model);
+  ASSERT_TRUE(b) << b.error().to_string();
+  auto d = io::make_controller_desc(*c, *b, model);
+  ASSERT_TRUE(d) << d.error().to_string();
+  auto p = anim::ControllerProgram::compile(model, std::move(*d));
+  ASSERT_TRUE(p) << p.error().to_string();
+  anim::Controller ctl(*p);
+  ctl.parameters().set_float("Boost", -1.0);
+  ctl.parameters().set_float("LookAngleX", 0.5);
+  for (int f = 0; f < 3; ++f) {
+    ctl.update(1.0f / 60.0f);
+    ctl.compute_pose();
+  }
+  const std::size_t head = static_cast<std::size_t>(model.find_bone("b_Head_05"));
+  for (std::size_t j = 0; j < ctl.pose().size(); ++j) {
+    EXPECT_TRUE(finite(ctl.pose()[j].translation) && finite(ctl.pose()[j].rotation) &&
+                finite(ctl.pose()[j].scale))
+        << "joint " << j;
+  }
+  // The driver's scale (1 + -1 = 0 on y) is what the head shows.
+  EXPECT_EQ(ctl.pose()[head].scale.y, 0.0f);
+  EXPECT_EQ(ctl.pose()[head].scale.x, 1.0f);
+}
+
 }  // namespace
