@@ -49,6 +49,163 @@ bool finite(const quat& q) {
   return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
 }
 
+void expect_located(const Error& e, std::string_view stage, std::string_view text) {
+  EXPECT_FALSE(e.path.empty()) << stage << ": " << e.to_string() << "\n--- input:\n" << text;
+  EXPECT_FALSE(e.location.empty()) << stage << ": " << e.to_string() << "\n--- input:\n" << text;
+  EXPECT_FALSE(e.message.empty()) << stage << ": " << e.to_string();
+}
+
+anim::ParameterValue random_value(std::mt19937& rng) {
+  static const double kNumbers[] = {0.0,   1.0,  -1.0, 0.5,   3.5,   1e30, -1e30,
+                                    1e300, kNaN, kInf, -kInf, 1e-40, 2.0,  10.0};
+  const auto number = [&] {
+    return kNumbers[std::uniform_int_distribution<std::size_t>(0, std::size(kNumbers) - 1)(rng)];
+  };
+  static const char* const kStrings[] = {"",
+                                         "Idle",
+                                         "Walk",
+                                         "Jump",
+                                         "jump",
+                                         "walk",
+                                         "Nope",
+                                         "[Gait]",
+                                         "animation://Idle",
+                                         "driver:Death"};
+  switch (std::uniform_int_distribution<int>(0, 8)(rng)) {
+    case 0:
+      return anim::ParameterValue::of_float(number());
+    case 1:
+      return anim::ParameterValue::of_int(std::uniform_int_distribution<std::int64_t>(
+          std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max())(rng));
+    case 2:
+      return anim::ParameterValue::of_int(std::uniform_int_distribution<int>(-3, 5)(rng));
+    case 3:
+      return anim::ParameterValue::of_bool(rng() & 1u);
+    case 4: {
+      if ((rng() & 7u) == 0) return anim::ParameterValue::of_string(std::string(300, 'W'));
+      return anim::ParameterValue::of_string(
+          kStrings[std::uniform_int_distribution<std::size_t>(0, std::size(kStrings) - 1)(rng)]);
+    }
+    case 5:
+      return anim::ParameterValue::of_vec2(
+          vec2(static_cast<float>(number()), static_cast<float>(number())));
+    case 6:
+      return anim::ParameterValue::of_vec3(vec3(static_cast<float>(number()),
+                                                static_cast<float>(number()),
+                                                static_cast<float>(number())));
+    case 7:
+      return anim::ParameterValue::of_trigger(rng() & 1u);
+    default:
+      return anim::ParameterValue::unset();
+  }
+}
+
+float random_dt(std::mt19937& rng) {
+  static const float kDts[] = {0.0f,  1.0f / 60.0f, 1.0f / 30.0f, 0.25f, 1e30f,
+                               -1.0f, kNaN,         kInf,         -kInf, 1e-30f,
+                               5.0f,  1.0f / 60.0f, 1.0f / 60.0f};
+  return kDts[std::uniform_int_distribution<std::size_t>(0, std::size(kDts) - 1)(rng)];
+}
+
+// 60 frames of hostile dt and parameter values; checks every pose and the bounded outputs.
+void drive(const std::shared_ptr<const anim::ControllerProgram>& program, std::mt19937& rng,
+           std::string_view text) {
+  anim::Controller c(program);
+  const anim::ParameterSchema& schema = program->schema();
+  for (int frame = 0; frame < 60; ++frame) {
+    const int sets = std::uniform_int_distribution<int>(0, 4)(rng);
+    for (int s = 0; s < sets && schema.size() > 0; ++s) {
+      const auto index = static_cast<anim::ParamIndex>(
+          std::uniform_int_distribution<std::size_t>(0, schema.size() - 1)(rng));
+      const anim::ParameterValue v = random_value(rng);
+      if (rng() & 1u) {
+        c.parameters().set(index, v);
+      } else {
+        c.parameters().set(schema.name(index), v);
+      }
+      if ((rng() & 15u) == 0) c.parameters().fire_trigger(index);
+    }
+    // The host's body: finite (a host's own NaN is not the config's doing), sometimes large.
+    const float vx = std::uniform_real_distribution<float>(-20.0f, 20.0f)(rng);
+    c.set_body(vec3(vx, (rng() & 7u) == 0 ? 1e6f : 0.0f, 0.0f),
+               quat_xyzw(0.0f, std::sin(vx), 0.0f, std::cos(vx)));
+    c.update(random_dt(rng));
+    const std::span<const Transform> pose = c.compute_pose();
+    ASSERT_EQ(pose.size(), static_cast<std::size_t>(program->model().skeleton().joint_count()));
+    for (std::size_t j = 0; j < pose.size(); ++j) {
+      ASSERT_TRUE(finite(pose[j].translation) && finite(pose[j].rotation) && finite(pose[j].scale))
+          << "joint " << j << " frame " << frame << "\n--- input:\n"
+          << text;
+    }
+    for (float w : c.morph_weights()) ASSERT_TRUE(std::isfinite(w)) << text;
+    const mat4 root = c.root_matrix();
+    for (int col = 0; col < 4; ++col)
+      for (int row = 0; row < 4; ++row) ASSERT_TRUE(std::isfinite(root[col][row])) << text;
+    const mat4 correction = c.root_correction();
+    for (int col = 0; col < 4; ++col)
+      for (int row = 0; row < 4; ++row) ASSERT_TRUE(std::isfinite(correction[col][row])) << text;
+    const std::optional<vec3> velocity = c.root_motion_velocity();
+    ASSERT_TRUE(!velocity || finite(*velocity)) << text;
+    const std::optional<float> scale = c.root_motion_scale();
+    ASSERT_TRUE(!scale || std::isfinite(*scale)) << text;
+    ASSERT_LE(c.records().size(), 4096u) << text;
+    c.clear_records();
+    ASSERT_LE(c.runtime_warnings().size(), anim::Controller::kMaxRuntimeCases + 1) << text;
+    for (const Warning& w : c.runtime_warnings()) {
+      ASSERT_FALSE(w.location.empty()) << w.to_string();
+      ASSERT_FALSE(w.message.empty()) << w.to_string();
+    }
+  }
+}
+
+struct Outcome {
+  int parse_failed = 0, bind_failed = 0, desc_failed = 0, compile_failed = 0, driven = 0;
+};
+
+// parse -> bind -> desc -> compile -> drive. `path` names the document (the base of `extends`).
+void run_pipeline(const std::string& text, const std::string& path, const Model& model,
+                  std::mt19937& rng, Outcome& outcome) {
+  // CRITTER_FUZZ_DUMP=<file>: each mutant is written there before it runs, so a crash or a
+  // runaway leaves its input behind.
+  if (const char* dump = std::getenv("CRITTER_FUZZ_DUMP")) write_file(dump, std::string_view(text));
+  Diagnostics diag;
+  std::vector<Error> errors;
+  auto config = io::parse_animation_config(text, path, {}, &diag, &errors);
+  // Bounded: warnings and errors grow with the input, not beyond it.
+  ASSERT_LE(diag.size(), text.size() + 64) << text;
+  ASSERT_LE(errors.size(), text.size() + 64) << text;
+  for (const Error& e : errors) expect_located(e, "parse (all)", text);
+  for (const Warning& w : diag.items()) ASSERT_FALSE(w.path.empty()) << w.to_string();
+  if (!config) {
+    expect_located(config.error(), "parse", text);
+    EXPECT_FALSE(errors.empty());
+    ++outcome.parse_failed;
+    return;
+  }
+  errors.clear();
+  auto bound = io::bind_animation_config(*config, model, {}, &diag, &errors);
+  for (const Error& e : errors) expect_located(e, "bind (all)", text);
+  if (!bound) {
+    expect_located(bound.error(), "bind", text);
+    ++outcome.bind_failed;
+    return;
+  }
+  auto desc = io::make_controller_desc(*config, *bound, model);
+  if (!desc) {
+    expect_located(desc.error(), "desc", text);
+    ++outcome.desc_failed;
+    return;
+  }
+  auto program = anim::ControllerProgram::compile(model, std::move(*desc));
+  if (!program) {
+    expect_located(program.error(), "compile", text);
+    ++outcome.compile_failed;
+    return;
+  }
+  drive(*program, rng, text);
+  ++outcome.driven;
+}
+
 class AnimationConfigFuzzTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -57,35 +214,228 @@ class AnimationConfigFuzzTest : public ::testing::Test {
                std::string_view(test_support::kFuzzTemplate));
   }
 
+  // Every truncation at a stride giving about `cuts` of them, then `count` random mutants.
+  Outcome fuzz(const std::string& seed, const Model& model, std::uint32_t rng_seed, int count,
+               int cuts = 200) {
+    std::mt19937 rng(rng_seed);
+    Outcome outcome;
+    const std::string path = folder_.file("mutant.json");
+    const std::size_t stride =
+        std::max<std::size_t>(1, seed.size() / static_cast<std::size_t>(cuts));
+    for (std::size_t n = 0; n < seed.size(); n += stride) {
+      run_pipeline(seed.substr(0, n), path, model, rng, outcome);
+      if (HasFatalFailure() || HasFailure()) return outcome;
+    }
+    for (int i = 0; i < count; ++i) {
+      run_pipeline(test_support::mutate_config(seed, rng), path, model, rng, outcome);
+      if (HasFatalFailure() || HasFailure()) return outcome;
+    }
+    return outcome;
+  }
+
   TempFolder folder_;
 };
 
-// ---- regressions found by the fuzzer ----------------------------------------------------------
-
-// Bug: deeply nested arrays or objects (a few thousand levels, a 9 kB file) made the reader use
-// gigabytes (the tree is walked and copied level by level) before any error. Nesting beyond
-// 128 levels is now refused at once with a kLimit error at the container that goes too deep.
-TEST_F(AnimationConfigFuzzTest, DeepNestingIsRefusedWithLimitError) {
-  auto nested = [](int depth) {
-    return "{\"animations\": {\"die\": {\"source\": \"Death\", \"preservePose\": " +
-           std::string(static_cast<std::size_t>(depth), '[') +
-           std::string(static_cast<std::size_t>(depth), ']') + "}}}";
-  };
-  // The root, animations and die take three levels: 125 arrays reach level 128, the limit.
-  auto c = io::parse_animation_config(nested(125), folder_.file("deep.json"));
-  ASSERT_FALSE(c);
-  EXPECT_EQ(c.error().code, ErrorCode::kInvalid) << c.error().to_string();
-  EXPECT_EQ(c.error().location, "/animations/die/preservePose");
-  std::string pointer = "/animations/die/preservePose";
-  for (int i = 0; i < 125; ++i) pointer += "/0";
-  for (int depth : {126, 5000, 1000000}) {
-    c = io::parse_animation_config(nested(depth), folder_.file("deep.json"));
-    ASSERT_FALSE(c);
-    EXPECT_EQ(c.error().code, ErrorCode::kLimit) << depth;
-    EXPECT_EQ(c.error().path, folder_.file("deep.json"));
-    EXPECT_EQ(c.error().location, pointer) << depth;
+TEST_F(AnimationConfigFuzzTest, SeedsRunCleanly) {
+  // The seeds themselves go the whole way (so mutants start from a working chain).
+  const Model quadruped = test_support::spec_example_quadruped();
+  for (const char* seed : {test_support::kSpecExampleConfig, test_support::kFeatureConfig}) {
+    Diagnostics diag;
+    auto c = io::parse_animation_config(seed, folder_.file("seed.json"), {}, &diag);
+    ASSERT_TRUE(c) << c.error().to_string();
+    auto b = io::bind_animation_config(*c, quadruped, {}, &diag);
+    ASSERT_TRUE(b) << b.error().to_string();
+    auto d = io::make_controller_desc(*c, *b, quadruped);
+    ASSERT_TRUE(d) << d.error().to_string();
+    auto p = anim::ControllerProgram::compile(quadruped, std::move(*d));
+    ASSERT_TRUE(p) << p.error().to_string();
   }
 }
+
+TEST_F(AnimationConfigFuzzTest, SpecExampleMutants) {
+  const Model model = test_support::spec_example_quadruped();
+  const Outcome o =
+      fuzz(test_support::kSpecExampleConfig, model, 20261130u, test_support::fuzz_iterations() * 4);
+  // The mutants reach every phase (otherwise the fuzzing only exercises the tokenizer).
+  EXPECT_GT(o.parse_failed, 0);
+  EXPECT_GT(o.driven, 0);
+}
+
+TEST_F(AnimationConfigFuzzTest, FeatureConfigMutants) {
+  const Model model = test_support::spec_example_quadruped();
+  const Outcome o =
+      fuzz(test_support::kFeatureConfig, model, 7u, test_support::fuzz_iterations() * 4);
+  EXPECT_GT(o.parse_failed, 0);
+  EXPECT_GT(o.bind_failed + o.compile_failed, 0);
+  EXPECT_GT(o.driven, 0);
+}
+
+TEST_F(AnimationConfigFuzzTest, WizardMutants) {
+  auto wizard = io::load(CRITTER_SHARED_MODELS "/Wizard/Wizard.glb");
+  ASSERT_TRUE(wizard) << wizard.error().to_string();
+  auto text = [] {
+    std::string s;
+    FILE* f = std::fopen(CRITTER_SOURCE_DIR "/docs/examples/Wizard.json", "rb");
+    if (f == nullptr) return s;
+    char buf[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    std::fclose(f);
+    return s;
+  }();
+  ASSERT_FALSE(text.empty());
+  const Outcome o = fuzz(text, *wizard, 42u, test_support::fuzz_iterations() * 2, 100);
+  EXPECT_GT(o.driven, 0);
+}
+
+// Targeted hostile values in the feature config (one substitution each).
+TEST_F(AnimationConfigFuzzTest, TargetedHostileFields) {
+  const Model model = test_support::spec_example_quadruped();
+  struct Case {
+    const char* from;
+    const char* to;
+  };
+  const Case cases[] = {
+      {"\"maxChainLength\": 3", "\"maxChainLength\": 1000000000"},
+      {"\"maxChainLength\": 3", "\"maxChainLength\": -2147483648"},
+      {"\"maxChainLength\": 3", "\"maxChainLength\": 2.5"},
+      {"\"iterations\": 8", "\"iterations\": 1000000000"},
+      {"\"iterations\": 8", "\"iterations\": 1e999"},
+      {"\"time\": 0.9", "\"time\": 5"},
+      {"\"time\": 0.9", "\"time\": -1"},
+      {"\"time\": 0.9", "\"time\": \"NaN\""},
+      {"\"time\": 0.9", "\"time\": 1e999"},
+      {"\"startPhase\": 0.1", "\"startPhase\": \"NaN\""},
+      {"\"startPhase\": 0.1", "\"startPhase\": \"[Boost] / 0\""},
+      {"\"endPhase\": 0.9", "\"endPhase\": 1e999"},
+      {"\"endPhase\": 0.9", "\"endPhase\": \"0 / 0\""},
+      {"\"startPhase\": 0.8", "\"startPhase\": \"[Boost] * 1e38 * 1e38\""},
+      {"\"blendDuration\": 0", "\"blendDuration\": -5"},
+      {"\"blendDuration\": 0", "\"blendDuration\": \"-[Boost] * 1e38 * 1e38\""},
+      {"\"speed\": 2", "\"speed\": 1e38"},
+      {"\"speed\": 2", "\"speed\": \"-1e38 * [Boost]\""},
+      {"\"modelScale\": 1.5", "\"modelScale\": 1e38"},
+      {"\"modelScale\": 1.5", "\"modelScale\": -1"},
+      {"\"modelScale\": 1.5", "\"modelScale\": 1e-45"},
+      {"\"rootBoneRotation\": [10, 20, 30]", "\"rootBoneRotation\": [1e38, -1e38, 1e38]"},
+      {"\"rootBoneTranslation\": [0, 0.5, 0]", "\"rootBoneTranslation\": [1e38, 1e38, 1e38]"},
+      {"\"value\": 2", "\"value\": 1e38"},
+      {"\"value\": 2", "\"value\": 0"},
+      {"\"minScale\": 0.5", "\"minScale\": -1e38"},
+      {"\"maxSpeed\": 10", "\"maxSpeed\": 1e38"},
+      {"\"maxSpeed\": 10", "\"maxSpeed\": -1"},
+      {"\"impulseOverride\": [0, 5, 0]", "\"impulseOverride\": [1e38, 1e38, 1e38]"},
+      {"\"impulsePhase\": 0.18", "\"impulsePhase\": 7"},
+      {"\"smoothTime\": 0.2", "\"smoothTime\": 0"},
+      {"\"smoothTime\": 0.2", "\"smoothTime\": -1"},
+      {"\"smoothTime\": 0.1 }", "\"smoothTime\": 1e38 }"},
+      {"\"shares\": [0.4, 0.6]", "\"shares\": [1e38, -1e38]"},
+      {"\"maxYawDegrees\": 65", "\"maxYawDegrees\": 1e38"},
+      {"\"weight\": 0.8", "\"weight\": 1e38"},
+      {"\"aimWeight\": 1", "\"aimWeight\": 1, \"aimAxis\": [0, 0, 0]"},
+      {"\"aimWeight\": 1", "\"aimWeight\": 1, \"aimAxis\": [1e38, 1e38, 1e38]"},
+      {"\"tolerance\": 0.001", "\"tolerance\": 0"},
+      {"\"tolerance\": 0.001", "\"tolerance\": -1"},
+      {"\"maxStepDegrees\": 45", "\"maxStepDegrees\": 0"},
+      {"\"min\": [0, -5, -5]", "\"min\": [-1e38, -5, -5]"},
+      {"\"rotationX\": \"[SpeedXZ] * 10\"", "\"rotationX\": \"[SpeedXZ] * 1e38 * 1e38\""},
+      {"\"scaleY\": \"1 + [Boost]\"", "\"scaleY\": \"0\""},
+      {"\"scaleY\": \"1 + [Boost]\"", "\"scaleY\": \"[Boost] * 1e38 * 1e38\""},
+      {"\"BodyDrop\": 0.4", "\"BodyDrop\": 1e38"},
+      {"\"Boost\": 0.25", "\"Boost\": 1e38"},
+      {"\"Count\": { \"type\": \"int\", \"value\": 1 }",
+       "\"Count\": { \"type\": \"int\", \"value\": 1e300 }"},
+      {"\"value\": \"\"", "\"value\": 1e999"},
+      {"\"extends\": \"fuzz_base\"", "\"extends\": \"mutant\""},
+      {"\"extends\": \"fuzz_base\"", "\"extends\": \"\""},
+      {"\"extends\": \"fuzz_base\"", "\"extends\": [\"fuzz_base\"]"},
+      {"\"extends\": \"fuzz_base\"", "\"template\": \"mutant\""},
+      {"\"extends\": \"fuzz_base\"", "\"extends\": \"fuzz_base\", \"template\": \"c.json\""},
+  };
+  std::mt19937 rng(99u);
+  Outcome outcome;
+  for (const Case& k : cases) {
+    std::string text = test_support::kFeatureConfig;
+    const std::size_t at = text.find(k.from);
+    ASSERT_NE(at, std::string::npos) << k.from;
+    text.replace(at, std::string_view(k.from).size(), k.to);
+    // "extends": "mutant" names the document itself: write it so the cycle is real.
+    write_file(folder_.file("mutant.json"), std::string_view(text));
+    SCOPED_TRACE(k.to);
+    run_pipeline(text, folder_.file("mutant.json"), model, rng, outcome);
+    if (HasFailure()) return;
+  }
+  // The base config can carry the hostile values too: the same chain through extends.
+  for (const Case& k : cases) {
+    std::string base = test_support::kFeatureConfig;
+    const std::size_t at = base.find(k.from);
+    base.replace(at, std::string_view(k.from).size(), k.to);
+    const std::size_t ext = base.find("\"extends\"");
+    if (ext != std::string::npos) base.replace(ext, 9, "\"extendz\"");
+    write_file(folder_.file("hostile_base.json"), std::string_view(base));
+    SCOPED_TRACE(k.to);
+    run_pipeline(R"({"extends": "hostile_base", "modelScale": 1})", folder_.file("child.json"),
+                 model, rng, outcome);
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(outcome.driven, 0);
+}
+
+TEST_F(AnimationConfigFuzzTest, ExtendsCyclesThroughFiles) {
+  const Model model = test_support::spec_example_quadruped();
+  write_file(folder_.file("a.json"), std::string_view(R"({"extends": "b", "modelScale": 1})"));
+  write_file(folder_.file("b.json"), std::string_view(R"({"extends": "c.json"})"));
+  write_file(folder_.file("c.json"), std::string_view(R"({"extends": "./a"})"));
+  write_file(folder_.file("self.json"), std::string_view(R"({"extends": "self"})"));
+  write_file(folder_.file("upper.json"), std::string_view(R"({"EXTENDS": "UPPER"})"));
+  std::mt19937 rng(5u);
+  Outcome outcome;
+  for (const char* name : {"a.json", "b.json", "c.json", "self.json", "upper.json"}) {
+    Diagnostics diag;
+    auto c = io::load_animation_config(folder_.file(name), {}, &diag);
+    if (!c) expect_located(c.error(), name, name);
+    if (HasFailure()) return;
+  }
+  // A long chain does not recurse without bound either.
+  for (int i = 0; i < 200; ++i) {
+    write_file(folder_.file("chain" + std::to_string(i) + ".json"),
+               std::string_view("{\"extends\": \"chain" + std::to_string(i + 1) + "\"}"));
+  }
+  write_file(folder_.file("chain200.json"), std::string_view(test_support::kFeatureConfig));
+  auto c = io::load_animation_config(folder_.file("chain0.json"));
+  if (!c) expect_located(c.error(), "chain", "chain0.json");
+  run_pipeline(R"({"extends": "a"})", folder_.file("x.json"), model, rng, outcome);
+  EXPECT_EQ(outcome.parse_failed, 1);
+}
+
+// io::load_controller on written mutants: the one-call API sees the same hostile files
+// (CreatureModel on top of it: tests/creature/creature_model_fuzz_test.cpp).
+TEST_F(AnimationConfigFuzzTest, LoadControllerOnMutants) {
+  auto model = std::make_shared<const Model>(test_support::spec_example_quadruped());
+  std::mt19937 rng(314u);
+  const int count = test_support::fuzz_iterations() * 2;
+  int loaded = 0;
+  for (int i = 0; i < count; ++i) {
+    const std::string text = test_support::mutate_config(
+        (i & 1) ? test_support::kFeatureConfig : test_support::kSpecExampleConfig, rng);
+    const std::string path = folder_.file("loaded.json");
+    write_file(path, std::string_view(text));
+    Diagnostics diag;
+    auto result = io::load_controller(path, model, {}, &diag);
+    if (!result) {
+      expect_located(result.error(), "load_controller", text);
+      if (HasFailure()) return;
+      continue;
+    }
+    ++loaded;
+    EXPECT_EQ(result->model, model);  // no file: source loads
+    drive(result->program, rng, text);
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(loaded, 0);
+}
+
+// ---- regressions found by the fuzzer ----------------------------------------------------------
 
 // Bug: a driver number property written "inf" or "nan" (a numeric string) or as a number beyond
 // float range passed bind and reached the LookAt driver as an infinite angle limit, so the head
@@ -154,6 +504,31 @@ TEST_F(AnimationConfigFuzzTest, HugeIkAimParameterPosesLikeItsDirection) {
       EXPECT_NEAR(big[j].rotation.z, unit[j].rotation.z, 1e-5f) << "joint " << j;
       EXPECT_NEAR(big[j].rotation.w, unit[j].rotation.w, 1e-5f) << "joint " << j;
     }
+  }
+}
+
+// Bug: deeply nested arrays or objects (a few thousand levels, a 9 kB file) made the reader use
+// gigabytes (the tree is walked and copied level by level) before any error. Nesting beyond
+// 128 levels is now refused at once with a kLimit error at the container that goes too deep.
+TEST_F(AnimationConfigFuzzTest, DeepNestingIsRefusedWithLimitError) {
+  auto nested = [](int depth) {
+    return "{\"animations\": {\"die\": {\"source\": \"Death\", \"preservePose\": " +
+           std::string(static_cast<std::size_t>(depth), '[') +
+           std::string(static_cast<std::size_t>(depth), ']') + "}}}";
+  };
+  // The root, animations and die take three levels: 125 arrays reach level 128, the limit.
+  auto c = io::parse_animation_config(nested(125), folder_.file("deep.json"));
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().code, ErrorCode::kInvalid) << c.error().to_string();
+  EXPECT_EQ(c.error().location, "/animations/die/preservePose");
+  std::string pointer = "/animations/die/preservePose";
+  for (int i = 0; i < 125; ++i) pointer += "/0";
+  for (int depth : {126, 5000, 1000000}) {
+    c = io::parse_animation_config(nested(depth), folder_.file("deep.json"));
+    ASSERT_FALSE(c);
+    EXPECT_EQ(c.error().code, ErrorCode::kLimit) << depth;
+    EXPECT_EQ(c.error().path, folder_.file("deep.json"));
+    EXPECT_EQ(c.error().location, pointer) << depth;
   }
 }
 

@@ -151,7 +151,7 @@ int fuzz_iterations() {
     const int n = std::atoi(s);
     if (n > 0) return n;
   }
-  return 60;
+  return 250;
 }
 
 // Values a token may be swapped for: hostile numbers, NaN-ish strings, other types, deep
