@@ -115,7 +115,9 @@ void CreatureModel::advance_phases(float dt) {
   }
 
   if (state_.movement_phase) {
-    phases_.movement = *state_.movement_phase;
+    // "Any real value": NaN or an infinity from the host reads as 0, as it would otherwise reach
+    // every expression and driver that reads MovementPhase.
+    phases_.movement = std::isfinite(*state_.movement_phase) ? *state_.movement_phase : 0.0f;
     return;
   }
   float was = options_.walk_animation_speed;
