@@ -856,7 +856,8 @@ class Reader {
       return rules;
     }
     if (v.items.empty()) p_.error(ErrorCode::kInvalid, v.where, "rules is empty");
-    const RuleConfig* unconditional = nullptr;
+    // The index of the first rule that always matches: an index, as `rules` grows and moves.
+    std::optional<std::size_t> unconditional;
     for (const ConfigValue& item : v.items) {
       if (!item.is_object()) {
         wrong_type(item, p_, "a rule object {condition, animation | rules}");
@@ -887,12 +888,11 @@ class Reader {
         rule.is_group = true;
         rule.rules = read_rules(*children);
       }
-      if (unconditional != nullptr) {
+      if (unconditional) {
         p_.warn(item.where, "rule is unreachable: an earlier rule at " +
-                                unconditional->where.pointer + " always matches");
+                                rules[*unconditional].where.pointer + " always matches");
       } else if (!rule.is_group && iequals(trim(rule.condition), "true")) {
-        unconditional = &rules.emplace_back(std::move(rule));
-        continue;
+        unconditional = rules.size();
       }
       rules.push_back(std::move(rule));
     }

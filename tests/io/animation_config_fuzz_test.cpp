@@ -637,4 +637,25 @@ TEST_F(AnimationConfigFuzzTest, LookAtOverZeroScaledBoneKeepsPoseFinite) {
   EXPECT_EQ(ctl.pose()[head].scale.x, 1.0f);
 }
 
+// Bug (found under AddressSanitizer): the reader kept a pointer to the first unconditional rule
+// inside the vector of rules it was filling, so a later rule that grew the vector left it dangling
+// and the "unreachable" warning of the next rule read freed memory. Every later rule is now
+// reported against the right pointer.
+TEST_F(AnimationConfigFuzzTest, UnreachableRuleWarningAfterManyRulesNamesTheFirstUnconditional) {
+  Diagnostics diag;
+  auto c = io::parse_animation_config(R"({"states": {"s": {"layer": "Base", "rules": [
+      {"condition": "true", "animation": "a"}, {"condition": "x", "animation": "b"},
+      {"condition": "y", "animation": "c"}, {"condition": "z", "animation": "d"},
+      {"condition": "w", "animation": "e"}]}}})",
+                                      folder_.file("c.json"), {}, &diag);
+  ASSERT_TRUE(c) << c.error().to_string();
+  std::vector<std::string> got;
+  for (const Warning& w : diag.items()) got.push_back(w.location + " | " + w.message);
+  const std::string tail =
+      " | rule is unreachable: an earlier rule at /states/s/rules/0 always matches";
+  EXPECT_EQ(got,
+            (std::vector<std::string>{"/states/s/rules/1" + tail, "/states/s/rules/2" + tail,
+                                      "/states/s/rules/3" + tail, "/states/s/rules/4" + tail}));
+}
+
 }  // namespace
