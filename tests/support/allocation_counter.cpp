@@ -11,15 +11,46 @@ thread_local long g_allocations = 0;
 void (*volatile g_release)(void*) = std::free;
 }  // namespace
 
-void* operator new(std::size_t size) {
+namespace {
+void* counted_allocation(std::size_t size) noexcept {
   if (g_counting) ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  return std::malloc(size == 0 ? 1 : size);
+}
+}  // namespace
+
+// Every non-aligned form is replaced, so whatever form allocates, the matching delete frees it
+// with free() (a sanitizer reports a mismatch otherwise, e.g. for std::stable_sort's nothrow
+// buffer).
+void* operator new(std::size_t size) {
+  if (void* p = counted_allocation(size)) return p;
   throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+  if (void* p = counted_allocation(size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_allocation(size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_allocation(size);
 }
 void operator delete(void* p) noexcept {
   g_release(p);
 }
+void operator delete[](void* p) noexcept {
+  g_release(p);
+}
 void operator delete(void* p, std::size_t) noexcept {
+  g_release(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  g_release(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  g_release(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
   g_release(p);
 }
 
