@@ -17,18 +17,6 @@
 namespace critter::anim {
 namespace {
 
-bool finite_transform(const Transform& t) {
-  const float sum = t.translation.x + t.translation.y + t.translation.z + t.rotation.x +
-                    t.rotation.y + t.rotation.z + t.rotation.w + t.scale.x + t.scale.y + t.scale.z;
-  // A sum of finite values can overflow, so the sum only screens: check each when it fails.
-  if (std::isfinite(sum)) return true;
-  for (int i = 0; i < 3; ++i) {
-    if (!std::isfinite(t.translation[i]) || !std::isfinite(t.scale[i])) return false;
-  }
-  return std::isfinite(t.rotation.x) && std::isfinite(t.rotation.y) &&
-         std::isfinite(t.rotation.z) && std::isfinite(t.rotation.w);
-}
-
 // §10: deactivation and re-enable fades always take 0.2 s.
 constexpr float kDeactivateSeconds = 0.2f;
 // §17: footsteps closer than this are not passed to the hook.
@@ -605,7 +593,6 @@ Controller::Controller(std::shared_ptr<const ControllerProgram> program)
   weights_ = program_->morph_layout_.defaults;
   if (!program_->ik_chains_.empty() || !program_->ik_look_ats_.empty()) {
     models_.resize(joints);
-    pre_ik_.resize(joints);
   }
   ik_states_.resize(program_->ik_chains_.size());
   look_states_.resize(program_->ik_look_ats_.size());
@@ -1536,29 +1523,10 @@ void Controller::blend_morph_weights() {
 void Controller::run_ik() {
   const ControllerProgram& p = *program_;
   const auto parents = p.model_->skeleton().parents();
-  auto update_models = [&] {
-    for (std::size_t j = 0; j < output_.size(); ++j) {
-      const mat4 local = output_[j].to_matrix();
-      models_[j] = parents[j] < 0 ? local : models_[static_cast<std::size_t>(parents[j])] * local;
-    }
-  };
-  update_models();
-  std::copy(output_.begin(), output_.end(), pre_ik_.begin());
-  // A job on a degenerate pose (a bone that a driver or clip scaled to 0 makes a singular model
-  // matrix) can write NaN; such joints keep their pose from before that job, and the model
-  // matrices the next job reads are rebuilt.
-  auto keep_finite = [&] {
-    bool restored = false;
-    for (std::size_t j = 0; j < output_.size(); ++j) {
-      if (finite_transform(output_[j])) {
-        pre_ik_[j] = output_[j];
-      } else {
-        output_[j] = pre_ik_[j];
-        restored = true;
-      }
-    }
-    if (restored) update_models();
-  };
+  for (std::size_t j = 0; j < output_.size(); ++j) {
+    const mat4 local = output_[j].to_matrix();
+    models_[j] = parents[j] < 0 ? local : models_[static_cast<std::size_t>(parents[j])] * local;
+  }
   auto vec_param = [&](ParamIndex i) -> std::optional<vec3> {
     const ParamType t = values_.type(i);
     if (t != ParamType::kVec3 && t != ParamType::kVec2) return std::nullopt;
@@ -1577,14 +1545,6 @@ void Controller::run_ik() {
     job.settings = d.settings;
     job.target = vec_param(chain.target);
     job.aim = vec_param(chain.aim);
-    if (job.aim) {
-      // The aim is a direction, which the job normalises through its length: components above
-      // ~1e19 overflow that to inf and the chain to NaN. Dividing by the largest component keeps
-      // the direction with a length in [1, sqrt(3)].
-      const float m =
-          std::max({std::fabs(job.aim->x), std::fabs(job.aim->y), std::fabs(job.aim->z)});
-      if (m > 1.0f && std::isfinite(m)) *job.aim /= m;
-    }
     job.hint = vec_param(chain.hint);
     job.weight = std::clamp(eval_float(chain.weight, d.weight), 0.0f, 1.0f);
     job.position_weight =
@@ -1594,7 +1554,6 @@ void Controller::run_ik() {
     job.dt = last_dt_;
     job.state = &ik_states_[i];
     (void)job.run();  // the settings were validated at compile; values are finite or clamped
-    keep_finite();
   }
   for (std::size_t i = 0; i < p.ik_look_ats_.size(); ++i) {
     const auto& look = p.ik_look_ats_[i];
@@ -1613,7 +1572,6 @@ void Controller::run_ik() {
     job.dt = last_dt_;
     job.state = &look_states_[i];
     (void)job.run();
-    keep_finite();
   }
 }
 

@@ -286,7 +286,7 @@ Status IkChainJob::run() const {
 
   // Smoothing: the first frame (no history) snaps to the goal.
   vec3 goal = has_target ? *target : vec3(0.0f);
-  vec3 aim_dir = has_aim ? glm::normalize(*aim) : vec3(0.0f);
+  vec3 aim_dir = has_aim ? detail::direction(*aim) : vec3(0.0f);
   if (state) {
     if (!has_target) {
       state->has_target = false;

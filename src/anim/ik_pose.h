@@ -27,6 +27,13 @@ inline quat matrix_rotation(const mat4& m) {
   return glm::normalize(glm::quat_cast(r));
 }
 
+// normalize(v) that does not overflow: v is first divided by its largest component, so a
+// direction such as (1e30, 0, 0) stays (1, 0, 0) instead of reaching inf through its length.
+inline vec3 direction(const vec3& v) {
+  const float m = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+  return m > 1.0f && std::isfinite(m) ? glm::normalize(v / m) : glm::normalize(v);
+}
+
 inline vec3 position(const mat4& m) {
   return vec3(m[3]);
 }
@@ -66,11 +73,15 @@ struct PoseView {
   }
 
   // Turns joint j by the model-space rotation q about its own position: new local rotation =
-  // P⁻¹·q·P·R with P the parent's model rotation. Updates models[j] only.
+  // P⁻¹·q·P·R with P the parent's model rotation. Updates models[j] only. A turn with no defined
+  // result (a parent or bone scaled to 0 has no rotation, a degenerate direction gives a NaN q)
+  // leaves the joint as it was: every IK write goes through here, so no job outputs NaN.
   void rotate(int j, const quat& q) const {
     const quat p = matrix_rotation(parent_model(j));
     Transform& t = local(j);
-    t.rotation = glm::normalize(glm::conjugate(p) * q * p * t.rotation);
+    const quat turned = glm::normalize(glm::conjugate(p) * q * p * t.rotation);
+    if (!finite(turned.x) || !finite(turned.y) || !finite(turned.z) || !finite(turned.w)) return;
+    t.rotation = turned;
     update(j);
   }
 

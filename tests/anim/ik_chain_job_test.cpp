@@ -545,6 +545,17 @@ TEST(IkChainJobSingleBone, AimWeightSlerpsTheTurn) {
   EXPECT_NEAR(angle_between(rig.locals[0].rotation, quat_xyzw(0, 0, 0, 1)), kPi / 4, 1e-5f);
 }
 
+TEST(IkChainJobSingleBone, HugeAimComponentsAimLikeTheUnitDirection) {
+  // (1e30, 0, 0) has an infinite float length; the job must still aim along +X, not write NaN.
+  Rig rig = straight_two_bone();
+  auto job = job_for(rig, 1, 2, IkAlgorithm::kSingleBone);
+  job.settings.aim_axis = vec3(0, 1, 0);
+  job.aim = vec3(1e30f, 0, 0);
+  ASSERT_TRUE(job.run());
+  EXPECT_LT(glm::distance(rig.axis(1, {0, 1, 0}), vec3(1, 0, 0)), 1e-5f);
+  rig.expect_consistent();
+}
+
 TEST(IkChainJobAim, TwoBoneAimTurnsTheEndBoneAfterReaching) {
   Rig rig = chain_rig(3);
   auto job = job_for(rig, 3, 3, IkAlgorithm::kTwoBone);

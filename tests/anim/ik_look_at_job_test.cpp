@@ -144,6 +144,21 @@ TEST_F(IkLookAt, YawIsSharedBetweenTheBones) {
   rig_.expect_consistent();
 }
 
+TEST_F(IkLookAt, ABoneUnderAZeroScaledParentIsLeftAsItWas) {
+  // The neck scaled to 0 has no model rotation, so neither it nor the head under it can be turned
+  // by a model-space rotation: the head keeps its local and nothing becomes NaN.
+  rig_.locals[1].scale = vec3(0.0f);
+  rig_.refresh();
+  const Transform head_before = rig_.locals[2];
+  auto j = job();
+  j.yaw = 0.5f;
+  ASSERT_TRUE(j.run());
+  EXPECT_EQ(rig_.locals[2].rotation, head_before.rotation);
+  for (const Transform& t : rig_.locals) {
+    EXPECT_TRUE(all_finite(t.rotation) && all_finite(t.translation) && all_finite(t.scale));
+  }
+}
+
 TEST_F(IkLookAt, PositivePitchLooksUp) {
   auto j = job();
   j.pitch = 0.4f;

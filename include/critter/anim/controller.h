@@ -493,7 +493,6 @@ class Controller {
   std::vector<std::uint8_t> set_;
   std::vector<float> weights_;            // morph weights of the last compute_pose()
   std::vector<mat4> models_;              // IK scratch: model_from_joint of output_
-  std::vector<Transform> pre_ik_;         // IK scratch: output_ before the last job
   std::vector<IkChainState> ik_states_;   // per chain
   std::vector<LookAtState> look_states_;  // per look-at entry
   std::unique_ptr<RuntimeLog> log_;
