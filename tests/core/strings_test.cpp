@@ -1,0 +1,48 @@
+#include "critter/core/strings.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace critter {
+namespace {
+
+TEST(Strings, IequalsFoldsAsciiCaseOnly) {
+  EXPECT_TRUE(iequals("Head", "hEAD"));
+  EXPECT_TRUE(iequals("", ""));
+  EXPECT_FALSE(iequals("Head", "Heads"));
+  EXPECT_FALSE(iequals("Head", "Hand"));
+  // Bytes above 0x7f are compared as they are.
+  EXPECT_FALSE(iequals("\xC3\x84", "\xC3\xA4"));
+  EXPECT_TRUE(iequals("\xC3\x84", "\xC3\x84"));
+}
+
+TEST(Strings, AffixesIgnoreCase) {
+  EXPECT_TRUE(istarts_with("LookAtDriver", "lookat"));
+  EXPECT_TRUE(iends_with("LookAtDriver", "DRIVER"));
+  EXPECT_FALSE(iends_with("Driver", "LookAtDriver"));
+  EXPECT_FALSE(istarts_with("Look", "LookAt"));
+}
+
+TEST(Strings, LowerExtension) {
+  EXPECT_EQ(lower_extension("Models/Wolf.DAE"), "dae");
+  EXPECT_EQ(lower_extension("a\\b\\c.Glb"), "glb");
+  EXPECT_EQ(lower_extension("a.d/b"), "");
+  EXPECT_EQ(lower_extension(".hidden"), "");
+  EXPECT_EQ(lower_extension("x.tar.GZ"), "gz");
+  EXPECT_EQ(to_lower("AbC-1"), "abc-1");
+}
+
+TEST(Strings, QuotingForMessages) {
+  EXPECT_EQ(in_quotes("Walk"), "'Walk'");
+  EXPECT_EQ(in_quotes(std::string(70, 'a')), "'" + std::string(70, 'a') + "'");
+  EXPECT_EQ(in_quotes(std::string(70, 'a'), 64), "'" + std::string(64, 'a') + "...'");
+  EXPECT_EQ(in_quotes("abcdef", 3), "'abc...'");
+  const std::vector<std::string> names{"Head", "Neck"};
+  EXPECT_EQ(quoted_list(names), "'Head', 'Neck'");
+  EXPECT_EQ(quoted_list({}), "");
+}
+
+}  // namespace
+}  // namespace critter
