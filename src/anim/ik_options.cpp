@@ -3,20 +3,11 @@
 #include <array>
 #include <utility>
 
+#include "critter/core/strings.h"
+
 namespace critter::anim {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) {
-      return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
 
 constexpr std::array<std::pair<std::string_view, IkAlgorithm>, 5> kAlgorithms{{
     {"Auto", IkAlgorithm::kAuto},

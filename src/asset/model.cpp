@@ -4,16 +4,11 @@
 #include <cctype>
 #include <cmath>
 
+#include "critter/core/strings.h"
+
 namespace critter {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 template <class T, class NameOf>
 int find_by_name(std::span<const T> items, std::string_view name, NameOf name_of) {

@@ -4,16 +4,11 @@
 #include <cctype>
 #include <cmath>
 
+#include "critter/core/strings.h"
+
 namespace critter {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 std::string joint_location(const RawSkeleton& raw, std::size_t i) {
   return "/joints/" + std::to_string(i) + " ('" + raw.joints[i].name + "')";
