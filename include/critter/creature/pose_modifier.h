@@ -26,7 +26,7 @@ struct PoseModifierFrame {
   const CreatureState& state;  // this frame's body state
   float dt = 0.0f;             // frame time in seconds, finite and >= 0
   // This frame's local pose, one Transform per skeleton joint, as the chain's source wrote it
-  // (legacy rest-translation rule folded in). The matrices below were computed from it.
+  // (legacy rest-translation rule folded in); modify()'s model_transforms were computed from it.
   std::span<const Transform> local_pose;
 };
 
