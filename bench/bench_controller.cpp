@@ -136,7 +136,7 @@ BENCHMARK(BM_ControllerCrowdFrame)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 // The same crowd through creature::CreatureModel, what a game embeds: per creature the §16
 // built-ins written from a CreatureState, the controller's update and pose, then the placed
-// Instance (model-space matrices and the skinning palette). A tenth of the crowd is dying.
+// Instance (model-space matrices). A tenth of the crowd is dying.
 void BM_CreatureCrowdFrame(benchmark::State& state) {
   const int creatures = static_cast<int>(state.range(0));
   const auto program = four_legged_program();
@@ -170,7 +170,7 @@ void BM_CreatureCrowdFrame(benchmark::State& state) {
       creature::CreatureModel& c = crowd[static_cast<std::size_t>(i)];
       if (!c.update(dt, s)) state.SkipWithError("update failed");
       events += c.records().size();
-      benchmark::DoNotOptimize(c.palette(0).data());
+      benchmark::DoNotOptimize(c.model_transforms().data());
     }
   }
   state.SetItemsProcessed(state.iterations() * creatures);

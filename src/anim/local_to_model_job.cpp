@@ -74,9 +74,8 @@ struct RotationScale {
 // the previous joint's columns stay in registers instead of taking a store-to-load round trip,
 // the longest part of the per-joint dependency chain.
 [[gnu::always_inline]] inline void forward_pass(const std::int16_t* parents, std::size_t n,
-                                                const Transform* local, const Transform* rest_pose,
-                                                const float* root, const float* correction,
-                                                mat4* model) {
+                                                const Transform* local, const float* root,
+                                                const float* correction, mat4* model) {
   __m128 c0 = _mm_loadu_ps(root), c1 = _mm_loadu_ps(root + 4);
   __m128 c2 = _mm_loadu_ps(root + 8), c3 = _mm_loadu_ps(root + 12);
   for (std::size_t i = 0; i < n; ++i) {
@@ -88,7 +87,7 @@ struct RotationScale {
       c2 = _mm_loadu_ps(pm + 8);
       c3 = _mm_loadu_ps(pm + 12);
     }
-    compose(c0, c1, c2, c3, rest_pose[i].translation, local[i].rotation, local[i].scale);
+    compose(c0, c1, c2, c3, local[i].translation, local[i].rotation, local[i].scale);
     if (p < 0 && correction != nullptr) correct(c0, c1, c2, c3, correction);
     float* om = &model[i][0][0];
     _mm_storeu_ps(om, c0);
@@ -99,9 +98,8 @@ struct RotationScale {
 }
 
 void forward_pass_sse2(const std::int16_t* parents, std::size_t n, const Transform* local,
-                       const Transform* rest_pose, const float* root, const float* correction,
-                       mat4* model) {
-  forward_pass(parents, n, local, rest_pose, root, correction, model);
+                       const float* root, const float* correction, mat4* model) {
+  forward_pass(parents, n, local, root, correction, model);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -109,10 +107,9 @@ void forward_pass_sse2(const std::int16_t* parents, std::size_t n, const Transfo
 // The same pass compiled for AVX2 (three-operand instructions, register broadcasts: fewer
 // instructions for the same operations); run only where the CPU has it.
 [[gnu::target("avx2")]] void forward_pass_avx2(const std::int16_t* parents, std::size_t n,
-                                               const Transform* local, const Transform* rest_pose,
-                                               const float* root, const float* correction,
-                                               mat4* model) {
-  forward_pass(parents, n, local, rest_pose, root, correction, model);
+                                               const Transform* local, const float* root,
+                                               const float* correction, mat4* model) {
+  forward_pass(parents, n, local, root, correction, model);
 }
 
 bool has_avx2() {
@@ -148,9 +145,6 @@ Status LocalToModelJob::validate() const {
                        "parent " + std::to_string(p) + " is not -1 and not below joint " +
                            std::to_string(i) + " (parents-first order)");
   }
-  if (legacy_rest_translation && rest.size() != n)
-    return job_error("rest", "legacy_rest_translation needs a rest pose of " + std::to_string(n) +
-                                 " transforms, got " + std::to_string(rest.size()));
   if (!all_finite(root)) return job_error("root", "root matrix is not finite");
   if (!all_finite(root_correction))
     return job_error("root_correction", "root correction matrix is not finite");
@@ -164,23 +158,22 @@ Status LocalToModelJob::run() const {
   if (auto ok = validate(); !ok) return ok;
   const std::size_t n = parents.size();
   const Transform* local = input.data();
-  const Transform* rest_pose = legacy_rest_translation ? rest.data() : local;
   mat4* model = output.data();
   const bool corrected = root_correction != mat4(1.0f);
 #if defined(__SSE2__)
   const float* correction = corrected ? &root_correction[0][0] : nullptr;
 #if defined(CRITTER_LTM_AVX2)
   if (has_avx2()) {
-    forward_pass_avx2(parents.data(), n, local, rest_pose, &root[0][0], correction, model);
+    forward_pass_avx2(parents.data(), n, local, &root[0][0], correction, model);
     return {};
   }
 #endif
-  forward_pass_sse2(parents.data(), n, local, rest_pose, &root[0][0], correction, model);
+  forward_pass_sse2(parents.data(), n, local, &root[0][0], correction, model);
 #else
   for (std::size_t i = 0; i < n; ++i) {
     const int p = parents[i];
     const mat4& parent = p < 0 ? root : model[p];
-    compose(parent, rest_pose[i].translation, local[i].rotation, local[i].scale, model[i]);
+    compose(parent, local[i].translation, local[i].rotation, local[i].scale, model[i]);
     if (p < 0 && corrected) model[i] = model[i] * root_correction;
   }
 #endif

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "critter/creature/legacy/rest_translation.h"
+
 namespace critter::creature {
 namespace {
 
@@ -38,10 +40,10 @@ CreatureModel::CreatureModel(const Model& model, CreatureModelOptions options)
 CreatureModel::CreatureModel(const Model& model,
                              std::shared_ptr<const anim::ControllerProgram> program,
                              CreatureModelOptions options)
-    : options_(options), instance_(model) {
+    : options_(options), instance_(model), player_(model) {
   const auto rest = model.skeleton().rest_pose();
   pose_.assign(rest.begin(), rest.end());
-  weights_ = instance_.player().layout().defaults;
+  weights_ = player_.layout().defaults;
   if (program) {
     const anim::ParameterSchema& schema = program->schema();
     indices_ = BuiltinParameterIndices::resolve(schema);
@@ -50,7 +52,7 @@ CreatureModel::CreatureModel(const Model& model,
     controller_.emplace(std::move(program));
   } else if (!model.clips().empty()) {
     // The simple player's play cannot fail: clip 0 exists and the options are the defaults.
-    (void)instance_.player().play(0, anim::PlaybackMode::kLoopForward);
+    (void)player_.play(0, anim::PlaybackMode::kLoopForward);
     has_clip_ = true;
   }
 }
@@ -137,7 +139,7 @@ void CreatureModel::advance_phases(float dt) {
 void CreatureModel::rest_pose() {
   const auto rest = instance_.model().skeleton().rest_pose();
   std::copy(rest.begin(), rest.end(), pose_.begin());
-  const auto& defaults = instance_.player().layout().defaults;
+  const auto& defaults = player_.layout().defaults;
   std::copy(defaults.begin(), defaults.end(), weights_.begin());
 }
 
@@ -157,7 +159,7 @@ void CreatureModel::animate(float dt) {
     return;
   }
   if (has_clip_) {
-    anim::Player& player = instance_.player();
+    anim::Player& player = player_;
     player.update(dt);
     // A looping play reports nothing, but the list must not grow across frames.
     player.clear_records();
@@ -171,6 +173,10 @@ void CreatureModel::animate(float dt) {
   rest_pose();
   if (rig_) {
     rig_->animate(state_, dt, pose_);
+    if (rig_->keeps_rest_translation()) {
+      // pose_ holds one Transform per joint, so the rule cannot refuse it.
+      (void)apply_legacy_rest_translation(instance_.model().skeleton(), pose_);
+    }
     source_ = PoseSource::kProcedural;
     return;
   }
@@ -200,9 +206,16 @@ Status CreatureModel::update(float dt, const CreatureState& state) {
     instance_.set_root(entity);
     instance_.set_root_correction(mat4(1.0f));
   }
-  instance_.set_legacy_rest_translation(source_ == PoseSource::kProcedural &&
-                                        rig_->keeps_rest_translation());
-  return instance_.refresh(pose_, weights_);
+  if (auto ok = instance_.pose(pose_, weights_); !ok) return ok;
+  for (const auto& modifier : modifiers_) {
+    modifier->modify(PoseModifierFrame{instance_.model(), state_, dt, pose_},
+                     instance_.writable_model_transforms());
+  }
+  return {};
+}
+
+void CreatureModel::add_pose_modifier(std::unique_ptr<PoseModifier> modifier) {
+  if (modifier) modifiers_.push_back(std::move(modifier));
 }
 
 }  // namespace critter::creature

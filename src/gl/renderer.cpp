@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "critter/anim/instance.h"
+#include "critter/deform/palette_job.h"
 #include "shaders.h"
 
 namespace critter::gl {
@@ -100,7 +100,8 @@ struct Renderer::Impl {
   std::uint64_t frame = 0;
 
   std::vector<Submitted> instances;
-  std::vector<vec4> texels;  // palette staging, row-major, palette_width texels per row
+  std::vector<vec4> texels;        // palette staging, row-major, palette_width texels per row
+  std::vector<mat4> skin_palette;  // one skin's joint matrices before packing; grows only
   std::vector<float> weights;
   std::uint32_t palette_joints = 0;
   std::vector<DrawItem> items;
@@ -165,14 +166,6 @@ struct Renderer::Impl {
     glDeleteBuffers(1, &instance_buffer);
   }
 };
-
-RenderInstance render_instance(const GpuModel& model, const anim::Instance& instance) {
-  RenderInstance r;
-  r.model = &model;
-  r.model_transforms = instance.model_transforms();
-  r.morph_weights = instance.morph_weights();
-  return r;
-}
 
 RenderMode choose_render_mode(float opacity, float immersion, bool camera_under_water,
                               RenderMode material_mode) {
@@ -319,9 +312,17 @@ Status Renderer::submit(const RenderInstance& in) {
   put_matrix(mat4(1.0f), out);
   out += 3;
   for (const Skin& skin : model.skins()) {
+    if (m.skin_palette.size() < skin.joints.size()) m.skin_palette.resize(skin.joints.size());
+    deform::PaletteJob palette;
+    palette.model_transforms = transforms;
+    palette.joints = skin.joints;
+    palette.inverse_binds = skin.inverse_bind;
+    palette.palette = m.skin_palette;
+    // The Model's skins were validated against its skeleton when it was built and `transforms`
+    // has one matrix per joint (checked above), so the job cannot refuse.
+    (void)palette.run();
     for (std::size_t i = 0; i < skin.joints.size(); ++i) {
-      const mat4& joint = transforms[static_cast<std::size_t>(skin.joints[i])];
-      put_matrix(skin.inverse_bind.empty() ? joint : joint * skin.inverse_bind[i], out);
+      put_matrix(m.skin_palette[i], out);
       out += 3;
     }
   }

@@ -288,7 +288,10 @@ TEST_F(ControllerMorphTest, InstanceCarriesTheControllerWeights) {
   c->update(0.5f);
   c->compute_pose();
   Instance inst(model_);
-  ASSERT_TRUE(inst.refresh(c->pose(), c->morph_weights()));
+  // Before any pose: the model's default weights.
+  EXPECT_FLOAT_EQ(inst.morph_weights()[0], 0.2f);
+  EXPECT_FLOAT_EQ(inst.morph_weights()[2], 0.3f);
+  ASSERT_TRUE(inst.pose(c->pose(), c->morph_weights()));
   const auto w = inst.morph_weights();
   ASSERT_EQ(w.size(), 3u);
   EXPECT_FLOAT_EQ(w[0], 0.6f);
@@ -301,15 +304,12 @@ TEST_F(ControllerMorphTest, InstanceCarriesTheControllerWeights) {
 
   // A wrong count fails and changes nothing.
   const std::vector<float> two = {0.0f, 0.0f};
-  EXPECT_FALSE(inst.refresh(c->pose(), two));
+  EXPECT_FALSE(inst.pose(c->pose(), two));
   EXPECT_FLOAT_EQ(inst.morph_weights()[2], 1.0f);
-  // A refresh without weights shows the instance's own player again (nothing plays: defaults).
-  ASSERT_TRUE(inst.refresh(c->pose()));
-  EXPECT_FLOAT_EQ(inst.morph_weights()[0], 0.2f);
-  EXPECT_FLOAT_EQ(inst.morph_weights()[2], 0.3f);
-  ASSERT_TRUE(inst.refresh(c->pose(), c->morph_weights()));
-  inst.update(0.1f);
-  EXPECT_FLOAT_EQ(inst.morph_weights()[0], 0.2f);
+  // A pose without weights keeps the last weights given.
+  ASSERT_TRUE(inst.pose(c->pose()));
+  EXPECT_FLOAT_EQ(inst.morph_weights()[0], 0.6f);
+  EXPECT_FLOAT_EQ(inst.morph_weights()[2], 1.0f);
 }
 
 TEST_F(ControllerMorphTest, ComputePoseDoesNotAllocate) {

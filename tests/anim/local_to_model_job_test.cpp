@@ -65,16 +65,11 @@ class LocalToModelJobValidity : public ::testing::Test {
 
   std::vector<std::int16_t> parents_{-1, 0, 0, 2};
   std::vector<Transform> input_ = std::vector<Transform>(4);
-  std::vector<Transform> rest_ = std::vector<Transform>(4);
   std::vector<mat4> output_ = std::vector<mat4>(4);
 };
 
 TEST_F(LocalToModelJobValidity, ValidJobPasses) {
   EXPECT_TRUE(job().run());
-  auto j = job();
-  j.legacy_rest_translation = true;
-  j.rest = rest_;
-  EXPECT_TRUE(j.run());
 }
 
 TEST_F(LocalToModelJobValidity, InputSize) {
@@ -99,14 +94,6 @@ TEST_F(LocalToModelJobValidity, ParentNotBeforeChild) {
 TEST_F(LocalToModelJobValidity, ParentBelowMinusOne) {
   parents_[3] = -2;
   expect_fails(job(), "parents/3");
-}
-
-TEST_F(LocalToModelJobValidity, LegacyWithoutRest) {
-  auto j = job();
-  j.legacy_rest_translation = true;
-  expect_fails(j, "rest");
-  j.rest = std::span<const Transform>(rest_).first(3);
-  expect_fails(j, "rest");
 }
 
 TEST_F(LocalToModelJobValidity, NonFiniteRoot) {
@@ -229,34 +216,6 @@ TEST(LocalToModelJob, MatchesReferenceProductOfToMatrix) {
     expect_mat_near(model[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)], 1e-4f,
                     "joint " + std::to_string(i));
   }
-}
-
-TEST(LocalToModelJob, LegacyRuleKeepsRestTranslation) {
-  const vec3 z(0, 0, 1);
-  const std::vector<std::int16_t> parents{-1, 0};
-  const std::vector<Transform> rest{trs(vec3(0, 1, 0), kIdentity, vec3(1)),
-                                    trs(vec3(2, 0, 0), kIdentity, vec3(1))};
-  const std::vector<Transform> pose{trs(vec3(5, 5, 5), axis_angle(z, kPi / 2), vec3(1)),
-                                    trs(vec3(7, 7, 7), kIdentity, vec3(3))};
-  std::vector<mat4> model(2);
-  LocalToModelJob job;
-  job.parents = parents;
-  job.input = pose;
-  job.output = model;
-  job.rest = rest;
-  job.legacy_rest_translation = true;
-  ASSERT_TRUE(job.run());
-  // Joint 0: T(rest 0, 1, 0)·Rz(90°). Joint 1: model0·T(rest 2, 0, 0)·S(3) -> origin
-  // (0, 1, 0) + Rz(90°)(2, 0, 0) = (0, 3, 0).
-  expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {0, 1, 0, 1}), 1e-6f,
-                  "legacy joint 0");
-  expect_mat_near(model[1], columns({0, 3, 0, 0}, {-3, 0, 0, 0}, {0, 0, 3, 0}, {0, 3, 0, 1}), 1e-6f,
-                  "legacy joint 1");
-  // Without the rule the pose's own translation is used.
-  job.legacy_rest_translation = false;
-  ASSERT_TRUE(job.run());
-  expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {5, 5, 5, 1}), 1e-6f,
-                  "full replacement joint 0");
 }
 
 }  // namespace

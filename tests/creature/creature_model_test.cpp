@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "critter/anim/local_to_model_job.h"
 #include "critter/asset/demo_creature.h"
+#include "critter/deform/palette_job.h"
 #include "critter/io/controller_loader.h"
 #include "support/allocation_counter.h"
 #include "support/glb_builder.h"
@@ -37,6 +39,19 @@ void expect_vec(const vec3& actual, const vec3& expected, float eps = kEps) {
 
 vec3 model_position(const CreatureModel& m, int bone) {
   return vec3(m.bone_transform(bone)[3]);
+}
+
+// Skin `skin`'s palette from the creature's posed matrices, as a renderer builds it.
+std::vector<mat4> palette_of(const CreatureModel& m, int skin_index) {
+  const Skin& skin = m.model().skins()[static_cast<std::size_t>(skin_index)];
+  std::vector<mat4> palette(skin.joints.size());
+  deform::PaletteJob job;
+  job.model_transforms = m.model_transforms();
+  job.joints = skin.joints;
+  job.inverse_binds = skin.inverse_bind;
+  job.palette = palette;
+  EXPECT_TRUE(job.run());
+  return palette;
 }
 
 std::shared_ptr<const Model> demo_model() {
@@ -174,11 +189,11 @@ TEST(CreatureModelTest, NothingToPlayShowsTheRestPoseAtTheEntity) {
   // R_Y(180°) maps the head's (0, .75, .38) to (0, .75, -.38), then + (1, 0, 2).
   expect_vec(model_position(m, kHead), {1.0f, 0.75f, 1.62f});
   // Rest pose: each palette matrix is entity · rest · inverse(rest) = the entity transform.
-  const auto palette = m.palette(0);
+  ASSERT_EQ(model->skins().size(), 1u);
+  const std::vector<mat4> palette = palette_of(m, 0);
   ASSERT_EQ(palette.size(), 18u);
   expect_vec(vec3(palette[kHead] * vec4(0, 0, 0, 1)), {1.0f, 0.0f, 2.0f});
   expect_vec(vec3(palette[kHead] * vec4(0, 0, -1, 1)), {1.0f, 0.0f, 3.0f});
-  EXPECT_TRUE(m.palette(1).empty());
 }
 
 TEST(CreatureModelTest, SimplePlayerLoopsTheFirstClip) {
@@ -251,12 +266,85 @@ TEST(CreatureModelTest, LegacyRigKeepsTheRestTranslations) {
   // The body's (0, 1, 0) is replaced by its rest (0, .55, 0); the 90° turn stays.
   expect_vec(model_position(m, kHead), {0.38f, 0.75f, 0.0f});
 
-  // Without a rig the legacy rule is off again (rest pose, rest translations either way), and
-  // the instance's own flag follows the source.
+  // The rule is folded into the frame's local pose: the rig's rotation with the rest translation.
+  EXPECT_EQ(m.local_pose()[kBody].translation, vec3(0.0f, 0.55f, 0.0f));
+  EXPECT_EQ(m.local_pose()[kBody].rotation, glm::angleAxis(kPi / 2, vec3(0.0f, 1.0f, 0.0f)));
+
+  // Without a rig the legacy rule is off again (rest pose, rest translations either way).
   m.set_procedural_rig(nullptr);
   ASSERT_TRUE(m.update(0.1f, CreatureState{}));
   EXPECT_EQ(m.source(), PoseSource::kRest);
   expect_vec(model_position(m, kHead), {0.0f, 0.75f, 0.38f});
+}
+
+// A pose modifier that checks it runs on this frame's local-to-model output, records the head
+// matrix it found and lifts the head by `lift` metres.
+class LiftHead final : public PoseModifier {
+ public:
+  explicit LiftHead(float lift) : lift_(lift) {}
+  void modify(const PoseModifierFrame& frame, std::span<mat4> model_transforms) override {
+    ++calls;
+    std::vector<mat4> expected(frame.local_pose.size());
+    anim::LocalToModelJob ltm;
+    ltm.parents = frame.model.skeleton().parents();
+    ltm.input = frame.local_pose;
+    ltm.output = expected;
+    saw_local_to_model = ltm.run().has_value() && model_transforms.size() == expected.size() &&
+                         model_transforms[kBody] == expected[kBody];
+    seen_head = model_transforms[kHead];
+    seen_dt = frame.dt;
+    model_transforms[kHead][3] += vec4(0.0f, lift_, 0.0f, 0.0f);
+  }
+  int calls = 0;
+  bool saw_local_to_model = false;
+  mat4 seen_head{0.0f};
+  float seen_dt = -1.0f;
+
+ private:
+  float lift_;
+};
+
+TEST(CreatureModelTest, PoseModifiersRunAfterLocalToModelAndBeforeThePalette) {
+  const auto model = clipless_model();
+  CreatureModelOptions options;
+  options.model_space = true;
+  CreatureModel m(*model, options);
+  m.set_procedural_rig(std::make_unique<RecordingRig>());
+  auto first = std::make_unique<LiftHead>(1.0f);
+  auto second = std::make_unique<LiftHead>(0.5f);
+  LiftHead* a = first.get();
+  LiftHead* b = second.get();
+  m.add_pose_modifier(std::move(first));
+  m.add_pose_modifier(std::move(second));
+  m.add_pose_modifier(nullptr);  // ignored
+  EXPECT_EQ(m.pose_modifier_count(), 2u);
+
+  ASSERT_TRUE(m.update(0.1f, CreatureState{}));
+  EXPECT_EQ(a->calls, 1);
+  EXPECT_EQ(b->calls, 1);
+  EXPECT_FLOAT_EQ(a->seen_dt, 0.1f);
+  // The first saw the frame's local-to-model (the rig's body pose), the second what the first
+  // left, and what the last one left is what the creature and its palette show.
+  EXPECT_TRUE(a->saw_local_to_model);
+  const vec3 posed_head = vec3(a->seen_head[3]);
+  expect_vec(vec3(b->seen_head[3]), posed_head + vec3(0.0f, 1.0f, 0.0f));
+  expect_vec(model_position(m, kHead), posed_head + vec3(0.0f, 1.5f, 0.0f));
+  const std::vector<mat4> palette = palette_of(m, 0);
+  const mat4& inverse_bind = model->skins()[0].inverse_bind[kHead];
+  expect_vec(vec3(palette[kHead] * glm::inverse(inverse_bind) * vec4(0, 0, 0, 1)),
+             posed_head + vec3(0.0f, 1.5f, 0.0f));
+
+  // A refused frame (non-finite placement) runs no modifier.
+  CreatureModel placed(*model);
+  auto counted = std::make_unique<LiftHead>(1.0f);
+  LiftHead* c = counted.get();
+  placed.add_pose_modifier(std::move(counted));
+  CreatureState bad;
+  bad.position = vec3(std::nanf(""), 0.0f, 0.0f);
+  EXPECT_FALSE(placed.update(0.1f, bad));
+  EXPECT_EQ(c->calls, 0);
+  ASSERT_TRUE(placed.update(0.1f, CreatureState{}));
+  EXPECT_EQ(c->calls, 1);
 }
 
 TEST(CreatureModelTest, HookWinsAndReturningFalseFallsThrough) {

@@ -10,6 +10,7 @@
 
 #include "critter/asset/demo_creature.h"
 #include "critter/creature/creature_model.h"
+#include "critter/deform/palette_job.h"
 #include "critter/io/controller_loader.h"
 #include "critter/io/gltf_writer.h"
 #include "critter/io/load.h"
@@ -76,8 +77,15 @@ TEST(EmbeddingExample, AHostDrivesACreatureFromFiles) {
   EXPECT_EQ(steps[0], "front");
   EXPECT_EQ(steps[1], "back");
 
-  // The palettes a renderer uploads: one per skin, one matrix per skin joint.
-  ASSERT_EQ(wolf->palette(0).size(), loaded->model->skins()[0].joints.size());
+  // The palette a renderer uploads: one matrix per skin joint, built from the posed matrices.
+  const Skin& skin = loaded->model->skins()[0];
+  std::vector<mat4> palette(skin.joints.size());
+  deform::PaletteJob palette_job;
+  palette_job.model_transforms = wolf->model_transforms();
+  palette_job.joints = skin.joints;
+  palette_job.inverse_binds = skin.inverse_bind;
+  palette_job.palette = palette;
+  ASSERT_TRUE(palette_job.run());
   // The root is placed at the entity position, turned 180° by rootBoneRotation: the rest model
   // transform of the root joint is the identity, so its matrix is T(10, 0, 5)·R_Y(180°) (its
   // rest local is identity; the walk moves only bones below it).

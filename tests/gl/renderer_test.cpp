@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "critter/anim/instance.h"
 #include "critter/asset/demo_creature.h"
 #include "gl/fixture.h"
 

@@ -145,7 +145,7 @@ Status ControllerPose::place(anim::Instance& instance) {
   const std::span<const Transform> pose = controller_->compute_pose();
   instance.set_root(controller_->root_matrix());
   instance.set_root_correction(controller_->root_correction());
-  return instance.refresh(pose, controller_->morph_weights());
+  return instance.pose(pose, controller_->morph_weights());
 }
 
 std::vector<LayerSummary> ControllerPose::layers() const {

@@ -7,7 +7,7 @@
 #include <ostream>
 
 #include "command.h"
-#include "critter/gl/crowd.h"
+#include "critter/creature/crowd.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -21,6 +21,21 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+// Every creature placed on its grid cell, without blob shadows (one draw per shadow would break
+// the one-draw-per-part crowd). Stops at the renderer's first refusal.
+Status submit_crowd(const gl::GpuModel& gpu, const creature::Crowd& crowd, gl::Renderer& renderer) {
+  for (std::size_t i = 0; i < crowd.size(); ++i) {
+    gl::RenderInstance r;
+    r.model = &gpu;
+    r.world_from_model = crowd.placement(i);
+    r.model_transforms = crowd.instance(i).model_transforms();
+    r.morph_weights = crowd.instance(i).morph_weights();
+    r.cast_shadow = false;
+    if (Status s = renderer.submit(r); !s) return s;
+  }
+  return {};
+}
+
 }  // namespace
 
 int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
@@ -29,10 +44,10 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
   gl::Renderer& renderer = *picture->renderer;
   Result<std::unique_ptr<gl::GpuModel>> gpu = renderer.upload(*r.model);
   if (!gpu) return report(gpu.error(), err);
-  gl::CrowdOptions options;
+  creature::CrowdOptions options;
   options.count = static_cast<std::uint32_t>(r.count);
   options.clip = r.clip;
-  Result<std::unique_ptr<gl::Crowd>> crowd = gl::Crowd::create(**gpu, options);
+  Result<std::unique_ptr<creature::Crowd>> crowd = creature::Crowd::create(*r.model, options);
   if (!crowd) return report(crowd.error(), err);
   const float aspect = static_cast<float>(r.width) / static_cast<float>(r.height);
   const gl::Camera camera =
@@ -49,7 +64,7 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
     animate += ms_since(t);
     t = Clock::now();
     renderer.begin_frame();
-    if (Status s = (*crowd)->submit(renderer); !s) return report(s.error(), err);
+    if (Status s = submit_crowd(**gpu, **crowd, renderer); !s) return report(s.error(), err);
     submit += ms_since(t);
     t = Clock::now();
     picture->target.bind();

@@ -1,5 +1,6 @@
 // `critter render FILE --crowd N`: N creatures of the model on a grid, each with its own
-// instance and phase offset, drawn as one skinned crowd (gl::Crowd). Prints the draw calls and
+// instance and phase offset, drawn as one skinned crowd (creature::Crowd through
+// gl::Renderer). Prints the draw calls and
 // the time of a frame split into its CPU parts, and writes the last frame as a PNG.
 #pragma once
 

@@ -72,6 +72,8 @@ int run_demo(const DemoOptions& o, std::ostream& out, std::ostream& err) {
   if (!gpu_blob) return report(gpu_blob.error(), err);
   if (!gpu_ground) return report(gpu_ground.error(), err);
 
+  anim::Player walk_player(*quadruped);
+  anim::Player pulse_player(*blob);
   anim::Instance walker(*quadruped);
   anim::Instance pulser(*blob);
   const int walk = quadruped->find_clip("walk");
@@ -79,8 +81,8 @@ int run_demo(const DemoOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<io::RgbaImage> frames;
   for (int i = 0; i < o.frames; ++i) {
     const float t = kLoopSeconds * static_cast<float>(i) / static_cast<float>(o.frames);
-    pose_at(walker, walk, t);
-    pose_at(pulser, 0, t);
+    pose_at(walk_player, walker, walk, t);
+    pose_at(pulse_player, pulser, 0, t);
     // One lap per loop, counter-clockwise seen from above, facing along the path (the creature
     // faces +Z; yaw theta + 90 degrees turns +Z onto the tangent).
     const float theta = 2.0f * std::numbers::pi_v<float> * t / kLoopSeconds;
@@ -94,11 +96,11 @@ int run_demo(const DemoOptions& o, std::ostream& out, std::ostream& err) {
     g.model = gpu_ground->get();
     g.cast_shadow = false;
     (void)r.submit(g);
-    gl::RenderInstance b = gl::render_instance(**gpu_blob, pulser);
+    gl::RenderInstance b = posed_instance(**gpu_blob, pulser);
     b.bounds = posed_bounds(pulser);
     b.ground_height = 0.0f;
     (void)r.submit(b);
-    gl::RenderInstance q = gl::render_instance(**gpu_quadruped, walker);
+    gl::RenderInstance q = posed_instance(**gpu_quadruped, walker);
     q.world_from_model = walker_world;
     q.ground_height = 0.0f;
     (void)r.submit(q);

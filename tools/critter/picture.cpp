@@ -32,16 +32,26 @@ io::RgbaImage Picture::capture() const {
   return image;
 }
 
-void pose_at(anim::Instance& instance, int clip, float t) {
+void pose_at(anim::Player& player, anim::Instance& instance, int clip, float t) {
   if (clip < 0) {
-    instance.player().stop();
-    instance.update(0.0f);
-    return;
+    player.stop();
+    player.update(0.0f);
+  } else {
+    // A fresh hard-cut play advanced by t lands exactly on t (wrapped by the loop).
+    (void)player.play(clip, anim::PlaybackMode::kLoopForward);
+    player.update(t);
+    player.clear_records();
   }
-  // A fresh hard-cut play advanced by t lands exactly on t (wrapped by the loop).
-  (void)instance.player().play(clip, anim::PlaybackMode::kLoopForward);
-  instance.update(t);
-  instance.player().clear_records();
+  // The player's pose and weights are sized for the instance's model: pose() cannot refuse.
+  (void)instance.pose(player.local_pose(), player.weights());
+}
+
+gl::RenderInstance posed_instance(const gl::GpuModel& model, const anim::Instance& instance) {
+  gl::RenderInstance r;
+  r.model = &model;
+  r.model_transforms = instance.model_transforms();
+  r.morph_weights = instance.morph_weights();
+  return r;
 }
 
 Aabb posed_bounds(const anim::Instance& instance) {

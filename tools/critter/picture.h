@@ -6,6 +6,7 @@
 #include <string>
 
 #include "critter/anim/instance.h"
+#include "critter/anim/player.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
 #include "critter/gl/context.h"
@@ -26,8 +27,13 @@ struct Picture {
   io::RgbaImage capture() const;
 };
 
-// Poses `instance` at clip time `t` (seconds) of clip `clip` played LoopForward (clip -1: rest).
-void pose_at(anim::Instance& instance, int clip, float t);
+// Plays clip `clip` on `player` LoopForward from its start advanced to clip time `t` (seconds;
+// clip -1: the rest pose), then poses `instance` from it.
+void pose_at(anim::Player& player, anim::Instance& instance, int clip, float t);
+
+// The instance's matrices and morph weights as the renderer takes them, drawn with `model`
+// (world_from_model identity: the instance's root is already applied).
+gl::RenderInstance posed_instance(const gl::GpuModel& model, const anim::Instance& instance);
 
 // Model-space bounds of every mesh vertex in the instance's current pose (CPU skinning).
 Aabb posed_bounds(const anim::Instance& instance);

@@ -16,6 +16,8 @@
 #include "command.h"
 #include "controller_flags.h"
 #include "critter/anim/instance.h"
+#include "critter/anim/player.h"
+#include "critter/anim/pose.h"
 #include "critter/io/load.h"
 #include "describe.h"
 
@@ -88,7 +90,7 @@ nlohmann::json pose_json(const anim::Instance& inst, std::span<const Transform> 
     });
   }
   // The instance's weights: the player's, or the controller's that place() gave it.
-  const anim::MorphLayout& layout = inst.player().layout();
+  const anim::MorphLayout layout = anim::MorphLayout::of(model);
   nlohmann::json morph = nlohmann::json::array();
   for (std::size_t m = 0; m < model.meshes().size(); ++m) {
     const auto w = layout.mesh_weights(inst.morph_weights(), m);
@@ -116,7 +118,7 @@ void pose_text(const anim::Instance& inst, std::span<const Transform> local_pose
         << format_number(l.rotation.w) << ")  s " << format_vec(l.scale) << "  world "
         << format_vec(p) << "\n";
   }
-  const anim::MorphLayout& layout = inst.player().layout();
+  const anim::MorphLayout layout = anim::MorphLayout::of(model);
   for (std::size_t m = 0; m < model.meshes().size(); ++m) {
     const auto w = layout.mesh_weights(inst.morph_weights(), m);
     if (w.empty()) continue;
@@ -226,6 +228,7 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   const std::vector<float> times = o.times.empty() ? std::vector<float>{default_time} : o.times;
   const Model& shown = controller ? controller->model() : *model;
   const std::vector<int> order = report_order(shown);
+  anim::Player player(shown);
   anim::Instance inst(shown);
   nlohmann::json jtimes = nlohmann::json::array();
   for (float t : times) {
@@ -248,16 +251,18 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     }
     // Each time is a fresh play advanced by t, so times outside the clip follow the mode's rule.
     if (clip >= 0) {
-      if (auto s = inst.player().play(clip, static_cast<anim::PlaybackMode>(mode)); !s)
+      if (auto s = player.play(clip, static_cast<anim::PlaybackMode>(mode)); !s)
         return report(s.error(), err);
-      inst.update(t);
-      inst.player().clear_records();
+      player.update(t);
+      player.clear_records();
+      if (Status s = inst.pose(player.local_pose(), player.weights()); !s)
+        return report(s.error(), err);
     }
     if (o.json)
-      jtimes.push_back(pose_json(inst, inst.local_pose(), order, t));
+      jtimes.push_back(pose_json(inst, player.local_pose(), order, t));
     else
-      pose_text(inst, inst.local_pose(), order, t,
-                "clip time " + format_number(inst.player().clip_time()) + " s", out);
+      pose_text(inst, player.local_pose(), order, t,
+                "clip time " + format_number(player.clip_time()) + " s", out);
   }
   if (o.json && controller) {
     nlohmann::json params = nlohmann::json::array();

@@ -191,10 +191,11 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
 
   // One camera distance for every frame: frame the union of the posed bounds. A controller is
   // simulated twice from the start (framing pass, then drawing pass); it is deterministic.
+  anim::Player player(shown);
   anim::Instance instance(shown);
   auto pose_frame = [&](std::size_t i) -> Status {
     if (!controller) {
-      pose_at(instance, *clip, times[i]);
+      pose_at(player, instance, *clip, times[i]);
       return {};
     }
     if (i == 0) controller->restart();
@@ -222,7 +223,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     }
     gl::Renderer& r = *picture->renderer;
     r.begin_frame();
-    gl::RenderInstance ri = gl::render_instance(**gpu, instance);
+    gl::RenderInstance ri = posed_instance(**gpu, instance);
     ri.bounds = bounds;
     ri.ground_height = bounds.empty() ? 0.0f : bounds.min.y;
     if (Status s = r.submit(ri); !s) return report(s.error(), err);

@@ -115,7 +115,7 @@ class ControllerPanel {
   const anim::ControllerProgram& program() const { return *program_; }
   const anim::Controller& controller() const { return *creature_->controller(); }
   const creature::CreatureModel& creature() const { return *creature_; }
-  // The posed instance of the last update(): model transforms and skinning palettes.
+  // The posed instance of the last update(): model transforms and morph weights.
   const anim::Instance& instance() const { return creature_->instance(); }
   // The model's rest bounds placed as the creature shows them now: through the entity transform
   // of the body state, the model scale and the root-bone correction (for framing the camera).

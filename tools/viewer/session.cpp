@@ -18,10 +18,9 @@ std::unexpected<Error> usage(std::string message) {
 
 Session::Session(Model model)
     : model_(std::make_unique<Model>(std::move(model))),
+      player_(std::make_unique<anim::Player>(*model_)),
       instance_(std::make_unique<anim::Instance>(*model_)),
-      pinned_(model_->meshes().size()) {
-  instance_->refresh();
-}
+      pinned_(model_->meshes().size()) {}
 
 Result<std::unique_ptr<Session>> Session::open(std::string_view path, Diagnostics* diag) {
   Result<Model> model = io::load(path, {}, diag);
@@ -39,7 +38,7 @@ std::string Session::clip_label(int clip) const {
 Status Session::play(int clip) {
   anim::PlayOptions options;
   options.rate = rate_;
-  if (Status s = instance_->player().play(clip, mode_, options); !s) return s;
+  if (Status s = player_->play(clip, mode_, options); !s) return s;
   clip_ = clip;
   return {};
 }
@@ -49,14 +48,14 @@ Status Session::crossfade_to(int clip) {
   options.rate = rate_;
   options.blend_duration = crossfade_;
   options.curve = anim::BlendCurve::kSmoothstep;
-  if (Status s = instance_->player().play(clip, mode_, options); !s) return s;
+  if (Status s = player_->play(clip, mode_, options); !s) return s;
   clip_ = clip;
   return {};
 }
 
 Status Session::set_mode(anim::PlaybackMode mode) {
   if (static_cast<int>(mode) > 6) return usage("playback mode outside 0..6");
-  anim::Player& player = instance_->player();
+  anim::Player& player = *player_;
   if (clip_ < 0 || player.clip() == nullptr) {
     mode_ = mode;
     return {};
@@ -76,12 +75,12 @@ Status Session::set_mode(anim::PlaybackMode mode) {
 
 void Session::set_rate(float rate) {
   rate_ = std::isfinite(rate) && rate > 0.0f ? rate : 0.0f;
-  instance_->player().set_rate(rate_);
+  player_->set_rate(rate_);
 }
 
 void Session::scrub(float cursor) {
   if (!std::isfinite(cursor)) return;
-  instance_->player().set_cursor(std::clamp(cursor, 0.0f, 1.0f));
+  player_->set_cursor(std::clamp(cursor, 0.0f, 1.0f));
 }
 
 Status Session::set_morph_weight(int mesh, int target, float weight) {
@@ -95,12 +94,12 @@ Status Session::set_morph_weight(int mesh, int target, float weight) {
   if (!std::isfinite(weight)) return usage("morph weight is not finite");
   std::vector<float>& pinned = pinned_[m];
   if (pinned.empty()) {
-    const auto shown = instance_->player().morph_weights(mesh);
+    const auto shown = player_->morph_weights(mesh);
     pinned.assign(shown.begin(), shown.end());
     pinned.resize(count, 0.0f);
   }
   pinned[static_cast<std::size_t>(target)] = weight;
-  return instance_->player().set_morph_weights(mesh, pinned);
+  return player_->set_morph_weights(mesh, pinned);
 }
 
 bool Session::morph_pinned(int mesh) const {
@@ -110,12 +109,14 @@ bool Session::morph_pinned(int mesh) const {
 
 void Session::clear_morph_weights() {
   for (auto& pinned : pinned_) pinned.clear();
-  instance_->player().clear_morph_weights();
+  player_->clear_morph_weights();
 }
 
 void Session::update(float dt) {
-  instance_->update(paused_ ? 0.0f : dt);
-  instance_->player().drain([this](const anim::PlayerRecord& r) {
+  player_->update(paused_ ? 0.0f : dt);
+  // The player's pose and weights are sized for the model: the instance cannot refuse them.
+  (void)instance_->pose(player_->local_pose(), player_->weights());
+  player_->drain([this](const anim::PlayerRecord& r) {
     const std::string clip_name = r.clip ? r.clip->name() : std::string();
     switch (r.kind) {
       case anim::RecordKind::kEvent:

@@ -1,8 +1,8 @@
 // Session: one model open in the viewer and the creature that plays it. It owns the Model, an
-// anim::Instance over it, the playback choices of the UI (clip, mode, rate, crossfade length,
-// pause) and the morph weights the user pinned with sliders, and turns UI actions into Player
-// calls. No OpenGL: the window and the renderer read the instance's matrices, palettes and
-// weights after update().
+// anim::Player (the pose source) and an anim::Instance (the posed matrices) over it, the playback
+// choices of the UI (clip, mode, rate, crossfade length, pause) and the morph weights the user
+// pinned with sliders, and turns UI actions into Player calls. No OpenGL: the window and the
+// renderer read the instance's matrices and weights after update().
 #pragma once
 
 #include <cstddef>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "critter/anim/instance.h"
+#include "critter/anim/player.h"
 #include "critter/asset/model.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
@@ -37,7 +38,7 @@ class Session {
   const Model& model() const { return *model_; }
   anim::Instance& instance() { return *instance_; }
   const anim::Instance& instance() const { return *instance_; }
-  const anim::Player& player() const { return instance_->player(); }
+  const anim::Player& player() const { return *player_; }
 
   // A clip's display name: its own name, or "clip <index>" when it has none.
   std::string clip_label(int clip) const;
@@ -72,7 +73,8 @@ class Session {
   // Gives every mesh back to its animation and default weights.
   void clear_morph_weights();
 
-  // One frame: advances the instance by dt seconds (0 while paused) and logs the player's records.
+  // One frame: advances the player by dt seconds (0 while paused), poses the instance from it and
+  // logs the player's records.
   void update(float dt);
 
   // Readable lines for the player records so far, oldest first ("event step x1 @0.50",
@@ -81,6 +83,7 @@ class Session {
 
  private:
   std::unique_ptr<Model> model_;
+  std::unique_ptr<anim::Player> player_;
   std::unique_ptr<anim::Instance> instance_;
   int clip_ = -1;
   anim::PlaybackMode mode_ = anim::PlaybackMode::kLoopForward;

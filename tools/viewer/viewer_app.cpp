@@ -425,7 +425,11 @@ void App::draw_scene(int width, int height) {
     ri.bounds = shown_bounds();
     (void)renderer_->submit(ri);
   } else {
-    (void)renderer_->submit(gl::render_instance(*gpu_, instance));
+    gl::RenderInstance ri;
+    ri.model = gpu_.get();
+    ri.model_transforms = instance.model_transforms();
+    ri.morph_weights = instance.morph_weights();
+    (void)renderer_->submit(ri);
   }
   const gl::Camera camera = camera_.camera(static_cast<float>(width) / static_cast<float>(height));
   renderer_->prepare(camera);

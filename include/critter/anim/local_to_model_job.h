@@ -23,21 +23,14 @@ struct LocalToModelJob {
   // animation config's root-bone correction (animation-config.md §12). Must be affine (last row
   // 0 0 0 1); identity by default, which costs nothing.
   mat4 root_correction{1.0f};
-  // The legacy override rule of creatures.md §1 for procedural rigs on legacy (.dae) creatures:
-  // each joint uses its REST translation instead of the pose's, with the pose's rotation and
-  // scale. Rigs that need the full T(t_rest)·M·RS_rest composition fold RS_rest into the pose's
-  // rotation and scale before this job. Requires `rest`.
-  bool legacy_rest_translation = false;
-  // Rest pose, one per joint; read only when legacy_rest_translation is set (may be empty then).
-  std::span<const Transform> rest;
   // model_from_joint per joint: root · local(root joint) · root_correction · … · local(i).
   // input.size() entries.
   std::span<mat4> output;
 
   // Names the first broken rule (ErrorCode::kUsage, path "LocalToModelJob", location the field or
   // "parents/<i>"): input size != parents size; output size != parents size; a parent that is not
-  // -1 and not below its child; legacy_rest_translation without a rest pose of parents.size()
-  // entries; a non-finite root matrix; a root_correction that is not finite or not affine.
+  // -1 and not below its child; a non-finite root matrix; a root_correction that is not finite or
+  // not affine.
   Status validate() const;
   // Validates, then computes model[i] = model[parent(i)] · T·R·S(local i) (root for parent -1).
   // Never throws, logs or allocates.

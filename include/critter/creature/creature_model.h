@@ -8,7 +8,9 @@
 //   3. the simple player: without a controller, a Player that loops the model's first clip;
 //   4. the procedural rig: without a controller and without clips; none set: the rest pose.
 // The pose and its morph weights are then placed and posed into an anim::Instance (model-space
-// matrices, one skinning palette per skin, the weights renderers read).
+// matrices and the weights renderers read), and the pose modifiers added with
+// add_pose_modifier() change those matrices in order. Palettes are built from model_transforms()
+// by whoever needs them (deform::PaletteJob), after update().
 //
 // Per-instance state (DESIGN.md): the Model and the program are shared and must outlive the
 // CreatureModel. After construction update() does not allocate (the hook, the rig and the host's
@@ -25,13 +27,15 @@
 
 #include "critter/anim/controller.h"
 #include "critter/anim/instance.h"
+#include "critter/anim/player.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
 #include "critter/core/math.h"
 #include "critter/core/transform.h"
 #include "critter/creature/builtin_parameters.h"
 #include "critter/creature/creature_state.h"
-#include "critter/creature/procedural_rig.h"
+#include "critter/creature/legacy/procedural_rig.h"
+#include "critter/creature/pose_modifier.h"
 
 namespace critter::creature {
 
@@ -93,8 +97,11 @@ class CreatureModel {
   //  - the chain above. A hook frame does not advance the controller or the player;
   //  - the instance is posed: root = entity (or identity in model space), through the
   //    controller's root_matrix(entity) and root_correction() when there is a controller (§12:
-  //    model scale and root-bone correction, whatever the source of the frame), plus the legacy
-  //    rest-translation rule for a procedural frame whose rig keeps rest translations.
+  //    model scale and root-bone correction, whatever the source of the frame). A procedural
+  //    frame whose rig keeps rest translations has the rule folded into its local pose first
+  //    (apply_legacy_rest_translation, so local_pose() shows the rest translations);
+  //  - the pose modifiers run, in the order they were added, on the instance's model-space
+  //    matrices.
   // Fails (kUsage) when the state's placement is not finite; the matrices of the previous frame
   // stay then (the pose and phases are updated).
   Status update(float dt, const CreatureState& state);
@@ -106,6 +113,10 @@ class CreatureModel {
   void set_hook(Hook hook) { hook_ = std::move(hook); }
   void set_procedural_rig(std::unique_ptr<ProceduralRig> rig) { rig_ = std::move(rig); }
   ProceduralRig* procedural_rig() const { return rig_.get(); }
+  // Appends a pose modifier (not null), run after the pose modifiers added before it, from the
+  // next update() on. Adding allocates; update() does not.
+  void add_pose_modifier(std::unique_ptr<PoseModifier> modifier);
+  std::size_t pose_modifier_count() const { return modifiers_.size(); }
 
   // Built-in event hooks (§17), called from inside update() by the controller: Footstep (with
   // the event's data; at most one per 0.2 s and only while IsOnGround or ImmersionFactor > 0.5),
@@ -145,17 +156,17 @@ class CreatureModel {
   // writable_morph_weights(), which, like writable_pose(), the instance is posed from.
   std::span<const float> morph_weights() const { return weights_; }
   std::span<float> writable_morph_weights() { return weights_; }
-  const anim::MorphLayout& morph_layout() const { return instance_.player().layout(); }
+  const anim::MorphLayout& morph_layout() const { return player_.layout(); }
 
   const Model& model() const { return instance_.model(); }
-  // The posed instance: model_from_joint matrices (placement included) and palettes.
+  // The posed instance: model_from_joint matrices (placement included, pose modifiers applied)
+  // and morph weights of the last update().
   const anim::Instance& instance() const { return instance_; }
   std::span<const mat4> model_transforms() const { return instance_.model_transforms(); }
-  std::span<const mat4> palette(int skin) const { return instance_.palette(skin); }
   mat4 bone_transform(int bone) const { return instance_.bone_transform(bone); }
   int find_bone(std::string_view name) const { return instance_.find_bone(name); }
   // The simple player (it plays only when there is no controller).
-  const anim::Player& player() const { return instance_.player(); }
+  const anim::Player& player() const { return player_; }
 
  private:
   CreatureModel(const Model& model, std::shared_ptr<const anim::ControllerProgram> program,
@@ -166,6 +177,7 @@ class CreatureModel {
 
   CreatureModelOptions options_;
   anim::Instance instance_;
+  anim::Player player_;
   std::optional<anim::Controller> controller_;
   BuiltinParameterIndices indices_;
   anim::ParamIndex death_speed_ = anim::kNoParam;
@@ -173,6 +185,7 @@ class CreatureModel {
   anim::ControllerHooks hooks_;
   Hook hook_;
   std::unique_ptr<ProceduralRig> rig_;
+  std::vector<std::unique_ptr<PoseModifier>> modifiers_;
   std::vector<Transform> pose_;
   std::vector<float> weights_;  // laid out by morph_layout()
   CreatureState state_;

@@ -21,19 +21,17 @@
 #include "critter/gl/camera.h"
 #include "critter/gl/gpu_model.h"
 
-namespace critter::anim {
-class Instance;
-}
-
 namespace critter::gl {
 
 // One creature to draw this frame. Spans are read during submit() only (copied there).
 struct RenderInstance {
   const GpuModel* model = nullptr;  // required; must outlive the frame
   mat4 world_from_model{1.0f};
-  // model_from_joint of every skeleton joint (Instance::model_transforms()); empty: rest pose.
+  // model_from_joint of every skeleton joint (e.g. anim::Instance::model_transforms()); empty:
+  // the rest pose. The renderer builds each skin's palette from them (deform::PaletteJob).
   std::span<const mat4> model_transforms;
-  // Morph weights of every mesh, flat as MorphLayout lays them out (Instance::morph_weights());
+  // Morph weights of every mesh, flat as MorphLayout lays them out (e.g.
+  // anim::Instance::morph_weights());
   // empty: the model's default weights.
   std::span<const float> morph_weights;
   vec4 tint{1.0f};         // RGBA multiplier of the diffuse colour (injury: toward (1, .5, .5))
@@ -47,10 +45,6 @@ struct RenderInstance {
   float shadow_alpha = 1.0f;           // multiplies the blob's base alpha 0.5
   std::optional<float> ground_height;  // world y of the shadow; default: the instance's y
 };
-
-// The instance's state as a RenderInstance (model transforms and morph weights of its last
-// update; world_from_model identity since the Instance's root is already applied).
-RenderInstance render_instance(const GpuModel& model, const anim::Instance& instance);
 
 // rendering.md §2: the pass of an instance whose material pass is `material_mode`.
 // opacity < 1: TransparentAfterWater when (immersion >= 1) == camera_under_water, else

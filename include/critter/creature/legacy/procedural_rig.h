@@ -23,9 +23,11 @@ class ProceduralRig {
   // offsets in front of the entity transform (creatures.md §2).
   virtual void animate(const CreatureState& state, float dt, std::span<Transform> local_pose) = 0;
 
-  // True when the rig writes legacy overrides (creatures.md §1, Instance's legacy rule): every
-  // bone's rest translation is used in place of the pose's, and the pose supplies rotation and
-  // scale. False: the pose's Transforms replace the bones' locals completely.
+  // True when the rig writes legacy overrides (creatures.md §1): every bone's rest translation is
+  // used in place of the pose's, and the pose supplies rotation and scale. CreatureModel then
+  // folds the rule into the rig's pose with apply_legacy_rest_translation() (legacy/
+  // rest_translation.h) right after animate(), before local-to-model. False: the pose's
+  // Transforms replace the bones' locals completely.
   virtual bool keeps_rest_translation() const { return false; }
 };
 

@@ -1,4 +1,4 @@
-#include "critter/gl/crowd.h"
+#include "critter/creature/crowd.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-namespace critter::gl {
+namespace critter::creature {
 namespace {
 
 std::unexpected<Error> usage(std::string message) {
@@ -15,26 +15,24 @@ std::unexpected<Error> usage(std::string message) {
 
 }  // namespace
 
-Result<std::unique_ptr<Crowd>> Crowd::create(const GpuModel& model, const CrowdOptions& options) {
-  const Model& m = model.model();
+Result<std::unique_ptr<Crowd>> Crowd::create(const Model& model, const CrowdOptions& options) {
   if (options.count == 0) return usage("a crowd needs at least one creature");
   if (!std::isfinite(options.spacing)) return usage("spacing is not finite");
   if (!std::isfinite(options.rate)) return usage("rate is not finite");
-  const bool animated = options.clip >= 0 && !m.clips().empty();
-  if (animated && static_cast<std::size_t>(options.clip) >= m.clips().size())
+  const bool animated = options.clip >= 0 && !model.clips().empty();
+  if (animated && static_cast<std::size_t>(options.clip) >= model.clips().size())
     return usage("no clip " + std::to_string(options.clip) + " (the model has " +
-                 std::to_string(m.clips().size()) + ")");
+                 std::to_string(model.clips().size()) + ")");
 
   std::unique_ptr<Crowd> crowd(new Crowd());
   crowd->model_ = &model;
-  const Aabb& rest = m.bounds();
+  const Aabb& rest = model.bounds();
   float spacing = options.spacing;
   if (spacing <= 0.0f) {
     const vec3 extent = rest.extent();
     spacing = std::max(1.25f * std::max(extent.x, extent.z), 0.1f);
   }
   crowd->spacing_ = spacing;
-  crowd->shadows_ = options.shadows;
 
   const std::uint32_t n = options.count;
   const auto columns = static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(n))));
@@ -42,6 +40,7 @@ Result<std::unique_ptr<Crowd>> Crowd::create(const GpuModel& model, const CrowdO
   // Centre the grid: cell (c, r) sits at ((c - (columns - 1) / 2) s, 0, (r - (rows - 1) / 2) s).
   const float x0 = -0.5f * static_cast<float>(columns - 1) * spacing;
   const float z0 = -0.5f * static_cast<float>(rows - 1) * spacing;
+  crowd->players_.reserve(n);
   crowd->instances_.reserve(n);
   crowd->placements_.reserve(n);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -52,7 +51,8 @@ Result<std::unique_ptr<Crowd>> Crowd::create(const GpuModel& model, const CrowdO
       crowd->bounds_.expand(rest.min + at);
       crowd->bounds_.expand(rest.max + at);
     }
-    anim::Instance& instance = crowd->instances_.emplace_back(m);
+    anim::Player& player = crowd->players_.emplace_back(model);
+    crowd->instances_.emplace_back(model);
     if (animated) {
       anim::PlayOptions play;
       play.rate = options.rate;
@@ -60,34 +60,23 @@ Result<std::unique_ptr<Crowd>> Crowd::create(const GpuModel& model, const CrowdO
         const double phase = static_cast<double>(i) * 0.6180339887498949;
         play.offset = static_cast<float>(phase - std::floor(phase));
       }
-      if (Status s = instance.player().play(options.clip, options.mode, play); !s)
+      if (Status s = player.play(options.clip, options.mode, play); !s)
         return std::unexpected(s.error());
     }
-    instance.update(0.0f);
   }
+  crowd->update(0.0f);
   return crowd;
 }
 
 void Crowd::update(float dt) {
-  for (anim::Instance& instance : instances_) {
-    instance.update(dt);
+  for (std::size_t i = 0; i < players_.size(); ++i) {
+    anim::Player& player = players_[i];
+    player.update(dt);
     // Loops report nothing; a Once clip's completion record is dropped so the list never grows.
-    instance.player().clear_records();
+    player.clear_records();
+    // Sizes match the model by construction and the root is the identity: pose() cannot refuse.
+    (void)instances_[i].pose(player.local_pose(), player.weights());
   }
 }
 
-RenderInstance Crowd::render_instance(std::size_t i) const {
-  RenderInstance r = gl::render_instance(*model_, instances_[i]);
-  r.world_from_model = placements_[i];
-  r.cast_shadow = shadows_;
-  return r;
-}
-
-Status Crowd::submit(Renderer& renderer) const {
-  for (std::size_t i = 0; i < instances_.size(); ++i) {
-    if (Status s = renderer.submit(render_instance(i)); !s) return s;
-  }
-  return {};
-}
-
-}  // namespace critter::gl
+}  // namespace critter::creature

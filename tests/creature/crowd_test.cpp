@@ -1,0 +1,105 @@
+#include "critter/creature/crowd.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "critter/anim/local_to_model_job.h"
+#include "critter/io/load.h"
+#include "support/cli_runner.h"
+
+namespace critter::creature {
+namespace {
+
+class CrowdTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto model = io::load(test_support::shared_model("greenman/greenman.glb"));
+    ASSERT_TRUE(model) << model.error().to_string();
+    model_ = std::make_unique<Model>(std::move(*model));
+  }
+  std::unique_ptr<Model> model_;
+};
+
+TEST_F(CrowdTest, GridIsCentredRowByRowWithPhaseOffsets) {
+  CrowdOptions o;
+  o.count = 5;  // 3 columns, 2 rows
+  o.spacing = 2.0f;
+  o.clip = 1;
+  auto crowd = Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd) << crowd.error().to_string();
+  Crowd& c = **crowd;
+  ASSERT_EQ(c.size(), 5u);
+  EXPECT_EQ(&c.model(), model_.get());
+  EXPECT_EQ(vec3(c.placement(0)[3]), vec3(-2.0f, 0.0f, -1.0f));
+  EXPECT_EQ(vec3(c.placement(2)[3]), vec3(2.0f, 0.0f, -1.0f));
+  EXPECT_EQ(vec3(c.placement(4)[3]), vec3(0.0f, 0.0f, 1.0f));
+  // Cursor fract(i * 0.618034): 0, 0.618034, 0.236068, 0.854102.
+  EXPECT_NEAR(c.player(0).cursor(), 0.0f, 1e-5f);
+  EXPECT_NEAR(c.player(1).cursor(), 0.618034f, 1e-5f);
+  EXPECT_NEAR(c.player(2).cursor(), 0.236068f, 1e-5f);
+  EXPECT_NEAR(c.player(3).cursor(), 0.854102f, 1e-5f);
+  const Aabb& rest = model_->bounds();
+  EXPECT_NEAR(c.bounds().min.x, rest.min.x - 2.0f, 1e-5f);
+  EXPECT_NEAR(c.bounds().max.z, rest.max.z + 1.0f, 1e-5f);
+}
+
+TEST_F(CrowdTest, RejectsBadOptions) {
+  CrowdOptions o;
+  o.count = 0;
+  EXPECT_FALSE(Crowd::create(*model_, o));
+  o.count = 4;
+  o.clip = 4;  // greenman has clips 0..3
+  auto bad = Crowd::create(*model_, o);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "no clip 4 (the model has 4)");
+  o.clip = 0;
+  o.spacing = std::nanf("");
+  EXPECT_FALSE(Crowd::create(*model_, o));
+  o.spacing = 0.0f;
+  o.rate = std::nanf("");
+  EXPECT_FALSE(Crowd::create(*model_, o));
+}
+
+TEST_F(CrowdTest, CreaturesMoveApartInTime) {
+  CrowdOptions o;
+  o.count = 2;
+  o.clip = 2;
+  auto crowd = Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd);
+  const float d = model_->clips()[2].duration();
+  (*crowd)->update(0.25f * d);
+  // Both advance by a quarter of the clip from their own start.
+  EXPECT_NEAR((*crowd)->player(0).cursor(), 0.25f, 1e-4f);
+  EXPECT_NEAR((*crowd)->player(1).cursor(), std::fmod(0.618034f + 0.25f, 1.0f), 1e-4f);
+}
+
+TEST_F(CrowdTest, UpdatePosesEveryInstanceFromItsPlayerInModelSpace) {
+  CrowdOptions o;
+  o.count = 3;
+  o.clip = 2;
+  auto crowd = Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd);
+  (*crowd)->update(0.37f);
+  for (std::size_t i = 0; i < (*crowd)->size(); ++i) {
+    const anim::Player& player = (*crowd)->player(i);
+    std::vector<mat4> expected(player.local_pose().size());
+    anim::LocalToModelJob ltm;
+    ltm.parents = model_->skeleton().parents();
+    ltm.input = player.local_pose();
+    ltm.output = expected;
+    ASSERT_TRUE(ltm.run());
+    const anim::Instance& instance = (*crowd)->instance(i);
+    ASSERT_EQ(instance.model_transforms().size(), expected.size());
+    for (std::size_t j = 0; j < expected.size(); ++j)
+      EXPECT_EQ(instance.model_transforms()[j], expected[j]) << "creature " << i << " joint " << j;
+    EXPECT_TRUE(std::equal(instance.morph_weights().begin(), instance.morph_weights().end(),
+                           player.weights().begin(), player.weights().end()));
+  }
+}
+
+}  // namespace
+}  // namespace critter::creature
