@@ -31,9 +31,9 @@ std::optional<tools::StateValue> state_value(const anim::ParameterValue& v,
 
 }  // namespace
 
-Result<std::vector<std::pair<double, CreatureStateArgs>>> CreaturePose::state_keys(
+Result<std::vector<tools::CreatureStateTrack::Key>> CreaturePose::state_keys(
     const Timeline* timeline) {
-  std::vector<std::pair<double, CreatureStateArgs>> keys;
+  std::vector<tools::CreatureStateTrack::Key> keys;
   if (!timeline) return keys;
   for (const TimelineKey& key : timeline->keys) {
     if (key.has_params) {
@@ -65,13 +65,13 @@ Result<std::vector<std::pair<double, CreatureStateArgs>>> CreaturePose::state_ke
 Result<CreaturePose> CreaturePose::load(const CreatureSpec& spec,
                                         std::shared_ptr<const Model> model, const std::string& path,
                                         const Timeline* timeline) {
-  Result<std::vector<std::pair<double, CreatureStateArgs>>> keys = state_keys(timeline);
+  Result<std::vector<tools::CreatureStateTrack::Key>> keys = state_keys(timeline);
   if (!keys) return fail(std::move(keys.error()));
   CreaturePose pose;
   pose.model_ = std::move(model);
   pose.path_ = path;
   pose.spec_ = spec;
-  pose.keys_ = std::move(*keys);
+  pose.track_ = tools::CreatureStateTrack(spec.state, std::move(*keys));
   if (Status s = pose.restart(); !s) return fail(std::move(s.error()));
   return pose;
 }
@@ -82,9 +82,7 @@ Status CreaturePose::restart() {
   sim_ = std::move(*sim);
   const std::span<const Transform> rest = model_->skeleton().rest_pose();
   pose_.assign(rest.begin(), rest.end());
-  state_ = spec_.state;
-  shown_state_ = tools::with_creature_defaults(state_);
-  next_key_ = 0;
+  track_.restart();
   time_ = 0.0;
   return {};
 }
@@ -95,15 +93,7 @@ void CreaturePose::advance_to(double t) {
     // As ControllerPose: the last step is shorter off the 60 Hz grid, a rounding sliver dropped.
     const double dt = std::min(kControllerStep, t - time_);
     if (dt < 1e-7) break;
-    // A key on the grid takes effect at its step even when summed steps fall just short of it.
-    bool changed = false;
-    while (next_key_ < keys_.size() && keys_[next_key_].first <= time_ + 1e-7) {
-      tools::merge_state(state_, keys_[next_key_].second);
-      ++next_key_;
-      changed = true;
-    }
-    if (changed) shown_state_ = tools::with_creature_defaults(state_);
-    sim_->set_state(shown_state_);
+    sim_->set_state(track_.at(time_));
     std::copy(rest.begin(), rest.end(), pose_.begin());
     sim_->step(static_cast<float>(dt), pose_);
     time_ += dt;

@@ -3,13 +3,13 @@
 // the --state values, changed over time by a timeline's "state" keys, set before every step.
 #pragma once
 
-#include <cstddef>
 #include <iosfwd>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "../common/creature_state_track.h"
 #include "creature_flags.h"
 #include "creature_sim.h"
 #include "critter/anim/instance.h"
@@ -26,8 +26,7 @@ class CreaturePose {
   // (kInvalid at the timeline's file and JSON pointer): a key with "params" (parameters belong
   // to --config), an unknown state name (suggesting the closest names), a value of the wrong type
   // ("/keys/1/state/speed: speed takes a finite number").
-  static Result<std::vector<std::pair<double, CreatureStateArgs>>> state_keys(
-      const Timeline* timeline);
+  static Result<std::vector<tools::CreatureStateTrack::Key>> state_keys(const Timeline* timeline);
 
   // A creature of `spec` on `model` at time 0, its state from `spec.state` and the timeline
   // (null: none). `path` names the model in messages. Errors: those of state_keys(), then those
@@ -42,12 +41,12 @@ class CreaturePose {
   // A fresh simulation at time 0 (make_creature_sim again, which succeeded in load()).
   Status restart();
   // Simulates from time() to `t` seconds (nothing when t <= time()) in kControllerStep steps, the
-  // last one shorter when t is not on the grid. Before every step the state is the --state
-  // values with the values of every timeline key whose time has come (t_key <= the step's start)
-  // merged over them in key order, through tools::with_creature_defaults().
+  // last one shorter when t is not on the grid. Before every step the sim gets the state of a
+  // tools::CreatureStateTrack at the step's start: the --state values with every timeline key
+  // whose time has come merged over them, through tools::with_creature_defaults().
   void advance_to(double t);
   // The state the last step used (the --state values before the first step).
-  const CreatureStateArgs& state() const { return shown_state_; }
+  const CreatureStateArgs& state() const { return track_.current(); }
 
   // The sim's pose placed on `instance`, which must be made from model(): root =
   // CreatureSim::root_matrix(), then the model-space matrices.
@@ -59,12 +58,9 @@ class CreaturePose {
   std::shared_ptr<const Model> model_;
   std::string path_;
   CreatureSpec spec_;
-  std::vector<std::pair<double, CreatureStateArgs>> keys_;
+  tools::CreatureStateTrack track_;
   std::unique_ptr<CreatureSim> sim_;
   std::vector<Transform> pose_;
-  CreatureStateArgs state_;        // spec_.state with the keys applied so far
-  CreatureStateArgs shown_state_;  // state_ through with_creature_defaults()
-  std::size_t next_key_ = 0;
   double time_ = 0.0;
 };
 
