@@ -57,45 +57,77 @@ Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
   // With `file:` sources the program drives a copy of the model with those clips appended.
   pose.model_ = std::move(loaded->model);
   pose.program_ = std::move(loaded->program);
-  const anim::ParameterSchema& schema = pose.program_->schema();
   for (ParamArg& arg : args) {
-    const anim::ParamIndex index = schema.find(arg.name);
-    if (index == anim::kNoParam) {
-      // Nothing reads such a name, so setting it could not change the pose: almost always a typo.
-      const std::vector<std::string> near = closest_parameter_names(schema, arg.name);
-      std::string hint;
-      for (const std::string& n : near) hint.append(hint.empty() ? "" : ", ").append(n);
-      return fail(Error::at(
-          ErrorCode::kUsage, flags.config, "--param",
-          "unknown parameter '" + arg.name +
-              "': the config does not declare it, it is not built in and no expression reads it" +
-              (hint.empty() ? std::string() : " (did you mean " + hint + "?)")));
-    }
-    Setting s;
-    s.index = index;
-    s.trigger = schema.initial(index).type == anim::ParamType::kTrigger;
-    s.value = std::move(arg.value);
-    pose.settings_.push_back(std::move(s));
+    Result<Setting> s =
+        pose.resolve(arg.name, std::move(arg.value), flags.config, "--param", ErrorCode::kUsage);
+    if (!s) return fail(std::move(s.error()));
+    pose.param_settings_.push_back(std::move(*s));
   }
   pose.restart();
   return pose;
+}
+
+Result<ControllerPose::Setting> ControllerPose::resolve(const std::string& name,
+                                                        anim::ParameterValue value,
+                                                        const std::string& path,
+                                                        const std::string& location,
+                                                        ErrorCode code) const {
+  const anim::ParameterSchema& schema = program_->schema();
+  const anim::ParamIndex index = schema.find(name);
+  if (index == anim::kNoParam) {
+    // Nothing reads such a name, so setting it could not change the pose: almost always a typo.
+    return fail(Error::at(
+        code, path, location,
+        "unknown parameter '" + name +
+            "': the config does not declare it, it is not built in and no expression reads it" +
+            tools::did_you_mean(closest_parameter_names(schema, name))));
+  }
+  Setting s;
+  s.index = index;
+  s.trigger = schema.initial(index).type == anim::ParamType::kTrigger;
+  s.value = std::move(value);
+  return s;
+}
+
+Status ControllerPose::set_timeline(const Timeline& timeline) {
+  std::vector<TimedSettings> keys;
+  for (const TimelineKey& key : timeline.keys) {
+    if (key.has_state) {
+      return fail(Error::at(ErrorCode::kInvalid, timeline.path, key.pointer + "/state",
+                            "\"state\" sets the state of --creature; a --config timeline sets "
+                            "\"params\""));
+    }
+    TimedSettings timed;
+    timed.t = key.t;
+    for (const TimelineValue& v : key.params) {
+      Result<Setting> s = resolve(v.name, v.value, timeline.path, v.pointer, ErrorCode::kInvalid);
+      if (!s) return fail(std::move(s.error()));
+      timed.settings.push_back(std::move(*s));
+    }
+    keys.push_back(std::move(timed));
+  }
+  keys_ = std::move(keys);
+  return {};
 }
 
 void ControllerPose::restart() {
   controller_ = std::make_unique<anim::Controller>(program_);
   fired_.clear();
   time_ = 0.0;
-  started_ = false;
+  settings_ = param_settings_;
+  for (Setting& s : settings_) s.fire_pending = s.trigger;
+  next_key_ = 0;
 }
 
-void ControllerPose::set_parameters(bool first_step) {
+void ControllerPose::set_parameters() {
   anim::ParameterValues& values = controller_->parameters();
-  for (const Setting& s : settings_) {
+  for (Setting& s : settings_) {
     if (s.trigger) {
       // A host fires a trigger once; firing it every frame would restart what it starts.
-      if (first_step && s.value.type == anim::ParamType::kBool && s.value.number != 0.0) {
+      if (s.fire_pending && s.value.type == anim::ParamType::kBool && s.value.number != 0.0) {
         values.fire_trigger(s.index);
       }
+      s.fire_pending = false;
       continue;
     }
     values.set(s.index, s.value);
@@ -108,8 +140,18 @@ void ControllerPose::advance_to(double t) {
     // The last step is shorter when t is off the 60 Hz grid; a sliver left by rounding is dropped.
     const double dt = std::min(kControllerStep, t - time_);
     if (dt < 1e-7) break;
-    set_parameters(!started_);
-    started_ = true;
+    // A key on the grid takes effect at its step even when summed steps fall just short of it.
+    while (next_key_ < keys_.size() && keys_[next_key_].t <= time_ + 1e-7) {
+      for (const Setting& k : keys_[next_key_].settings) {
+        const auto same = std::find_if(settings_.begin(), settings_.end(),
+                                       [&](const Setting& s) { return s.index == k.index; });
+        Setting& s = same != settings_.end() ? *same : settings_.emplace_back();
+        s = k;
+        s.fire_pending = s.trigger;
+      }
+      ++next_key_;
+    }
+    set_parameters();
     controller_->update(static_cast<float>(dt));
     time_ += dt;
     for (const anim::ControllerRecord& r : controller_->records()) {

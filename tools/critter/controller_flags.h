@@ -20,6 +20,7 @@
 #include "critter/asset/model.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
+#include "timeline.h"
 
 namespace critter::cli {
 
@@ -84,11 +85,20 @@ class ControllerPose {
   // Simulated seconds since the start.
   double time() const { return time_; }
 
+  // Takes the "params" keys of `timeline`: from a key's time on, its values replace those of the
+  // --param (or earlier key) of the same name; a trigger set true fires once, before the first
+  // step at or after its key's time. Applies from the next restart(). Errors (kInvalid at the
+  // timeline's file and JSON pointer): a key with "state" (creature state belongs to
+  // --creature); a name the schema lacks, as for --param (suggesting the closest names).
+  Status set_timeline(const Timeline& timeline);
+
   // A fresh controller at time 0 (initial parameter values, empty layers, no records).
   void restart();
   // Simulates from time() to `t` seconds (nothing when t <= time()) in kControllerStep steps, the
-  // last one shorter when t is not on the grid. Before every step the --param values are set again
-  // (a trigger is fired once, before the first step of a restart); records go to fired().
+  // last one shorter when t is not on the grid. Before every step the timeline keys whose time
+  // has come (t_key <= the step's start) are applied and the --param and timeline values are set
+  // again (a trigger is fired once, before the first step of a restart or of its key); records go
+  // to fired().
   void advance_to(double t);
   // The controller's pose (compute_pose) placed on `instance`, which must be made from model():
   // root matrix, root-bone correction and model scale (animation-config.md §12), then the
@@ -114,21 +124,33 @@ class ControllerPose {
   struct Setting {
     anim::ParamIndex index = anim::kNoParam;
     anim::ParameterValue value;
-    bool trigger = false;  // the schema's parameter is a trigger: fire it once when true
+    bool trigger = false;       // the schema's parameter is a trigger: fire it once when true
+    bool fire_pending = false;  // a trigger not fired since its value was given
+  };
+  struct TimedSettings {
+    double t = 0.0;
+    std::vector<Setting> settings;
   };
 
-  void set_parameters(bool first_step);
+  // The setting for `name` with `value`; an error of `code` at `location` in `path` suggesting
+  // the closest names when the schema lacks the name.
+  Result<Setting> resolve(const std::string& name, anim::ParameterValue value,
+                          const std::string& path, const std::string& location,
+                          ErrorCode code) const;
+  void set_parameters();
   // Moves the controller's new runtime warnings into runtime_warnings_, skipping known ones.
   void collect_warnings();
 
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const anim::ControllerProgram> program_;
   std::unique_ptr<anim::Controller> controller_;
-  std::vector<Setting> settings_;
+  std::vector<Setting> param_settings_;  // from --param
+  std::vector<TimedSettings> keys_;      // from the timeline, in time order
+  std::vector<Setting> settings_;        // what is set before each step
+  std::size_t next_key_ = 0;             // first key of keys_ not applied yet
   std::vector<FiredRecord> fired_;
   std::vector<Warning> runtime_warnings_;
   double time_ = 0.0;
-  bool started_ = false;
 };
 
 // Writes one line per fired record to `err`: "event at 0.267 s: Base Footstep 'data'".

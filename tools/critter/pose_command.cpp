@@ -2,7 +2,9 @@
 // node's local TRS and model-space matrix, and every morphed mesh's weights, at given clip times.
 // This is how critter's poses are compared with other implementations: keep the output stable.
 // With `--config C.json [--param NAME=VALUE ...]` the pose comes from the config's controller
-// simulated to each time instead of from one clip.
+// simulated to each time instead of from one clip; with `--creature KIND [--state NAME=VALUE ...]`
+// from a legacy creature rig simulated the same way. `--timeline FILE.json` changes either's
+// values over the simulated time.
 #include <algorithm>
 #include <charconv>
 #include <iostream>
@@ -15,6 +17,8 @@
 
 #include "command.h"
 #include "controller_flags.h"
+#include "creature_flags.h"
+#include "creature_pose.h"
 #include "critter/anim/instance.h"
 #include "critter/anim/player.h"
 #include "critter/anim/pose.h"
@@ -32,6 +36,8 @@ struct PoseOptions {
   bool json = false;
   LoadFlags load;
   ControllerFlags controller;
+  CreatureFlags creature;
+  std::string timeline;
 };
 
 constexpr const char* kModeNames[] = {"none",          "once_forward", "once_backward",
@@ -171,8 +177,42 @@ nlohmann::json fired_json(const std::vector<FiredRecord>& fired) {
   return out;
 }
 
+nlohmann::json creature_json(const CreatureFrameInfo& info) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const CreatureEvent& e : info.events) {
+    events.push_back({{"t", json_number(static_cast<float>(e.t))}, {"name", e.name}});
+  }
+  return {{"kind", tools::to_string(info.kind)},
+          {"gait", info.gait},
+          {"phase", json_number(info.phase)},
+          {"bob", json_number(info.bob)},
+          {"death_phase", json_number(info.death_phase)},
+          {"events", events}};
+}
+
+// "four-legged: trot, phase 0.25, bob 0.01, death phase 0" for the text heading.
+std::string creature_heading(const CreatureFrameInfo& info) {
+  return std::string(tools::to_string(info.kind)) + ": " + info.gait + ", phase " +
+         format_number(info.phase) + ", bob " + format_number(info.bob) + ", death phase " +
+         format_number(info.death_phase);
+}
+
 int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
-  const bool controlled = !o.controller.config.empty();
+  const PoseSources sources{.config = !o.controller.config.empty(),
+                            .params = !o.controller.params.empty(),
+                            .anim = !o.anim.empty(),
+                            .mode = !o.mode.empty(),
+                            .timeline = !o.timeline.empty()};
+  if (Status s = check_creature_usage(o.creature, sources, o.file); !s)
+    return report(s.error(), err);
+  const bool creature = !o.creature.creature.empty();
+  std::optional<CreatureSpec> spec;
+  if (creature) {
+    Result<CreatureSpec> parsed = parse_creature_flags(o.creature, o.file);
+    if (!parsed) return report(parsed.error(), err);
+    spec = std::move(*parsed);
+  }
+  const bool controlled = !o.controller.config.empty() || creature;
   if (controlled && !o.anim.empty())
     return report(Error::at(ErrorCode::kUsage, o.file, "--anim",
                             "--anim plays one clip; with --config the controller's rules pick "
@@ -206,6 +246,13 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
           err);
   }
 
+  std::optional<Timeline> timeline;
+  if (!o.timeline.empty()) {
+    Result<Timeline> t = Timeline::load(o.timeline);
+    if (!t) return report(t.error(), err);
+    timeline = std::move(*t);
+  }
+
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
@@ -213,10 +260,19 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
+  std::optional<CreaturePose> simulated;
   int clip = -1;
-  if (controlled) {
+  if (creature) {
+    Result<CreaturePose> c =
+        CreaturePose::load(*spec, model, o.file, timeline ? &*timeline : nullptr);
+    if (!c) return report(c.error(), err);
+    simulated.emplace(std::move(*c));
+  } else if (controlled) {
     Result<ControllerPose> c = ControllerPose::load(o.controller, model, &diag);
     if (!c) return report(c.error(), err);
+    if (timeline) {
+      if (Status s = c->set_timeline(*timeline); !s) return report(s.error(), err);
+    }
     controller.emplace(std::move(*c));
   } else {
     const Result<int> c = clip_from_arg(*model, o.anim, o.file);
@@ -232,6 +288,22 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   anim::Instance inst(shown);
   nlohmann::json jtimes = nlohmann::json::array();
   for (float t : times) {
+    if (simulated) {
+      // Each time is a fresh simulation from 0, as for a controller.
+      if (Status s = simulated->restart(); !s) return report(s.error(), err);
+      simulated->advance_to(t);
+      if (Status s = simulated->place(inst); !s) return report(s.error(), err);
+      const CreatureFrameInfo info = simulated->info();
+      if (o.json) {
+        nlohmann::json j = pose_json(inst, simulated->local_pose(), order, t);
+        j["creature"] = creature_json(info);
+        jtimes.push_back(std::move(j));
+      } else {
+        pose_text(inst, simulated->local_pose(), order, t, creature_heading(info), out);
+        print_creature_events(info.events, err);
+      }
+      continue;
+    }
     if (controller) {
       // Each time is a fresh simulation from 0, as a game started then would show it.
       controller->restart();
@@ -264,14 +336,32 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
       pose_text(inst, player.local_pose(), order, t,
                 "clip time " + format_number(player.clip_time()) + " s", out);
   }
-  if (o.json && controller) {
+  if (o.json && simulated) {
+    nlohmann::json states = nlohmann::json::array();
+    for (const std::string& p : o.creature.states) states.push_back(p);
+    nlohmann::json rig_params = nlohmann::json::array();
+    for (const std::string& p : o.creature.rig_params) rig_params.push_back(p);
+    nlohmann::json doc = {
+        {"model", o.file},
+        {"creature", tools::to_string(spec->kind)},
+        {"species",
+         spec->species.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec->species)},
+        {"state", states},
+        {"rig_params", rig_params},
+        {"timeline", o.timeline.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.timeline)},
+        {"step", json_number(static_cast<float>(kControllerStep))},
+        {"times", jtimes}};
+    out << doc.dump(2) << "\n";
+  } else if (o.json && controller) {
     nlohmann::json params = nlohmann::json::array();
     for (const std::string& p : o.controller.params) params.push_back(p);
-    nlohmann::json doc = {{"model", o.file},
-                          {"config", o.controller.config},
-                          {"params", params},
-                          {"step", json_number(static_cast<float>(kControllerStep))},
-                          {"times", jtimes}};
+    nlohmann::json doc = {
+        {"model", o.file},
+        {"config", o.controller.config},
+        {"params", params},
+        {"timeline", o.timeline.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.timeline)},
+        {"step", json_number(static_cast<float>(kControllerStep))},
+        {"times", jtimes}};
     out << doc.dump(2) << "\n";
   } else if (o.json) {
     const Clip* c = clip >= 0 ? &model->clips()[static_cast<std::size_t>(clip)] : nullptr;
@@ -306,6 +396,9 @@ Command add_pose_command(CLI::App& root) {
                 "which otherwise go to stderr)");
   add_load_flags(app, options->load);
   add_controller_flags(app, options->controller);
+  add_creature_flags(app, options->creature);
+  add_timeline_flag(app, options->timeline);
+  app->footer(creature_state_help() + "\n" + timeline_help());
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_pose(*options, out, err);
                  }};

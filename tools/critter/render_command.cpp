@@ -1,8 +1,10 @@
 // `critter render FILE [--anim NAME] [--time T | --frames N --fps F] [--size WxH]
 //  [--camera yaw,pitch,distance] [--ortho] [--turntable] [--sheet N] [--crowd N]
-//  [--config C.json [--param NAME=VALUE ...]] -o out.png|out.gif`:
+//  [--config C.json [--param NAME=VALUE ...]] [--creature KIND [--state NAME=VALUE ...]]
+//  [--timeline FILE.json] -o out.png|out.gif`:
 // pictures of a model through the OpenGL renderer on a headless (EGL surfaceless) context. With
-// --config the pose comes from the config's controller simulated to each frame's time.
+// --config the pose comes from the config's controller simulated to each frame's time, with
+// --creature from a legacy creature rig simulated the same way.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -14,6 +16,8 @@
 
 #include "command.h"
 #include "controller_flags.h"
+#include "creature_flags.h"
+#include "creature_pose.h"
 #include "critter/io/load.h"
 #include "crowd_render.h"
 #include "picture.h"
@@ -36,6 +40,8 @@ struct RenderOptions {
   LoadFlags load;
   int crowd = 0;
   ControllerFlags controller;
+  CreatureFlags creature;
+  std::string timeline;
 };
 
 constexpr vec4 kBackground{0.80f, 0.86f, 0.92f, 1.0f};
@@ -100,7 +106,20 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
                   err);
   }
   if (!(o.fps > 0.0f && o.fps <= 100.0f)) return report(usage("--fps", "must be in (0, 100]"), err);
-  const bool controlled = !o.controller.config.empty();
+  const PoseSources sources{.config = !o.controller.config.empty(),
+                            .params = !o.controller.params.empty(),
+                            .anim = !o.anim.empty(),
+                            .timeline = !o.timeline.empty()};
+  if (Status s = check_creature_usage(o.creature, sources, "critter render"); !s)
+    return report(s.error(), err);
+  const bool creature = !o.creature.creature.empty();
+  std::optional<CreatureSpec> spec;
+  if (creature) {
+    Result<CreatureSpec> parsed = parse_creature_flags(o.creature, "critter render");
+    if (!parsed) return report(parsed.error(), err);
+    spec = std::move(*parsed);
+  }
+  const bool controlled = !o.controller.config.empty() || creature;
   if (controlled) {
     if (!o.anim.empty()) {
       return report(usage("--anim",
@@ -108,7 +127,11 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
                           "animations"),
                     err);
     }
-    if (o.crowd > 0) return report(usage("--crowd", "a crowd cannot take --config"), err);
+    if (o.crowd > 0) {
+      return report(usage("--crowd", creature ? "a crowd cannot take --creature"
+                                              : "a crowd cannot take --config"),
+                    err);
+    }
     if (o.sheet > 0) {
       return report(usage("--sheet",
                           "a contact sheet spreads one clip; with --config use --time for a "
@@ -129,6 +152,13 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<CameraSpec> cam = parse_camera(o.camera);
   if (!cam) return report(cam.error(), err);
 
+  std::optional<Timeline> timeline;
+  if (!o.timeline.empty()) {
+    Result<Timeline> t = Timeline::load(o.timeline);
+    if (!t) return report(t.error(), err);
+    timeline = std::move(*t);
+  }
+
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
@@ -136,10 +166,19 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
+  std::optional<CreaturePose> simulated;
   Result<int> clip = -1;
-  if (controlled) {
+  if (creature) {
+    Result<CreaturePose> c =
+        CreaturePose::load(*spec, model, o.file, timeline ? &*timeline : nullptr);
+    if (!c) return report(c.error(), err);
+    simulated.emplace(std::move(*c));
+  } else if (controlled) {
     Result<ControllerPose> c = ControllerPose::load(o.controller, model, &diag);
     if (!c) return report(c.error(), err);
+    if (timeline) {
+      if (Status s = c->set_timeline(*timeline); !s) return report(s.error(), err);
+    }
     controller.emplace(std::move(*c));
     for (const Warning& w : diag.items()) err << w.to_string() << "\n";
   } else {
@@ -194,6 +233,13 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   anim::Player player(shown);
   anim::Instance instance(shown);
   auto pose_frame = [&](std::size_t i) -> Status {
+    if (simulated) {
+      if (i == 0) {
+        if (Status s = simulated->restart(); !s) return s;
+      }
+      simulated->advance_to(times[i]);
+      return simulated->place(instance);
+    }
     if (!controller) {
       pose_at(player, instance, *clip, times[i]);
       return {};
@@ -267,6 +313,9 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     print_fired(controller->fired(), err);
     print_warnings(controller->runtime_warnings(), err);
   }
+  if (simulated) {
+    print_creature_events(simulated->info().events, err);
+  }
   out << "wrote " << o.output << " (" << out_w << "x" << out_h << ", " << frames.size()
       << (frames.size() == 1 ? " frame" : " frames") << ")\n";
   return kExitOk;
@@ -301,6 +350,9 @@ Command add_render_command(CLI::App& root) {
       ->check(CLI::Range(1, 1000000));
   add_load_flags(app, o->load);
   add_controller_flags(app, o->controller);
+  add_creature_flags(app, o->creature);
+  add_timeline_flag(app, o->timeline);
+  app->footer(creature_state_help() + "\n" + timeline_help());
   return Command{app,
                  [o](std::ostream& out, std::ostream& err) { return run_render(*o, out, err); }};
 }
