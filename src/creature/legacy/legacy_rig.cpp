@@ -199,7 +199,7 @@ void LegacyRig::step(const RigInputs& inputs, float dt) {
 }
 
 void LegacyRig::write_pose(std::span<Transform> pose, std::uint32_t role_mask,
-                           std::span<std::uint8_t> touched) const {
+                           std::span<std::uint8_t> touched, bool overrides_only) const {
   for (std::size_t r = 0; r < roles_.size(); ++r) {
     if ((set_mask_ & role_mask & (1u << r)) == 0) continue;
     const int j = joints_[r];
@@ -207,7 +207,7 @@ void LegacyRig::write_pose(std::span<Transform> pose, std::uint32_t role_mask,
     const Transform& m = overrides_[r];
     const Transform& rest = rest_[r];
     Transform out = m;
-    if (rule_ == BoneRule::kLegacy) {
+    if (rule_ == BoneRule::kLegacy && !overrides_only) {
       // T(t_rest)·M·R_rest·S_rest (column order): M acts in the parent frame about the bone's
       // rest position. M's scale is taken as acting on the bone's own axes.
       out.translation = rest.translation + m.translation;

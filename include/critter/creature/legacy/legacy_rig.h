@@ -92,9 +92,10 @@ class LegacyRig : public ProceduralRig {
   // Writes the overrides of the last step into `pose` (one Transform per joint of the bound
   // skeleton; joints out of range are skipped): only bones the rig set this frame, composed by the
   // bone rule. `role_mask` (bit i = role i) limits which roles are written; `touched`, when not
-  // empty, gets 1 for each joint written. Never allocates.
+  // empty, gets 1 for each joint written. `overrides_only`: write each override M itself (the
+  // delta of an Additive layer), ignoring the bone rule. Never allocates.
   void write_pose(std::span<Transform> pose, std::uint32_t role_mask = ~0u,
-                  std::span<std::uint8_t> touched = {}) const;
+                  std::span<std::uint8_t> touched = {}, bool overrides_only = false) const;
   const RigOutputs& outputs() const { return outputs_; }
 
   // ProceduralRig: step(from_state(state), dt) then write_pose(local_pose).
