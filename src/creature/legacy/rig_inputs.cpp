@@ -126,9 +126,11 @@ RigInputs from_state(const CreatureState& s) {
   return sanitise(in);
 }
 
-RigParameterIndices RigParameterIndices::declare(anim::ParameterSchema& s) {
+namespace {
+
+template <class Lookup>
+RigParameterIndices lookup_all(Lookup d) {
   RigParameterIndices i;
-  auto d = [&](const char* name) { return s.declare_or_find(name); };
   i.position = d("Position");
   i.rotation = d("Rotation");
   i.body_right = d("BodyRight");
@@ -181,6 +183,16 @@ RigParameterIndices RigParameterIndices::declare(anim::ParameterSchema& s) {
   i.on_ladder = d("IsOnLadder");
   i.frozen = d("IsEmbeddedInIce");
   return i;
+}
+
+}  // namespace
+
+RigParameterIndices RigParameterIndices::declare(anim::ParameterSchema& s) {
+  return lookup_all([&](const char* name) { return s.declare_or_find(name); });
+}
+
+RigParameterIndices RigParameterIndices::resolve(const anim::ParameterSchema& s) {
+  return lookup_all([&](const char* name) { return s.find(name); });
 }
 
 RigInputs from_parameters(const anim::ParameterValues& v, const RigParameterIndices& i) {

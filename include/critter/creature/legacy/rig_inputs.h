@@ -87,6 +87,9 @@ struct RigParameterIndices {
       walk_order, crouch, row_left, row_right, riding, boat, mount_bob, mining, poking_phase,
       holding_block, aiming, aim_angle, sleeping, on_ladder, frozen;
   static RigParameterIndices declare(anim::ParameterSchema& schema);
+  // The same names looked up without declaring (anim::kNoParam where missing), for a host that
+  // writes the parameters of a compiled program whose schema it cannot change.
+  static RigParameterIndices resolve(const anim::ParameterSchema& schema);
 };
 
 RigInputs from_parameters(const anim::ParameterValues& values, const RigParameterIndices& i);
