@@ -19,14 +19,14 @@ constexpr SettingField<S> kFields[] = {
     {"WalkBobHeight", &S::walk_bob_height, nullptr},
     {"DeathSpeed", &S::death_speed, nullptr},
     {"FeedSpeed", &S::feed_speed, nullptr},
-    {"AttackSpeed", &S::attack_speed, nullptr},
-    {"AttackPhaseSpeed", &S::attack_phase_speed, nullptr},
+    {"KickSpeed", &S::kick_speed, nullptr},
+    {"KickPhaseSpeed", &S::kick_phase_speed, nullptr},
     {"HeadRatio", &S::head_ratio, nullptr},
     {"NeckRatio", &S::neck_ratio, nullptr},
 };
 constexpr std::string_view kNames[] = {"WalkLegsAngle", "WalkAnimationSpeed", "WalkBobHeight",
-                                       "DeathSpeed",    "FeedSpeed",          "AttackSpeed",
-                                       "AttackPhaseSpeed", "HeadRatio",       "NeckRatio"};
+                                       "DeathSpeed",    "FeedSpeed",          "KickSpeed",
+                                       "KickPhaseSpeed", "HeadRatio",         "NeckRatio"};
 constexpr std::string_view kSpecies[] = {"default", "ostrich"};
 
 }  // namespace
@@ -85,7 +85,7 @@ void FlightlessBirdRig::do_step(const RigInputs& in, float dt) {
   const float amp = fast ? 1.5f * s.walk_legs_angle : s.walk_legs_angle;
   const bool legs_move = phase_ != 0.0f && (in.on_ground || in.immersion > 0.0f);
 
-  if (kick_.update(in.attacking, dt, s.attack_speed, s.attack_phase_speed)) {
+  if (kick_.update(in.attacking, dt, s.kick_speed, s.kick_phase_speed)) {
     event(RigEventType::kAttackHit);
   }
   float leg1_target = legs_move ? amp * sa + kick_.phase : 0.0f;

@@ -56,10 +56,14 @@ constexpr DriverKind kDrivers[] = {
     {"HumanMine", Kind::kHuman, bit(2) | bit(3), -1.0f},
 };
 
-// One setting a parameter may override each frame.
+// One setting a parameter may override each frame. A built-in of that name the config left at
+// its table default (`host_default`) overrides only once the host sets another value, so the
+// §16 placeholders (WalkAnimationSpeed 0, CanCanter false, ...) never zero the rig's settings.
 struct SettingParam {
   std::string_view name;
   anim::ParamIndex index;
+  bool host_only = false;
+  double host_default = 0.0;
 };
 
 class LegacyProgram final : public anim::DriverProgram {
@@ -81,6 +85,7 @@ class LegacyInstance final : public anim::DriverInstance {
   void update(float dt, const anim::ParameterValues& values) override {
     for (const SettingParam& s : p_.settings_) {
       if (values.type(s.index) == anim::ParamType::kUnset) continue;
+      if (s.host_only && values.number(s.index) == s.host_default) continue;
       const auto v = static_cast<float>(values.number(s.index));
       // Only known names are listed and the value is finite, so this cannot fail (or allocate).
       if (std::isfinite(v)) (void)rig_->set_setting(s.name, v);
@@ -122,7 +127,16 @@ Result<std::shared_ptr<const anim::DriverProgram>> build(const DriverKind& d,
       }
     }
     const anim::ParamIndex i = s.schema.find(name);
-    if (i != anim::kNoParam) settings.push_back({name, i});
+    if (i == anim::kNoParam) continue;
+    SettingParam sp{name, i, false, 0.0};
+    if (s.schema.is_builtin(i)) {
+      for (const anim::BuiltinParameter& b : anim::builtin_parameters()) {
+        if (b.name != s.schema.name(i)) continue;
+        sp.host_only = s.schema.initial(i).number == b.initial;
+        sp.host_default = b.initial;
+      }
+    }
+    settings.push_back(sp);
   }
   std::vector<BoneAlias> aliases;
   const auto names = s.model.skeleton().names();

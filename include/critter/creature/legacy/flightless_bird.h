@@ -31,8 +31,10 @@ class FlightlessBirdRig final : public LegacyRig {
     float walk_bob_height = 0.025f;     // WalkBobHeight
     float death_speed = 3.0f;           // DeathSpeed
     float feed_speed = 2.0f;            // FeedSpeed
-    float attack_speed = 6.0f;          // AttackSpeed (kick factor per second)
-    float attack_phase_speed = 2.0f;    // AttackPhaseSpeed (kick cycles per second)
+    // KickSpeed and KickPhaseSpeed (kick factor and cycles per second): not AttackSpeed, whose
+    // parameter every config declares as 4 (quirk 13) and would override §6's 6.
+    float kick_speed = 6.0f;
+    float kick_phase_speed = 2.0f;
     float head_ratio = 0.6f;            // HeadRatio (with a neck)
     float neck_ratio = 0.4f;            // NeckRatio
   };

@@ -12,7 +12,9 @@
 // bound to the model by the legacy bone names, a `<Role>Bone` property (a bone of the model,
 // config bone aliases followed: "Leg1Bone": "FrontLeftLeg") overriding the name of a role. Its
 // properties are the rig's settings by their database names (legacy_rig.h setting_names()); a
-// parameter declared under a setting's name overrides the property every frame. update() reads
+// parameter the config declares under a setting's name overrides the property every frame, and
+// so does a §16 built-in of that name once the host sets it to a value other than its table
+// default (WalkAnimationSpeed 0, DeathSpeed 3, ...). update() reads
 // the rig inputs from the parameters (rig_inputs.h from_parameters) and steps the rig; sample()
 // writes the bones of the driver's activity with the legacy rule over the rest locals (an
 // Additive layer gets the rig's overrides M as deltas):
