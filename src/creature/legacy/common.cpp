@@ -158,6 +158,10 @@ float LookOrders::uniform(float lo, float hi) {
 }
 
 vec2 LookOrders::update(const Inputs& in, float dt) {
+  if (in.look_at == nullptr && !(in.head_shake > 0.0f) && !in.look_random) {
+    has_target_ = false;
+    return in.look_angles;
+  }
   if (!seeded_) {
     rng_ = in.entity_hash * 2654435761u + 0x9E3779B9u;
     if (rng_ == 0) rng_ = 1;
@@ -205,7 +209,6 @@ vec2 LookOrders::update(const Inputs& in, float dt) {
     }
     return angles_to(target_);
   }
-  has_target_ = false;
   return in.look_angles;
 }
 

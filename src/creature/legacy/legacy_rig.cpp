@@ -173,6 +173,9 @@ void LegacyRig::set_rotation(int role, const quat& r) {
 }
 
 vec2 LegacyRig::look_angles(const RigInputs& in, float dt, bool fish) {
+  if (!in.has_look_at && !(in.head_shake > 0.0f) && !in.look_random) {
+    return look_.update(LookOrders::Inputs{.look_angles = in.look_angles}, dt);
+  }
   LookOrders::Inputs l;
   l.position = in.position;
   l.rotation = in.rotation();
