@@ -11,6 +11,7 @@
 #include "critter/creature/legacy/builtin_creatures.h"
 #include "critter/creature/legacy/rig_factory.h"
 #include "rig_test_support.h"
+#include "support/allocation_counter.h"
 
 namespace critter::creature::legacy {
 namespace {
@@ -148,6 +149,28 @@ TEST(LegacyRig, NonFiniteStateNeverGivesANonFinitePose) {
                     std::isfinite(o.death_phase));
       }
     }
+  }
+}
+
+TEST(LegacyRig, AFrameNeverAllocates) {
+  ASSERT_TRUE(testing::AllocationCounter::works());
+  for (Kind k : kKinds) {
+    Bench b(k);
+    CreatureState s = test::walking(3.0f);
+    s.is_attacking = true;
+    s.is_feeding = true;
+    s.look_random = true;
+    s.fly_order = vec3(0, 0, -1);
+    s.swim_order = vec3(0, 0, -1);
+    s.row = CreatureState::Row::kBoth;
+    std::vector<Transform> pose = b.pose;
+    testing::AllocationCounter counter;
+    for (int f = 0; f < 200; ++f) {
+      s.health = f < 150 ? 1.0f : 0.0f;
+      s.game_time = f / 60.0;
+      b.rig->animate(s, test::kDt, pose);
+    }
+    EXPECT_EQ(counter.count(), 0) << to_string(k);
   }
 }
 
