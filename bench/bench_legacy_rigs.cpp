@@ -57,12 +57,14 @@ void BM_FourLeggedCrowd(benchmark::State& st) {
   std::vector<std::unique_ptr<LegacyRig>> rigs;
   std::vector<CreatureState> states;
   for (std::size_t i = 0; i < n; ++i) {
-    rigs.push_back(std::move(*make_rig("four-legged", i % 2 ? "wolf" : "horse", model->skeleton())));
+    rigs.push_back(
+        std::move(*make_rig("four-legged", i % 2 ? "wolf" : "horse", model->skeleton())));
     states.push_back(moving_state(0.5f + static_cast<float>(i % 11) * 0.5f));
   }
   std::vector<Transform> poses(n * rest.size());
   for (std::size_t i = 0; i < n; ++i) {
-    std::copy(rest.begin(), rest.end(), poses.begin() + static_cast<std::ptrdiff_t>(i * rest.size()));
+    std::copy(rest.begin(), rest.end(),
+              poses.begin() + static_cast<std::ptrdiff_t>(i * rest.size()));
   }
   for (auto _ : st) {
     for (std::size_t i = 0; i < n; ++i) {

@@ -74,12 +74,12 @@ struct CreatureState {
   bool crouch = false;
   Row row = Row::kNone;
   Mount mount = Mount::kNone;
-  float mount_bob = 0.0f;       // the mount's Bob, metres (copied while mounted)
-  bool mining = false;          // a poking / mining action runs
-  float poking_phase = 0.0f;    // 0..1
-  bool holding_block = false;   // the active slot holds a block (mining adds .3)
+  float mount_bob = 0.0f;      // the mount's Bob, metres (copied while mounted)
+  bool mining = false;         // a poking / mining action runs
+  float poking_phase = 0.0f;   // 0..1
+  bool holding_block = false;  // the active slot holds a block (mining adds .3)
   bool aiming = false;
-  float aim_angle = 0.0f;       // radians, added to hand 2 while aiming
+  float aim_angle = 0.0f;  // radians, added to hand 2 while aiming
   bool sleeping = false;
   bool on_ladder = false;
   // Fish: frozen in ice (only the body is posed).

@@ -146,11 +146,11 @@ void BirdRig::do_step(const RigInputs& in, float dt) {
   outputs_.phase = phase_;
   outputs_.bob = bob_;
   outputs_.death_phase = death_phase_;
-  outputs_.gait = death_phase_ > 0.0f                                       ? "dead"
-                  : gliding                                                 ? "glide"
-                  : (wings && in.has_fly_order && !standing && !water)      ? "fly"
-                  : std::abs(v) > 0.1f                                      ? "walk"
-                                                                            : "idle";
+  outputs_.gait = death_phase_ > 0.0f                                  ? "dead"
+                  : gliding                                            ? "glide"
+                  : (wings && in.has_fly_order && !standing && !water) ? "fly"
+                  : std::abs(v) > 0.1f                                 ? "walk"
+                                                                       : "idle";
 
   const float leg2 = legs_tucked_ ? -60.0f * kDeg : -leg1_;
   if (death_phase_ > 0.0f) {

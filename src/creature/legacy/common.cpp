@@ -46,8 +46,7 @@ float noise(float x) {
   return hi + f * f * (3.0f - 2.0f * f) * (lattice_hash(j) - hi);
 }
 
-float oct_noise(float x, float frequency, int octaves, float frequency_step,
-                float amplitude_step) {
+float oct_noise(float x, float frequency, int octaves, float frequency_step, float amplitude_step) {
   float sum = 0.0f;
   float amplitudes = 0.0f;
   float amplitude = 1.0f;
@@ -142,8 +141,7 @@ Transform death_roll(float body_height, float death_phase, float side) {
   return t;
 }
 
-vec3 eye_position(const vec3& position, const quat& rotation, float box_y, float box_z,
-                  bool fish) {
+vec3 eye_position(const vec3& position, const quat& rotation, float box_y, float box_z, bool fish) {
   const vec3 up = rotation * vec3(0.0f, 1.0f, 0.0f);
   const vec3 forward = rotation * vec3(0.0f, 0.0f, -1.0f);
   return position + up * ((fish ? 1.0f : 0.95f) * box_y) + forward * (0.45f * box_z);

@@ -30,15 +30,14 @@ struct Species {
   bool vertical_tail;
 };
 constexpr Species kSpeciesTable[] = {
-    {"default", 1.0f, false},    {"bass", 1.5f, false},       {"barracuda", 1.5f, false},
-    {"piranha", 1.6f, false},    {"ray", 1.8f, false},        {"bull-shark", 1.4f, false},
+    {"default", 1.0f, false},     {"bass", 1.5f, false},        {"barracuda", 1.5f, false},
+    {"piranha", 1.6f, false},     {"ray", 1.8f, false},         {"bull-shark", 1.4f, false},
     {"tiger-shark", 1.2f, false}, {"great-white", 0.9f, false}, {"beluga", 0.4f, true},
     {"orca", 0.3f, true},
 };
-constexpr std::string_view kSpecies[] = {"default",    "bass",        "barracuda",
-                                         "piranha",    "ray",         "bull-shark",
-                                         "tiger-shark", "great-white", "beluga",
-                                         "orca"};
+constexpr std::string_view kSpecies[] = {"default", "bass",       "barracuda",   "piranha",
+                                         "ray",     "bull-shark", "tiger-shark", "great-white",
+                                         "beluga",  "orca"};
 
 float c1(float x) {
   return std::clamp(x, -1.0f, 1.0f);
@@ -147,15 +146,14 @@ void FishRig::do_step(const RigInputs& in, float dt) {
     tails_[0] = vec2(25.0f * kDeg * c1(0.5f * std::sin(tau * (phase_ + w)) - turn_.x),
                      25.0f * kDeg * c1(-turn_.y));
     tails_[1] =
-        vec2(30.0f * kDeg * c1(0.5f * std::sin(tau * std::max(phase_ + w - 0.25f, 0.0f)) -
-                               turn_.x),
+        vec2(30.0f * kDeg * c1(0.5f * std::sin(tau * std::max(phase_ + w - 0.25f, 0.0f)) - turn_.x),
              30.0f * kDeg * c1(-turn_.y));
   }
 
   if (death_phase_ > 0.0f) {
     // YPR(yaw, 0, π·DP)·T(pos + h·DP·Ŷ): roll about the body's forward axis, then rise.
-    set(kBody, Transform{vec3(0.0f, in.body_height * death_phase_, 0.0f),
-                         rot_z(kPi * death_phase_), vec3(1.0f)});
+    set(kBody, Transform{vec3(0.0f, in.body_height * death_phase_, 0.0f), rot_z(kPi * death_phase_),
+                         vec3(1.0f)});
     set_rotation(kTail1, quat(1.0f, 0.0f, 0.0f, 0.0f));
     set_rotation(kTail2, quat(1.0f, 0.0f, 0.0f, 0.0f));
     set_rotation(kJaw, quat(1.0f, 0.0f, 0.0f, 0.0f));

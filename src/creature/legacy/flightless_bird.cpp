@@ -24,9 +24,9 @@ constexpr SettingField<S> kFields[] = {
     {"HeadRatio", &S::head_ratio, nullptr},
     {"NeckRatio", &S::neck_ratio, nullptr},
 };
-constexpr std::string_view kNames[] = {"WalkLegsAngle", "WalkAnimationSpeed", "WalkBobHeight",
-                                       "DeathSpeed",    "FeedSpeed",          "KickSpeed",
-                                       "KickPhaseSpeed", "HeadRatio",         "NeckRatio"};
+constexpr std::string_view kNames[] = {"WalkLegsAngle",  "WalkAnimationSpeed", "WalkBobHeight",
+                                       "DeathSpeed",     "FeedSpeed",          "KickSpeed",
+                                       "KickPhaseSpeed", "HeadRatio",          "NeckRatio"};
 constexpr std::string_view kSpecies[] = {"default", "ostrich"};
 
 }  // namespace
@@ -90,13 +90,13 @@ void FlightlessBirdRig::do_step(const RigInputs& in, float dt) {
   }
   float leg1_target = legs_move ? amp * sa + kick_.phase : 0.0f;
   const float leg2_target = legs_move ? amp * std::sin(2.0f * kPi * (phase_ + 0.5f)) : 0.0f;
-  leg1_target += kick_.factor * (60.0f * kDeg * std::sin(kPi * sigma(kick_.phase, 5.0f)) -
-                                 leg1_target);
+  leg1_target +=
+      kick_.factor * (60.0f * kDeg * std::sin(kPi * sigma(kick_.phase, 5.0f)) - leg1_target);
   leg1_ += k * (leg1_target - leg1_);
   leg2_ += k * (leg2_target - leg2_);
   head_bob_ += k * ((phase_ != 0.0f ? 5.0f * kDeg * std::sin(2.0f * a) : 0.0f) - head_bob_);
-  feed_factor_ = std::clamp(feed_factor_ + (in.feeding ? 1.0f : -1.0f) * s.feed_speed * dt, 0.0f,
-                            1.0f);
+  feed_factor_ =
+      std::clamp(feed_factor_ + (in.feeding ? 1.0f : -1.0f) * s.feed_speed * dt, 0.0f, 1.0f);
 
   death_phase_ = death_phase_step(death_phase_, in.health, dt, s.death_speed);
   outputs_.phase = phase_;

@@ -31,11 +31,21 @@ constexpr SettingField<S> kFields[] = {
     {"Gait", &S::gait, nullptr},
 };
 
-constexpr std::string_view kNames[] = {
-    "WalkFrontLegsAngle", "WalkHindLegsAngle", "CanterLegsAngleFactor", "WalkBobHeight",
-    "WalkAnimationSpeed", "CanCanter",         "CanTrot",               "UseCanterSound",
-    "DeathSpeed",         "FeedSpeed",         "AttackSpeed",           "AttackPhaseSpeed",
-    "HeadRatio",          "NeckRatio",         "Gait"};
+constexpr std::string_view kNames[] = {"WalkFrontLegsAngle",
+                                       "WalkHindLegsAngle",
+                                       "CanterLegsAngleFactor",
+                                       "WalkBobHeight",
+                                       "WalkAnimationSpeed",
+                                       "CanCanter",
+                                       "CanTrot",
+                                       "UseCanterSound",
+                                       "DeathSpeed",
+                                       "FeedSpeed",
+                                       "AttackSpeed",
+                                       "AttackPhaseSpeed",
+                                       "HeadRatio",
+                                       "NeckRatio",
+                                       "Gait"};
 
 constexpr std::string_view kSpecies[] = {"default", "wolf", "horse", "cow", "camel"};
 
@@ -175,8 +185,8 @@ void FourLeggedRig::do_step(const RigInputs& in, float dt) {
   }
 
   // Feeding and butting.
-  feed_factor_ = std::clamp(feed_factor_ + (in.feeding ? 1.0f : -1.0f) * s.feed_speed * dt, 0.0f,
-                            1.0f);
+  feed_factor_ =
+      std::clamp(feed_factor_ + (in.feeding ? 1.0f : -1.0f) * s.feed_speed * dt, 0.0f, 1.0f);
   if (butt_.update(in.attacking, dt, s.attack_speed, s.attack_phase_speed)) {
     event(RigEventType::kAttackHit);
   }

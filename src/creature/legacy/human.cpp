@@ -122,9 +122,9 @@ void HumanRig::do_step(const RigInputs& in, float dt) {
   const float u = static_cast<float>(
       std::fmod(0.75 * t + static_cast<double>(in.entity_hash & 0xFFFFu), 10000.0));
   const vec2 look = look_angles(in, dt);
-  const float head_yaw = std::clamp(lerp(-0.3f, 0.3f, noise(1.02f * u - 100.0f)) + look.x +
-                                        in.turn_order.x + heading_,
-                                    -80.0f * kDeg, 80.0f * kDeg);
+  const float head_yaw =
+      std::clamp(lerp(-0.3f, 0.3f, noise(1.02f * u - 100.0f)) + look.x + in.turn_order.x + heading_,
+                 -80.0f * kDeg, 80.0f * kDeg);
   const float head_pitch = std::clamp(lerp(-0.3f, 0.3f, noise(0.96f * u - 200.0f)) + look.y,
                                       -45.0f * kDeg, 45.0f * kDeg);
   std::array<vec2, 2> hands{};

@@ -119,8 +119,8 @@ Result<std::shared_ptr<const anim::DriverProgram>> build(const DriverKind& d,
   std::vector<SettingParam> settings;
   for (std::string_view name : rig->setting_names()) {
     if (const auto* p = anim::find_driver_property(props, name)) {
-      const float v = p->type == anim::DriverPropertyType::kBool ? (p->boolean ? 1.0f : 0.0f)
-                                                                 : p->number;
+      const float v =
+          p->type == anim::DriverPropertyType::kBool ? (p->boolean ? 1.0f : 0.0f) : p->number;
       if (auto ok = rig->set_setting(name, v); !ok) {
         return fail(Error::at(ErrorCode::kInvalid, "ControllerDesc", std::string(name),
                               ok.error().message));
@@ -159,8 +159,8 @@ std::vector<anim::DriverPropertySpec> property_specs(Kind kind) {
   for (std::string_view name : (*rig)->setting_names()) {
     const bool flag = name == "CanCanter" || name == "CanTrot" || name == "UseCanterSound" ||
                       name == "HasVerticalTail";
-    specs.push_back({std::string(name), flag ? anim::DriverPropertyType::kBool
-                                             : anim::DriverPropertyType::kNumber});
+    specs.push_back({std::string(name),
+                     flag ? anim::DriverPropertyType::kBool : anim::DriverPropertyType::kNumber});
   }
   specs.push_back({"Species", anim::DriverPropertyType::kString});
   for (const BoneRole& role : bone_roles(kind)) {

@@ -64,7 +64,8 @@ std::string_view to_string(Kind kind) {
 std::optional<Kind> parse_kind(std::string_view name) {
   std::string n(name);
   std::replace(n.begin(), n.end(), '_', '-');
-  for (Kind k : {Kind::kFourLegged, Kind::kHuman, Kind::kBird, Kind::kFlightlessBird, Kind::kFish}) {
+  for (Kind k :
+       {Kind::kFourLegged, Kind::kHuman, Kind::kBird, Kind::kFlightlessBird, Kind::kFish}) {
     if (same_ci(n, to_string(k))) return k;
   }
   return std::nullopt;
@@ -149,8 +150,8 @@ Status LegacyRig::set_setting(std::string_view name, float value) {
       best = known;
     }
   }
-  std::string message = "the " + std::string(to_string(kind_)) + " rig has no setting '" +
-                        std::string(name) + "'";
+  std::string message =
+      "the " + std::string(to_string(kind_)) + " rig has no setting '" + std::string(name) + "'";
   if (!best.empty()) message += " (did you mean '" + std::string(best) + "'?)";
   return fail(Error::at(ErrorCode::kUsage, "legacy rig", std::string(name), std::move(message)));
 }

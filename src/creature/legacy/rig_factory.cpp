@@ -96,9 +96,9 @@ Result<std::unique_ptr<LegacyRig>> make_rig(std::string_view kind, std::string_v
                                             std::span<const BoneAlias> aliases) {
   const auto k = parse_kind(kind);
   if (!k) {
-    return fail(Error::at(ErrorCode::kUsage, "legacy rig", "kind",
-                          "unknown creature kind '" + std::string(kind) +
-                              "' (known: " + joined(kKinds) + ")"));
+    return fail(Error::at(
+        ErrorCode::kUsage, "legacy rig", "kind",
+        "unknown creature kind '" + std::string(kind) + "' (known: " + joined(kKinds) + ")"));
   }
   auto rig = make_rig(*k, species);
   if (!rig) return rig;

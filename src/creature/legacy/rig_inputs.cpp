@@ -219,9 +219,8 @@ RigInputs from_parameters(const anim::ParameterValues& v, const RigParameterIndi
   in.body_depth = number(v, i.body_depth);
   in.death_cause = vec(v, i.death_cause);
   in.game_time = v.number(i.game_time);
-  in.entity_hash = static_cast<std::uint32_t>(
-      static_cast<std::int64_t>(std::isfinite(v.number(i.entity_hash)) ? v.number(i.entity_hash)
-                                                                        : 0.0));
+  in.entity_hash = static_cast<std::uint32_t>(static_cast<std::int64_t>(
+      std::isfinite(v.number(i.entity_hash)) ? v.number(i.entity_hash) : 0.0));
   in.has_look_at = b(i.has_look_at);
   in.look_at = vec(v, i.look_at);
   in.look_random = b(i.look_random);

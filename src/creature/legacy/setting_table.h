@@ -10,8 +10,8 @@ namespace critter::creature::legacy {
 template <class S>
 struct SettingField {
   std::string_view name;
-  float S::* number = nullptr;
-  bool S::* flag = nullptr;
+  float S::*number = nullptr;
+  bool S::*flag = nullptr;
 };
 
 bool same_name(std::string_view a, std::string_view b);

@@ -11,7 +11,9 @@ namespace {
 
 // h(i) computed by hand with 64-bit arithmetic reduced to 32 bits at each step.
 double hash_by_hand(std::int64_t i) {
-  auto wrap = [](std::int64_t v) { return static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))); };
+  auto wrap = [](std::int64_t v) {
+    return static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
+  };
   const std::int64_t n = wrap(wrap(i << 13) ^ i);
   const std::int64_t inner = wrap(wrap(n * n) * 15731 + 789221);
   const std::int64_t v = wrap(wrap(n * inner) + 1376312589);
@@ -28,9 +30,10 @@ TEST(LegacyCommon, SigmaMatchesHandComputedValues) {
   // x = 0.25, k = 4: e^4·(e^2 − 1)/((e^4 − 1)(e^2 + e^4)).
   const double e2 = std::exp(2.0), e4 = std::exp(4.0);
   EXPECT_NEAR(sigma(0.25f, 4.0f), e4 * (e2 - 1) / ((e4 - 1) * (e2 + e4)), 1e-6);
-  EXPECT_NEAR(sigma(0.1f, 5.0f),
-              std::exp(5.0) * (std::exp(1.0) - 1) / ((std::exp(5.0) - 1) * (std::exp(1.0) + std::exp(5.0))),
-              1e-6);
+  EXPECT_NEAR(
+      sigma(0.1f, 5.0f),
+      std::exp(5.0) * (std::exp(1.0) - 1) / ((std::exp(5.0) - 1) * (std::exp(1.0) + std::exp(5.0))),
+      1e-6);
   EXPECT_EQ(sigma(NAN, 4.0f), 0.0f);
 }
 
@@ -38,7 +41,7 @@ TEST(LegacyCommon, LatticeHashMatchesTheFormula) {
   // n = 0 for i = 0: (0 + 1376312589) & 0x7FFFFFFF / 2^31.
   EXPECT_NEAR(lattice_hash(0), 1376312589.0 / 2147483648.0, 1e-7);
   for (std::int64_t i : std::initializer_list<std::int64_t>{1, 2, 3, -1, -7, 1000, 123456, -98765,
-                                                          2147483647, -2147483648LL}) {
+                                                            2147483647, -2147483648LL}) {
     EXPECT_NEAR(lattice_hash(static_cast<std::int32_t>(i)), hash_by_hand(i), 1e-7) << i;
   }
 }

@@ -81,8 +81,14 @@ TEST(FourLeggedRig, EachGaitsLegPhasesAndRateMatchTheTable) {
       {"default", 1.5f, "walk", {0, .5f, .25f, .75f}, 1.5f, .55f, .4f, 4.0f},
       {"wolf", 2.5f, "trot", {0, .5f, .5f, 0}, 0.9f * 2.5f, .55f, .4f, 4.0f},
       {"default", 5.0f, "canter", {0, .25f, .15f, .4f}, 0.7f * 5.0f, 1.5f * .55f, 1.5f * .4f, 4.0f},
-      {"wolf", 5.0f, "canter", {0, .25f, .15f, .4f}, 0.7f * 0.9f * 5.0f, 1.65f * .55f,
-       1.65f * .4f, 400.0f / 60.0f},
+      {"wolf",
+       5.0f,
+       "canter",
+       {0, .25f, .15f, .4f},
+       0.7f * 0.9f * 5.0f,
+       1.65f * .55f,
+       1.65f * .4f,
+       400.0f / 60.0f},
   };
   for (const Case& k : cases) {
     Bench b(Kind::kFourLegged, k.species);
@@ -140,7 +146,7 @@ TEST(FourLeggedRig, DeathRollsTheBodyNinetyDegreesToTheSideOfTheCause) {
     CreatureState s = walking(0.0f);
     s.health = 0.0f;
     s.death_cause_offset = vec3(cause_x, 0.0f, 0.0f);  // right·cause has the sign of cause_x
-    for (int f = 0; f < 30; ++f) b.frame(s);            // DP = 3/s · 0.5 s, clamped at 1
+    for (int f = 0; f < 30; ++f) b.frame(s);           // DP = 3/s · 0.5 s, clamped at 1
     EXPECT_FLOAT_EQ(b.rig->outputs().death_phase, 1.0f);
     EXPECT_EQ(b.rig->outputs().gait, "dead");
     const float side = cause_x > 0.0f ? 1.0f : -1.0f;

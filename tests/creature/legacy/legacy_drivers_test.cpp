@@ -22,9 +22,8 @@
 namespace critter::creature::legacy {
 namespace {
 
-Result<std::shared_ptr<const anim::ControllerProgram>> compile(const Model& model,
-                                                               const std::string& json,
-                                                               const anim::DriverRegistry& drivers) {
+Result<std::shared_ptr<const anim::ControllerProgram>> compile(
+    const Model& model, const std::string& json, const anim::DriverRegistry& drivers) {
   auto config = io::parse_animation_config(json, "legacy.json");
   if (!config) return fail(config.error());
   io::BindOptions options;
@@ -53,12 +52,30 @@ anim::DriverRegistry registry() {
 TEST(LegacyDrivers, ImplementTheDeclaredCreatureDrivers) {
   const anim::DriverRegistry r = registry();
   EXPECT_EQ(r.types().size(), anim::DriverRegistry::builtin().types().size());
-  for (const char* name : {"FourLeggedWalk", "FourLeggedTrot", "FourLeggedCanter",
-                           "FourLeggedAttack", "FourLeggedDeath", "FourLeggedFeed", "FishSwim",
-                           "FishAttack", "FishDeath", "BirdWalk", "BirdFly", "BirdPeck",
-                           "BirdAttack", "BirdDeath", "FlightlessBirdWalk", "FlightlessBirdFeed",
-                           "FlightlessBirdAttack", "FlightlessBirdDeath", "HumanWalk",
-                           "HumanAttack", "HumanRide", "HumanDeath", "HumanAim", "HumanMine"}) {
+  for (const char* name : {"FourLeggedWalk",
+                           "FourLeggedTrot",
+                           "FourLeggedCanter",
+                           "FourLeggedAttack",
+                           "FourLeggedDeath",
+                           "FourLeggedFeed",
+                           "FishSwim",
+                           "FishAttack",
+                           "FishDeath",
+                           "BirdWalk",
+                           "BirdFly",
+                           "BirdPeck",
+                           "BirdAttack",
+                           "BirdDeath",
+                           "FlightlessBirdWalk",
+                           "FlightlessBirdFeed",
+                           "FlightlessBirdAttack",
+                           "FlightlessBirdDeath",
+                           "HumanWalk",
+                           "HumanAttack",
+                           "HumanRide",
+                           "HumanDeath",
+                           "HumanAim",
+                           "HumanMine"}) {
     const anim::DriverType* t = r.find(name);
     ASSERT_NE(t, nullptr) << name;
     EXPECT_TRUE(t->implemented()) << name;

@@ -145,8 +145,7 @@ TEST(LegacyRig, NonFiniteStateNeverGivesANonFinitePose) {
               << to_string(k) << " value " << bad << " frame " << f;
         }
         const RigOutputs& o = b.rig->outputs();
-        ASSERT_TRUE(std::isfinite(o.phase) && std::isfinite(o.bob) &&
-                    std::isfinite(o.death_phase));
+        ASSERT_TRUE(std::isfinite(o.phase) && std::isfinite(o.bob) && std::isfinite(o.death_phase));
       }
     }
   }

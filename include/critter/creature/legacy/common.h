@@ -32,8 +32,7 @@ float lattice_hash(std::int32_t i);
 float noise(float x);
 // Octave noise: Σ a·noise(x·f) over `octaves` (f starts at `frequency`, a at 1, each octave
 // multiplying f by frequency_step and a by amplitude_step) divided by Σ a. octaves >= 1.
-float oct_noise(float x, float frequency, int octaves, float frequency_step,
-                float amplitude_step);
+float oct_noise(float x, float frequency, int octaves, float frequency_step, float amplitude_step);
 
 // The smoothing factor k = min(12·dt, 1) (dt >= 0): x += k·(target − x).
 float smoothing(float dt);
@@ -73,8 +72,7 @@ float death_roll_side(const vec3& body_right, const vec3& death_cause_offset);
 Transform death_roll(float body_height, float death_phase, float side);
 
 // The eye position (world): pos + up·0.95·BoxY + forward·0.45·BoxZ (fish: 1.0·BoxY).
-vec3 eye_position(const vec3& position, const quat& rotation, float box_y, float box_z,
-                  bool fish);
+vec3 eye_position(const vec3& position, const quat& rotation, float box_y, float box_z, bool fish);
 
 // Look orders (§2, base update). One per creature; angles are body-relative radians (quirk 14):
 // x = yaw (positive turns the head toward the body's right in the legacy head transform

@@ -35,8 +35,8 @@ class FlightlessBirdRig final : public LegacyRig {
     // parameter every config declares as 4 (quirk 13) and would override §6's 6.
     float kick_speed = 6.0f;
     float kick_phase_speed = 2.0f;
-    float head_ratio = 0.6f;            // HeadRatio (with a neck)
-    float neck_ratio = 0.4f;            // NeckRatio
+    float head_ratio = 0.6f;  // HeadRatio (with a neck)
+    float neck_ratio = 0.4f;  // NeckRatio
   };
 
   FlightlessBirdRig();

@@ -11,8 +11,8 @@
 //   Head: look + (0, head bob) clamped to ±65° yaw, ±55° pitch; with a neck, neck = NeckRatio
 //   and head = HeadRatio of it (.6 / .4). Feeding (factor ±FeedSpeed·dt) lerps the head toward
 //   pitch −(25° + 45°·octNoise(t, 3, 2, 2, .75)), yaw 0; butting (the attack order; factor
-//   ±AttackSpeed·dt, phase rate AttackPhaseSpeed) lerps the head pitch toward −40°·sin(2π·σ(φb, 4)).
-//   Death (health <= 0, DP at DeathSpeed): the death roll on Body, Head RotX(50°·DP), Neck
+//   ±AttackSpeed·dt, phase rate AttackPhaseSpeed) lerps the head pitch toward −40°·sin(2π·σ(φb,
+//   4)). Death (health <= 0, DP at DeathSpeed): the death roll on Body, Head RotX(50°·DP), Neck
 //   identity, legs ×(1 − DP).
 // Events: a footstep whenever floor(footsteps) increases (a canter-sound instead for a canter
 // with UseCanterSound out of water); attack-hit when the butt phase crosses 0.5.

@@ -18,13 +18,13 @@
 namespace critter::creature::legacy {
 
 struct RigInputs {
-  vec3 position{0.0f};              // Position
-  vec3 rotation_ypr{0.0f};          // Rotation: (yaw, pitch, roll), radians
+  vec3 position{0.0f};                // Position
+  vec3 rotation_ypr{0.0f};            // Rotation: (yaw, pitch, roll), radians
   vec3 body_right{1.0f, 0.0f, 0.0f};  // BodyRight
-  float speed = 0.0f;      // Speed: slip speed, else velocity·forward (m/s)
-  float speed_abs = 0.0f;  // SpeedAbs: |velocity|
-  float speed_xz = 0.0f;   // SpeedXZ: horizontal speed
-  bool slipping = false;   // IsSlipping: Speed is a slip speed
+  float speed = 0.0f;                 // Speed: slip speed, else velocity·forward (m/s)
+  float speed_abs = 0.0f;             // SpeedAbs: |velocity|
+  float speed_xz = 0.0f;              // SpeedXZ: horizontal speed
+  bool slipping = false;              // IsSlipping: Speed is a slip speed
   float walk_speed = 0.0f;
   bool on_ground = false;
   float immersion = 0.0f;
@@ -79,13 +79,13 @@ RigInputs from_state(const CreatureState& state);
 // parameters (names listed at write_rig_parameters). Resolved with declare_or_find, so every
 // name exists in the schema afterwards (unset until written).
 struct RigParameterIndices {
-  anim::ParamIndex position, rotation, body_right, speed, speed_abs, speed_xz, slipping,
-      walk_speed, on_ground, immersion, flying, creative_fly, health, look_x, look_y, attacking,
-      feeding, body_height, body_depth, death_cause, game_time, entity_hash, has_look_at, look_at,
-      look_random, head_shake, has_fly_order, fly_order, has_swim_order, swim_order,
-      has_bend_order, bend_order, has_dig_order, dig_order, turn_order_x, turn_order_y,
-      walk_order, crouch, row_left, row_right, riding, boat, mount_bob, mining, poking_phase,
-      holding_block, aiming, aim_angle, sleeping, on_ladder, frozen;
+  anim::ParamIndex position, rotation, body_right, speed, speed_abs, speed_xz, slipping, walk_speed,
+      on_ground, immersion, flying, creative_fly, health, look_x, look_y, attacking, feeding,
+      body_height, body_depth, death_cause, game_time, entity_hash, has_look_at, look_at,
+      look_random, head_shake, has_fly_order, fly_order, has_swim_order, swim_order, has_bend_order,
+      bend_order, has_dig_order, dig_order, turn_order_x, turn_order_y, walk_order, crouch,
+      row_left, row_right, riding, boat, mount_bob, mining, poking_phase, holding_block, aiming,
+      aim_angle, sleeping, on_ladder, frozen;
   static RigParameterIndices declare(anim::ParameterSchema& schema);
   // The same names looked up without declaring (anim::kNoParam where missing), for a host that
   // writes the parameters of a compiled program whose schema it cannot change.
