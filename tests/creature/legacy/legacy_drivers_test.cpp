@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "critter/anim/controller.h"
@@ -182,6 +183,42 @@ TEST(LegacyDrivers, ConfigLayerAnimatesTheBonesLikeTheRig) {
             << " rotation " << dq << " translation " << dt << " scale " << ds;
       }
     }
+  }
+}
+
+// FourLeggedTrot and FourLeggedCanter force their gait; a property sets a database value.
+TEST(LegacyDrivers, TrotAndCanterDriversForceTheirGait) {
+  const anim::DriverRegistry drivers = registry();
+  auto model = make_builtin_creature(Kind::kFourLegged);
+  ASSERT_TRUE(model);
+  for (const auto& [driver, gait] :
+       {std::pair{"FourLeggedTrot", 1.0f}, std::pair{"FourLeggedCanter", 2.0f}}) {
+    const std::string json = R"({ "states": { "body": { "layer": "Base", "rules": [
+        { "condition": "true", "animation": { "source": "driver:)" +
+                             std::string(driver) + R"(", "blendDuration": 0,
+          "driverArgs": { "WalkBobHeight": 0.1 } } } ] } } })";
+    auto program = compile(*model, json, drivers);
+    ASSERT_TRUE(program) << program.error().to_string();
+    anim::Controller controller(*program);
+    const auto& schema = (*program)->schema();
+    const BuiltinParameterIndices builtins = BuiltinParameterIndices::resolve(schema);
+    const RigParameterIndices rig_params = RigParameterIndices::resolve(schema);
+    auto rig = make_rig("four-legged", "", model->skeleton());
+    ASSERT_TRUE(rig);
+    ASSERT_TRUE((*rig)->set_setting("Gait", gait));
+    ASSERT_TRUE((*rig)->set_setting("WalkBobHeight", 0.1f));
+    const auto rest = model->skeleton().rest_pose();
+    std::vector<Transform> expected(rest.begin(), rest.end());
+    const CreatureState s = test::walking(1.0f);  // a walking speed
+    for (int f = 0; f < 60; ++f) {
+      write_builtin_parameters(s, CreaturePhases{}, test::kDt, builtins, controller.parameters());
+      write_rig_parameters(s, rig_params, controller.parameters());
+      controller.update(test::kDt);
+      (*rig)->animate(s, test::kDt, expected);
+      const auto pose = controller.compute_pose();
+      for (std::size_t j = 0; j < pose.size(); ++j) ASSERT_EQ(pose[j], expected[j]) << driver;
+    }
+    EXPECT_EQ((*rig)->outputs().gait, gait == 1.0f ? "trot" : "canter");
   }
 }
 

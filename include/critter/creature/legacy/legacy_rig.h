@@ -86,7 +86,8 @@ class LegacyRig : public ProceduralRig {
   void set_bone_rule(BoneRule rule) { rule_ = rule; }
   BoneRule bone_rule() const { return rule_; }
 
-  // One frame: advances the state by `dt` seconds (non-finite or negative reads as 0) from
+  // One frame: advances the state by `dt` seconds (non-finite or negative reads as 0, more than
+  // 1 s as 1 s: the smoothing saturates at 1/12 s and phases stay small) from
   // `inputs` and computes the overrides and outputs(). Never allocates.
   void step(const RigInputs& inputs, float dt);
   // Writes the overrides of the last step into `pose` (one Transform per joint of the bound
