@@ -222,6 +222,42 @@ TEST(LegacyDrivers, TrotAndCanterDriversForceTheirGait) {
   }
 }
 
+// A model whose bones have other names: `<Role>Bone` properties (config bone aliases followed)
+// tell the driver which bone plays each role.
+TEST(LegacyDrivers, RoleBonePropertiesMapOtherBoneNames) {
+  const anim::DriverRegistry drivers = registry();
+  RawModel raw = make_builtin_creature_raw(Kind::kFourLegged);
+  const char* names[] = {"root", "neck", "skull", "fl", "fr", "bl", "br"};
+  for (std::size_t i = 0; i < raw.skeleton.joints.size(); ++i)
+    raw.skeleton.joints[i].name = names[i];
+  auto model = build_model(std::move(raw));
+  ASSERT_TRUE(model) << model.error().to_string();
+  const std::string json = R"({ "boneAliases": { "Cranium": "skull" },
+    "states": { "body": { "layer": "Base", "rules": [ { "condition": "true",
+      "animation": { "source": "driver:FourLeggedWalk", "blendDuration": 0,
+        "driverArgs": { "BodyBone": "root", "NeckBone": "neck", "HeadBone": "Cranium",
+                        "Leg1Bone": "fl", "Leg2Bone": "fr", "Leg3Bone": "bl",
+                        "Leg4Bone": "br" } } } ] } } })";
+  auto program = compile(*model, json, drivers);
+  ASSERT_TRUE(program) << program.error().to_string();
+  anim::Controller controller(*program);
+  const RigParameterIndices rig_params = RigParameterIndices::resolve((*program)->schema());
+  const BuiltinParameterIndices builtins = BuiltinParameterIndices::resolve((*program)->schema());
+  const CreatureState s = test::walking(1.5f);
+  for (int f = 0; f < 20; ++f) {
+    write_builtin_parameters(s, CreaturePhases{}, test::kDt, builtins, controller.parameters());
+    write_rig_parameters(s, rig_params, controller.parameters());
+    controller.update(test::kDt);
+  }
+  const auto pose = controller.compute_pose();
+  const auto rest = model->skeleton().rest_pose();
+  const auto fl = static_cast<std::size_t>(model->find_bone("fl"));
+  EXPECT_GT(test::angle_between(pose[fl].rotation, rest[fl].rotation), 0.01f);
+  EXPECT_EQ(pose[fl].translation, rest[fl].translation);
+  const auto skull = static_cast<std::size_t>(model->find_bone("skull"));
+  EXPECT_GT(test::angle_between(pose[skull].rotation, rest[skull].rotation), 1e-4f);
+}
+
 TEST(LegacyDrivers, PropertiesAndMissingBones) {
   const anim::DriverRegistry drivers = registry();
   auto fish = make_builtin_creature(Kind::kFish);
