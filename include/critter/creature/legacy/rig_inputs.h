@@ -75,8 +75,8 @@ struct RigInputs {
 
 RigInputs from_state(const CreatureState& state);
 
-// Parameter indices of what from_parameters reads beyond nothing: the §16 built-ins and the rig
-// parameters (names listed at write_rig_parameters). Resolved with declare_or_find, so every
+// Parameter indices of everything from_parameters reads: the §16 built-ins it needs and the rig
+// parameters (names listed at write_rig_parameters). declare() uses declare_or_find, so every
 // name exists in the schema afterwards (unset until written).
 struct RigParameterIndices {
   anim::ParamIndex position, rotation, body_right, speed, speed_abs, speed_xz, slipping, walk_speed,
