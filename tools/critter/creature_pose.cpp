@@ -102,7 +102,7 @@ void CreaturePose::advance_to(double t) {
 
 Status CreaturePose::place(anim::Instance& instance) const {
   instance.set_root(sim_->root_matrix());
-  return instance.refresh(pose_);
+  return instance.pose(pose_);
 }
 
 void print_creature_events(std::span<const CreatureEvent> events, std::ostream& err) {

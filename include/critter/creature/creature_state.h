@@ -7,6 +7,7 @@
 // R = R_Y(yaw)·R_X(pitch)·R_Z(roll), the convention of the config's rootBoneRotation (§4).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "critter/core/math.h"
@@ -46,6 +47,43 @@ struct CreatureState {
   // The movement animation phase when the host drives it (cycles, any real value). Unset:
   // CreatureModel integrates it (creature_model.h).
   std::optional<float> movement_phase;
+
+  // ---- Inputs of the legacy rigs (creatures.md §2–§7); every rig ignores what it does not use.
+  // A stable per-entity number (Survivalcraft's entity hash): noise offsets, head-shake phase.
+  std::uint32_t entity_hash = 0;
+  float body_depth = 0.0f;  // bounding-box depth (BoxZ), metres; the eye sits 0.45·BoxZ ahead
+  // Look orders (§2). look_at: a world point the head turns to (LookAtOrder); look_random:
+  // LookRandomOrder; head_shake: seconds of head shaking left. While any is active the rigs use
+  // the look angles it gives instead of look_angle_x/y.
+  std::optional<vec3> look_at;
+  bool look_random = false;
+  float head_shake = 0.0f;
+  // Bird: the fly order (desired velocity direction, |order| <= 1 of the fly speed).
+  std::optional<vec3> fly_order;
+  // Fish: the swim order (as fly_order), the tail bend order (radians-like, -1..1), the dig-in
+  // depth order (metres below the body position).
+  std::optional<vec3> swim_order;
+  std::optional<float> bend_order;
+  std::optional<float> dig_order;
+  // Locomotion's last turn order (x: yaw, y: pitch; -1..1) and walk order (x: right, y: forward).
+  vec2 turn_order{0.0f};
+  vec2 walk_order{0.0f};
+  // Human (§4).
+  enum class Row : std::uint8_t { kNone, kLeft, kRight, kBoth };
+  enum class Mount : std::uint8_t { kNone, kBoat, kOther };
+  bool crouch = false;
+  Row row = Row::kNone;
+  Mount mount = Mount::kNone;
+  float mount_bob = 0.0f;      // the mount's Bob, metres (copied while mounted)
+  bool mining = false;         // a poking / mining action runs
+  float poking_phase = 0.0f;   // 0..1
+  bool holding_block = false;  // the active slot holds a block (mining adds .3)
+  bool aiming = false;
+  float aim_angle = 0.0f;  // radians, added to hand 2 while aiming
+  bool sleeping = false;
+  bool on_ladder = false;
+  // Fish: frozen in ice (only the body is posed).
+  bool frozen = false;
 };
 
 // Body axes of `rotation` (unit vectors, world space).
