@@ -80,7 +80,7 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
     job.error = std::move(e);
     job.warnings.assign(diag.items().begin(), diag.items().end());
   };
-  Result<Model> model = io::load(job.input, load_options, &diag);
+  Result<Model> model = load_model(job.input, load_options, &diag);
   if (!model) return finish(std::move(model.error()));
   if (format == "obj") {
     io::ObjWriteOptions wo;

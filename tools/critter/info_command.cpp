@@ -20,7 +20,7 @@ int run_info(const InfoOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> model = io::load(o.file, *load_options, &diag);
+  Result<Model> model = load_model(o.file, *load_options, &diag);
   if (!model) return report(model.error(), err);
   if (o.json) {
     out << describe_json(*model, o.file, diag.items()).dump(2) << "\n";

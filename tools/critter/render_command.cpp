@@ -162,7 +162,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = io::load(o.file, *load_options, &diag);
+  Result<Model> loaded = load_model(o.file, *load_options, &diag);
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
