@@ -6,6 +6,10 @@
 
 #include "anim/quat_slerp.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace critter::anim {
 
 namespace {
@@ -17,6 +21,74 @@ Status job_error(std::string location, std::string message) {
 // Built only on failure: validate() runs every frame.
 std::string count_text(std::size_t got, const char* what, std::size_t want) {
   return "has " + std::to_string(got) + " " + what + ", expected 0 or " + std::to_string(want);
+}
+
+// Override at effective weight w in (0, 1): TRS-blend of the output so far towards `in`.
+inline void blend_override(Transform& out, const Transform& in, float w) {
+  out.translation = out.translation + (in.translation - out.translation) * w;
+  out.rotation = detail::slerp_shortest(out.rotation, in.rotation, w);
+  out.scale = out.scale + (in.scale - out.scale) * w;
+}
+
+// Every joint of `out` an override layer sets: w = weight · mask[j] (mask may be null); w >= 1
+// takes `in`, w <= 0 leaves the joint. With SSE, blocks of four joints that all blend partially
+// take the four-lane slerp, which equals the scalar one bit for bit.
+void override_joints(std::span<Transform> out, std::span<const Transform> in, float weight,
+                     const float* mask) {
+  std::size_t j = 0;
+#if defined(__SSE2__)
+  for (; j + 4 <= out.size(); j += 4) {
+    alignas(16) float w[4];
+    bool partial = true;
+    for (std::size_t k = 0; k < 4; ++k) {
+      w[k] = mask != nullptr ? weight * mask[j + k] : weight;
+      partial = partial && w[k] > 0.0f && w[k] < 1.0f;
+    }
+    if (partial) {
+      // Transform is translation (3), rotation (4), scale (3): rotations load as one vector each.
+      detail::Quat4 a{_mm_loadu_ps(&out[j].rotation.x), _mm_loadu_ps(&out[j + 1].rotation.x),
+                      _mm_loadu_ps(&out[j + 2].rotation.x), _mm_loadu_ps(&out[j + 3].rotation.x)};
+      detail::Quat4 b{_mm_loadu_ps(&in[j].rotation.x), _mm_loadu_ps(&in[j + 1].rotation.x),
+                      _mm_loadu_ps(&in[j + 2].rotation.x), _mm_loadu_ps(&in[j + 3].rotation.x)};
+      _MM_TRANSPOSE4_PS(a.x, a.y, a.z, a.w);
+      _MM_TRANSPOSE4_PS(b.x, b.y, b.z, b.w);
+      detail::Quat4 r;
+      if (detail::slerp_shortest4(a, b, _mm_load_ps(w), r)) {
+        _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+        const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
+        for (std::size_t k = 0; k < 4; ++k) {
+          // Floats 0-3 (translation and a spare lane) and 6-9 (a spare lane and scale) lerp as
+          // two vectors; storing them before the rotation overwrites the spare lanes.
+          float* o = &out[j + k].translation.x;
+          const float* i = &in[j + k].translation.x;
+          const __m128 wk = _mm_set1_ps(w[k]);
+          const __m128 ot = _mm_loadu_ps(o), os = _mm_loadu_ps(o + 6);
+          const __m128 t = _mm_add_ps(ot, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i), ot), wk));
+          const __m128 sc = _mm_add_ps(os, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i + 6), os), wk));
+          _mm_storeu_ps(o + 6, sc);
+          _mm_storeu_ps(o, t);
+          _mm_storeu_ps(o + 3, lanes[k]);
+        }
+        continue;
+      }
+    }
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (w[k] >= 1.0f) {
+        out[j + k] = in[j + k];
+      } else if (w[k] > 0.0f) {
+        blend_override(out[j + k], in[j + k], w[k]);
+      }
+    }
+  }
+#endif
+  for (; j < out.size(); ++j) {
+    const float w = mask != nullptr ? weight * mask[j] : weight;
+    if (w >= 1.0f) {
+      out[j] = in[j];
+    } else if (w > 0.0f) {
+      blend_override(out[j], in[j], w);
+    }
+  }
 }
 
 }  // namespace
@@ -90,15 +162,26 @@ Status BlendingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
 
   const quat identity = quat_xyzw(0.0f, 0.0f, 0.0f, 1.0f);
-  std::copy(rest.begin(), rest.end(), output.begin());
-  for (const BlendingLayer& l : layers) {
+  // A full-weight override of every joint replaces everything below it: the pose starts at the
+  // last such layer (or at rest) and the layers under it are skipped.
+  std::size_t bottom = 0;
+  std::span<const Transform> start = rest;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const BlendingLayer& l = layers[i];
+    if (l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && l.joint_weights.empty() &&
+        l.sampled.empty()) {
+      bottom = i + 1;
+      start = l.pose;
+    }
+  }
+  std::copy(start.begin(), start.end(), output.begin());
+  for (const BlendingLayer& l : layers.subspan(bottom)) {
     if (!(l.weight > 0.0f)) continue;
     const bool additive = l.mode == LayerBlendMode::kAdditive;
     const float* mask = l.joint_weights.empty() ? nullptr : l.joint_weights.data();
     const std::uint8_t* sampled = l.sampled.empty() ? nullptr : l.sampled.data();
-    if (!additive && mask == nullptr && sampled == nullptr && l.weight >= 1.0f) {
-      // A full-weight override of every joint: the layer's pose is the output so far.
-      std::copy(l.pose.begin(), l.pose.end(), output.begin());
+    if (!additive && sampled == nullptr) {
+      override_joints(output, l.pose, l.weight, mask);
       continue;
     }
     for (std::size_t j = 0; j < output.size(); ++j) {
@@ -116,9 +199,7 @@ Status BlendingJob::run() const {
       } else if (w >= 1.0f) {
         out = in;
       } else {
-        out.translation = out.translation + (in.translation - out.translation) * w;
-        out.rotation = detail::slerp_shortest(out.rotation, in.rotation, w);
-        out.scale = out.scale + (in.scale - out.scale) * w;
+        blend_override(out, in, w);
       }
     }
   }

@@ -13,6 +13,7 @@
 #include "critter/anim/blending_job.h"
 #include "critter/anim/local_to_model_job.h"
 #include "critter/anim/sampling_job.h"
+#include "critter/anim/transform_blend.h"
 #include "critter/asset/clip.h"
 
 namespace critter::anim {
@@ -371,6 +372,45 @@ TEST(BlendingFastPath, UnmaskedEqualsMaskedWithUnitMasks) {
       EXPECT_EQ(fast[j].rotation.w, slow[j].rotation.w);
       EXPECT_NEAR(glm::length(fast[j].rotation), 1.0f, 1e-6f);
     }
+  }
+}
+
+TEST(BlendingFastPath, FourJointBlocksEqualTheScalarBlend) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  constexpr std::size_t kJoints = 11;  // two blocks of four and a tail
+  std::vector<Transform> rest(kJoints), a(kJoints), b(kJoints);
+  for (std::size_t j = 0; j < kJoints; ++j) {
+    a[j].translation = vec3(u(rng), u(rng), u(rng));
+    a[j].rotation = random_unit(rng);
+    a[j].scale = vec3(1.0f + 0.2f * u(rng));
+    b[j].translation = vec3(u(rng), u(rng), u(rng));
+    // Narrow arcs take the four-lane slerp; joint 5 turns far, so its block goes scalar.
+    const float angle = j == 5 ? 2.5f : 0.3f * u(rng);
+    b[j].rotation = glm::normalize(a[j].rotation *
+                                   quat_xyzw(std::sin(angle / 2), 0.0f, 0.0f, std::cos(angle / 2)));
+    b[j].scale = vec3(1.0f + 0.2f * u(rng));
+  }
+  const std::vector<float> none;
+  const BlendingLayer layers[2] = {{LayerBlendMode::kOverride, a, 1.0f, {}, {}, {}, {}},
+                                   {LayerBlendMode::kOverride, b, 0.35f, {}, {}, {}, {}}};
+  std::vector<Transform> out(kJoints);
+  BlendingJob job;
+  job.rest = rest;
+  job.default_weights = none;
+  job.layers = layers;
+  job.output = out;
+  ASSERT_TRUE(job.run());
+  for (std::size_t j = 0; j < kJoints; ++j) {
+    const Transform want = blend_transforms(a[j], b[j], 0.35f);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(out[j].translation[i], want.translation[i]) << j;
+      EXPECT_EQ(out[j].scale[i], want.scale[i]) << j;
+    }
+    EXPECT_EQ(out[j].rotation.x, want.rotation.x) << j;
+    EXPECT_EQ(out[j].rotation.y, want.rotation.y) << j;
+    EXPECT_EQ(out[j].rotation.z, want.rotation.z) << j;
+    EXPECT_EQ(out[j].rotation.w, want.rotation.w) << j;
   }
 }
 
