@@ -11,11 +11,6 @@
 namespace critter::anim::detail {
 namespace {
 
-float smoothstep01(float x) {
-  x = std::clamp(x, 0.0f, 1.0f);
-  return x * x * (3.0f - 2.0f * x);
-}
-
 void emit_event(ControllerState& s, int layer, const PlayerRecord& record) {
   ControllerRecord r;
   r.kind = ControllerRecord::Kind::kEvent;

@@ -3,6 +3,7 @@
 // morph weights through the BlendingJob. Sized at construction; nothing here allocates after.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,6 +20,12 @@ struct ControllerState;
 
 // §10: deactivation and re-enable fades always take 0.2 s.
 inline constexpr float kDeactivateSeconds = 0.2f;
+
+// The smoothstep curve 3x² − 2x³ of x clamped to [0, 1] (§10 weight fades, §12, §13 eases).
+inline float smoothstep01(float x) {
+  x = std::clamp(x, 0.0f, 1.0f);
+  return x * x * (3.0f - 2.0f * x);
+}
 
 // One layer's state.
 struct Layer {

@@ -8,15 +8,6 @@
 #include "critter/asset/clip.h"
 
 namespace critter::anim::detail {
-namespace {
-
-float smoothstep01(float x) {
-  x = std::clamp(x, 0.0f, 1.0f);
-  return x * x * (3.0f - 2.0f * x);
-}
-
-}  // namespace
-
 void RootBoneCorrection::start(const quat& to_r, const vec3& to_t, float d) {
   from_rotation = rotation;
   from_translation = translation;

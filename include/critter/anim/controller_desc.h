@@ -295,9 +295,10 @@ struct ControllerDesc {
   std::string source;
   std::vector<ControllerLayerDesc> layers;  // blend order
   std::vector<ControllerStateDesc> states;  // evaluation order
-  // Parameters with their initial values; names read by expressions and not declared here are
-  // added (unset) when the program compiles.
-  ParameterSchema schema = ParameterSchema::with_builtins();
+  // Parameters with their initial values (a creature's description starts from
+  // creature::builtin_schema()); names read by expressions and not declared here are added
+  // (unset) when the program compiles.
+  ParameterSchema schema;
   quat root_bone_rotation{1.0f, 0.0f, 0.0f, 0.0f};  // top-level rootBoneRotation (§12)
   vec3 root_bone_translation{0.0f};                 // metres
   float model_scale = 1.0f;
