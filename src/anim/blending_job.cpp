@@ -23,18 +23,22 @@ std::string count_text(std::size_t got, const char* what, std::size_t want) {
   return "has " + std::to_string(got) + " " + what + ", expected 0 or " + std::to_string(want);
 }
 
-// Override at effective weight w in (0, 1): TRS-blend of the output so far towards `in`.
-inline void blend_override(Transform& out, const Transform& in, float w) {
-  out.translation = out.translation + (in.translation - out.translation) * w;
-  out.rotation = detail::slerp_shortest(out.rotation, in.rotation, w);
-  out.scale = out.scale + (in.scale - out.scale) * w;
+// TRS-blend from `a` (f = 0) towards `b` (f = 1), as blend_transforms() does.
+inline Transform blend_override(const Transform& a, const Transform& b, float f) {
+  Transform out;
+  out.translation = a.translation + (b.translation - a.translation) * f;
+  out.rotation = detail::slerp_shortest(a.rotation, b.rotation, f);
+  out.scale = a.scale + (b.scale - a.scale) * f;
+  return out;
 }
 
-// Every joint of `out` an override layer sets: w = weight · mask[j] (mask may be null); w >= 1
-// takes `in`, w <= 0 leaves the joint. With SSE, blocks of four joints that all blend partially
-// take the four-lane slerp, which equals the scalar one bit for bit.
-void override_joints(std::span<Transform> out, std::span<const Transform> in, float weight,
-                     const float* mask) {
+// One override layer on every joint: out[j] = in[j] where w = weight · mask[j] >= 1 (mask may be
+// null), the blend from below[j] towards in[j] where 0 < w < 1, below[j] elsewhere. `below` is
+// the output so far: `out` itself or a pose not yet copied into it. With SSE, blocks of four
+// joints that all blend partially take the four-lane slerp, which equals the scalar one bit for
+// bit.
+void override_joints(std::span<Transform> out, std::span<const Transform> below,
+                     std::span<const Transform> in, float weight, const float* mask) {
   std::size_t j = 0;
 #if defined(__SSE2__)
   for (; j + 4 <= out.size(); j += 4) {
@@ -46,8 +50,9 @@ void override_joints(std::span<Transform> out, std::span<const Transform> in, fl
     }
     if (partial) {
       // Transform is translation (3), rotation (4), scale (3): rotations load as one vector each.
-      detail::Quat4 a{_mm_loadu_ps(&out[j].rotation.x), _mm_loadu_ps(&out[j + 1].rotation.x),
-                      _mm_loadu_ps(&out[j + 2].rotation.x), _mm_loadu_ps(&out[j + 3].rotation.x)};
+      detail::Quat4 a{_mm_loadu_ps(&below[j].rotation.x), _mm_loadu_ps(&below[j + 1].rotation.x),
+                      _mm_loadu_ps(&below[j + 2].rotation.x),
+                      _mm_loadu_ps(&below[j + 3].rotation.x)};
       detail::Quat4 b{_mm_loadu_ps(&in[j].rotation.x), _mm_loadu_ps(&in[j + 1].rotation.x),
                       _mm_loadu_ps(&in[j + 2].rotation.x), _mm_loadu_ps(&in[j + 3].rotation.x)};
       _MM_TRANSPOSE4_PS(a.x, a.y, a.z, a.w);
@@ -60,11 +65,12 @@ void override_joints(std::span<Transform> out, std::span<const Transform> in, fl
           // Floats 0-3 (translation and a spare lane) and 6-9 (a spare lane and scale) lerp as
           // two vectors; storing them before the rotation overwrites the spare lanes.
           float* o = &out[j + k].translation.x;
+          const float* lo = &below[j + k].translation.x;
           const float* i = &in[j + k].translation.x;
           const __m128 wk = _mm_set1_ps(w[k]);
-          const __m128 ot = _mm_loadu_ps(o), os = _mm_loadu_ps(o + 6);
-          const __m128 t = _mm_add_ps(ot, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i), ot), wk));
-          const __m128 sc = _mm_add_ps(os, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i + 6), os), wk));
+          const __m128 bt = _mm_loadu_ps(lo), bs = _mm_loadu_ps(lo + 6);
+          const __m128 t = _mm_add_ps(bt, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i), bt), wk));
+          const __m128 sc = _mm_add_ps(bs, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i + 6), bs), wk));
           _mm_storeu_ps(o + 6, sc);
           _mm_storeu_ps(o, t);
           _mm_storeu_ps(o + 3, lanes[k]);
@@ -76,7 +82,9 @@ void override_joints(std::span<Transform> out, std::span<const Transform> in, fl
       if (w[k] >= 1.0f) {
         out[j + k] = in[j + k];
       } else if (w[k] > 0.0f) {
-        blend_override(out[j + k], in[j + k], w[k]);
+        out[j + k] = blend_override(below[j + k], in[j + k], w[k]);
+      } else {
+        out[j + k] = below[j + k];
       }
     }
   }
@@ -86,7 +94,9 @@ void override_joints(std::span<Transform> out, std::span<const Transform> in, fl
     if (w >= 1.0f) {
       out[j] = in[j];
     } else if (w > 0.0f) {
-      blend_override(out[j], in[j], w);
+      out[j] = blend_override(below[j], in[j], w);
+    } else {
+      out[j] = below[j];
     }
   }
 }
@@ -174,15 +184,21 @@ Status BlendingJob::run() const {
       start = l.pose;
     }
   }
-  std::copy(start.begin(), start.end(), output.begin());
+  // The first override over every joint reads `start` where it is instead of a copy of it.
+  bool copied = false;
   for (const BlendingLayer& l : layers.subspan(bottom)) {
     if (!(l.weight > 0.0f)) continue;
     const bool additive = l.mode == LayerBlendMode::kAdditive;
     const float* mask = l.joint_weights.empty() ? nullptr : l.joint_weights.data();
     const std::uint8_t* sampled = l.sampled.empty() ? nullptr : l.sampled.data();
     if (!additive && sampled == nullptr) {
-      override_joints(output, l.pose, l.weight, mask);
+      override_joints(output, copied ? output : start, l.pose, l.weight, mask);
+      copied = true;
       continue;
+    }
+    if (!copied) {
+      std::copy(start.begin(), start.end(), output.begin());
+      copied = true;
     }
     for (std::size_t j = 0; j < output.size(); ++j) {
       if (sampled != nullptr && !sampled[j]) continue;
@@ -199,10 +215,11 @@ Status BlendingJob::run() const {
       } else if (w >= 1.0f) {
         out = in;
       } else {
-        blend_override(out, in, w);
+        out = blend_override(out, in, w);
       }
     }
   }
+  if (!copied) std::copy(start.begin(), start.end(), output.begin());
 
   std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
   if (output_weights.empty()) return {};
