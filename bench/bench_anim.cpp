@@ -172,8 +172,12 @@ void BM_BlendTwoLayers(benchmark::State& state) {
   Scene scene;
   check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
   check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
-  const anim::BlendingLayer layers[2] = {{scene.pose_a, {}, 0.7f, {}},
-                                         {scene.pose_b, {}, 0.3f, {}}};
+  // A crossfade at 30 %: the walk below, the run over it at weight 0.3 (§11 stack).
+  anim::BlendingLayer layers[2];
+  layers[0].pose = scene.pose_a;
+  layers[0].weight = 1.0f;
+  layers[1].pose = scene.pose_b;
+  layers[1].weight = 0.3f;
   anim::BlendingJob job;
   job.layers = layers;
   job.rest = scene.character.rest;
@@ -207,8 +211,11 @@ BENCHMARK(BM_LocalToModel);
 // playback, blended, then model-space matrices.
 void BM_Pipeline(benchmark::State& state) {
   Scene scene;
-  const anim::BlendingLayer layers[2] = {{scene.pose_a, {}, 0.6f, {}},
-                                         {scene.pose_b, {}, 0.4f, {}}};
+  anim::BlendingLayer layers[2];
+  layers[0].pose = scene.pose_a;
+  layers[0].weight = 1.0f;
+  layers[1].pose = scene.pose_b;
+  layers[1].weight = 0.4f;
   anim::BlendingJob blend;
   blend.layers = layers;
   blend.rest = scene.character.rest;

@@ -4,6 +4,7 @@
 
 #include "critter/anim/expression.h"
 #include "critter/anim/parameters.h"
+#include "critter/creature/builtin_parameters.h"
 
 namespace {
 
@@ -16,7 +17,7 @@ using critter::anim::ParameterValues;
 constexpr const char* kCondition = "[Speed] > 0.5 and not [IsDead] and [Gait] = 'walk'";
 
 struct Fixture {
-  ParameterSchema schema = ParameterSchema::with_builtins();
+  ParameterSchema schema = critter::creature::builtin_schema();
   ParameterValues values;
   Fixture() {
     (void)schema.declare("Gait", ParameterValue::of_string("walk"));

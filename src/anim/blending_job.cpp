@@ -18,101 +18,88 @@ Status job_error(std::string location, std::string message) {
   return fail(Error::at(ErrorCode::kUsage, "BlendingJob", std::move(location), std::move(message)));
 }
 
-Status check_layers(std::span<const BlendingLayer> layers, const char* group, std::size_t joints,
-                    std::size_t weights) {
-  for (std::size_t i = 0; i < layers.size(); ++i) {
-    const BlendingLayer& l = layers[i];
-    // Built only on failure: validate() runs every frame.
-    const auto where = [&](const char* field) {
-      return std::string(group) + "/" + std::to_string(i) + "/" + field;
-    };
-    if (!std::isfinite(l.weight) || l.weight < 0.0f)
-      return job_error(where("weight"), "layer weight must be finite and >= 0");
-    if (l.pose.size() != joints)
-      return job_error(where("pose"), "layer pose has " + std::to_string(l.pose.size()) +
-                                          " transforms, rest pose has " + std::to_string(joints));
-    if (!l.weights.empty() && l.weights.size() != weights)
-      return job_error(where("weights"), "layer has " + std::to_string(l.weights.size()) +
-                                             " morph weights, expected 0 or " +
-                                             std::to_string(weights));
-    if (!l.joint_weights.empty() && l.joint_weights.size() != joints)
-      return job_error(where("joint_weights"),
-                       "layer mask has " + std::to_string(l.joint_weights.size()) +
-                           " entries, expected 0 or " + std::to_string(joints));
-  }
-  return {};
+// Built only on failure: validate() runs every frame.
+std::string count_text(std::size_t got, const char* what, std::size_t want) {
+  return "has " + std::to_string(got) + " " + what + ", expected 0 or " + std::to_string(want);
 }
 
-inline float effective_weight(const BlendingLayer& l, std::size_t joint) {
-  return l.joint_weights.empty() ? l.weight : l.weight * l.joint_weights[joint];
+// TRS-blend from `a` (f = 0) towards `b` (f = 1), as blend_transforms() does.
+inline Transform blend_override(const Transform& a, const Transform& b, float f) {
+  Transform out;
+  out.translation = a.translation + (b.translation - a.translation) * f;
+  out.rotation = detail::slerp_shortest(a.rotation, b.rotation, f);
+  out.scale = a.scale + (b.scale - a.scale) * f;
+  return out;
 }
 
-// The rotation `delta` scaled by w about the same axis: slerp(identity, delta, w) on the short
-// arc. w in (0, 1] uses the shared slerp; larger weights extrapolate with the exact angle form.
-inline quat scale_rotation(quat delta, float w) {
-  if (delta.w < 0.0f) delta = -delta;
-  if (w == 1.0f) return delta;
-  if (w < 1.0f) return detail::slerp_shortest(quat_xyzw(0.0f, 0.0f, 0.0f, 1.0f), delta, w);
-  const float half = std::acos(std::min(delta.w, 1.0f));
-  const float sin_half = std::sin(half);
-  if (sin_half < 1e-7f) return quat_xyzw(0.0f, 0.0f, 0.0f, 1.0f);
-  const float k = std::sin(w * half) / sin_half;
-  return quat_xyzw(delta.x * k, delta.y * k, delta.z * k, std::cos(w * half));
-}
-
+// One override layer on every joint: out[j] = in[j] where w = weight · mask[j] >= 1 (mask may be
+// null), the blend from below[j] towards in[j] where 0 < w < 1, below[j] elsewhere. `below` is
+// the output so far: `out` itself or a pose not yet copied into it. With SSE, blocks of four
+// joints that all blend partially take the four-lane slerp, which equals the scalar one bit for
+// bit.
+void override_joints(std::span<Transform> out, std::span<const Transform> below,
+                     std::span<const Transform> in, float weight, const float* mask) {
+  std::size_t j = 0;
 #if defined(__SSE2__)
-
-// The sum of the four lanes of v, in every lane.
-inline __m128 sum_lanes(__m128 v) {
-  v = _mm_add_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
-  return _mm_add_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
-}
-
-// Running weighted sum of transforms for one joint. A Transform is 10 floats (t, r, s); three
-// overlapping 4-float windows cover it: floats 0-3 (t and a spare lane), 3-6 (r) and 6-9 (a spare
-// lane and s). The spare lanes are summed too and never stored.
-struct Accumulator {
-  __m128 t = _mm_setzero_ps(), r = _mm_setzero_ps(), s = _mm_setzero_ps();
-
-  // The first contribution: nothing to align with yet.
-  void set(const Transform& p, float weight) {
-    const float* f = &p.translation.x;
-    const __m128 w = _mm_set1_ps(weight);
-    t = _mm_mul_ps(_mm_loadu_ps(f), w);
-    r = _mm_mul_ps(_mm_loadu_ps(f + 3), w);
-    s = _mm_mul_ps(_mm_loadu_ps(f + 6), w);
+  for (; j + 4 <= out.size(); j += 4) {
+    alignas(16) float w[4];
+    bool partial = true;
+    for (std::size_t k = 0; k < 4; ++k) {
+      w[k] = mask != nullptr ? weight * mask[j + k] : weight;
+      partial = partial && w[k] > 0.0f && w[k] < 1.0f;
+    }
+    if (partial) {
+      // Transform is translation (3), rotation (4), scale (3): rotations load as one vector each.
+      detail::Quat4 a{_mm_loadu_ps(&below[j].rotation.x), _mm_loadu_ps(&below[j + 1].rotation.x),
+                      _mm_loadu_ps(&below[j + 2].rotation.x),
+                      _mm_loadu_ps(&below[j + 3].rotation.x)};
+      detail::Quat4 b{_mm_loadu_ps(&in[j].rotation.x), _mm_loadu_ps(&in[j + 1].rotation.x),
+                      _mm_loadu_ps(&in[j + 2].rotation.x), _mm_loadu_ps(&in[j + 3].rotation.x)};
+      _MM_TRANSPOSE4_PS(a.x, a.y, a.z, a.w);
+      _MM_TRANSPOSE4_PS(b.x, b.y, b.z, b.w);
+      detail::Quat4 r;
+      if (detail::slerp_shortest4(a, b, _mm_load_ps(w), r)) {
+        _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+        const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
+        for (std::size_t k = 0; k < 4; ++k) {
+          // Floats 0-3 (translation and a spare lane) and 6-9 (a spare lane and scale) lerp as
+          // two vectors; storing them before the rotation overwrites the spare lanes.
+          float* o = &out[j + k].translation.x;
+          const float* lo = &below[j + k].translation.x;
+          const float* i = &in[j + k].translation.x;
+          const __m128 wk = _mm_set1_ps(w[k]);
+          const __m128 bt = _mm_loadu_ps(lo), bs = _mm_loadu_ps(lo + 6);
+          const __m128 t = _mm_add_ps(bt, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i), bt), wk));
+          const __m128 sc = _mm_add_ps(bs, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(i + 6), bs), wk));
+          _mm_storeu_ps(o + 6, sc);
+          _mm_storeu_ps(o, t);
+          _mm_storeu_ps(o + 3, lanes[k]);
+        }
+        continue;
+      }
+    }
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (w[k] >= 1.0f) {
+        out[j + k] = in[j + k];
+      } else if (w[k] > 0.0f) {
+        out[j + k] = blend_override(below[j + k], in[j + k], w[k]);
+      } else {
+        out[j + k] = below[j + k];
+      }
+    }
   }
-
-  void add(const Transform& p, float weight) {
-    const float* f = &p.translation.x;
-    const __m128 pt = _mm_loadu_ps(f), pr = _mm_loadu_ps(f + 3), ps = _mm_loadu_ps(f + 6);
-    const __m128 w = _mm_set1_ps(weight);
-    // Align with the running sum so that q and -q (the same orientation) add up instead of
-    // cancelling out.
-    const __m128 flip = _mm_and_ps(_mm_cmplt_ps(sum_lanes(_mm_mul_ps(r, pr)), _mm_setzero_ps()),
-                                   _mm_set1_ps(-0.0f));
-    t = _mm_add_ps(t, _mm_mul_ps(pt, w));
-    r = _mm_add_ps(r, _mm_mul_ps(pr, _mm_xor_ps(w, flip)));
-    s = _mm_add_ps(s, _mm_mul_ps(ps, w));
-  }
-
-  // Writes t, s and the normalised rotation (`fallback` when it has zero length).
-  void store(const quat& fallback, Transform& o) const {
-    const float len2 = _mm_cvtss_f32(sum_lanes(_mm_mul_ps(r, r)));
-    __m128 q;
-    if (len2 > 1e-24f)
-      q = _mm_mul_ps(r, _mm_set1_ps(detail::inv_sqrt(len2)));
-    else
-      q = _mm_loadu_ps(&fallback.x);
-    float* f = &o.translation.x;
-    // In this order each store overwrites the spare lane of the one before.
-    _mm_storeu_ps(f + 6, s);
-    _mm_storeu_ps(f, t);
-    _mm_storeu_ps(f + 3, q);
-  }
-};
-
 #endif
+  for (; j < out.size(); ++j) {
+    const float w = mask != nullptr ? weight * mask[j] : weight;
+    if (w >= 1.0f) {
+      out[j] = in[j];
+    } else if (w > 0.0f) {
+      out[j] = blend_override(below[j], in[j], w);
+    } else {
+      out[j] = below[j];
+    }
+  }
+}
 
 }  // namespace
 
@@ -137,134 +124,128 @@ Status make_additive_delta(std::span<const Transform> pose, std::span<const Tran
 }
 
 Status BlendingJob::validate() const {
-  if (!std::isfinite(threshold) || threshold <= 0.0f)
-    return job_error("threshold", "threshold must be finite and > 0");
-  if (output.size() != rest.size())
+  const std::size_t joints = rest.size();
+  if (output.size() != joints)
     return job_error("output", "output has " + std::to_string(output.size()) +
-                                   " transforms, rest pose has " + std::to_string(rest.size()));
+                                   " transforms, rest pose has " + std::to_string(joints));
   if (output_weights.size() != default_weights.size())
     return job_error("output_weights",
                      "output weights have " + std::to_string(output_weights.size()) +
                          " entries, default weights " + std::to_string(default_weights.size()));
-  if (auto ok = check_layers(layers, "layers", rest.size(), default_weights.size()); !ok) return ok;
-  return check_layers(additive_layers, "additive_layers", rest.size(), default_weights.size());
+  std::size_t meshes = 1;
+  if (!mesh_offsets.empty()) {
+    meshes = mesh_offsets.size() - 1;
+    bool ok = mesh_offsets.front() == 0 && mesh_offsets.back() == default_weights.size();
+    for (std::size_t m = 1; ok && m < mesh_offsets.size(); ++m)
+      ok = mesh_offsets[m - 1] <= mesh_offsets[m];
+    if (!ok)
+      return job_error("mesh_offsets",
+                       "mesh offsets must ascend from 0 to the default weight count");
+  }
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const BlendingLayer& l = layers[i];
+    const auto where = [&](const char* field) {
+      return "layers/" + std::to_string(i) + "/" + field;
+    };
+    if (!std::isfinite(l.weight) || l.weight < 0.0f)
+      return job_error(where("weight"), "layer weight must be finite and >= 0");
+    if (l.pose.size() != joints)
+      return job_error(where("pose"), "layer pose has " + std::to_string(l.pose.size()) +
+                                          " transforms, rest pose has " + std::to_string(joints));
+    if (!l.joint_weights.empty() && l.joint_weights.size() != joints)
+      return job_error(where("joint_weights"),
+                       "layer mask " + count_text(l.joint_weights.size(), "entries", joints));
+    if (!l.sampled.empty() && l.sampled.size() != joints)
+      return job_error(where("sampled"),
+                       "layer sampled set " + count_text(l.sampled.size(), "entries", joints));
+    if (!l.weights.empty() && l.weights.size() != default_weights.size())
+      return job_error(where("weights"), "layer " + count_text(l.weights.size(), "morph weights",
+                                                               default_weights.size()));
+    if (!l.morph_coverage.empty() && l.morph_coverage.size() != meshes)
+      return job_error(where("morph_coverage"),
+                       "layer coverage " + count_text(l.morph_coverage.size(), "meshes", meshes));
+  }
+  return {};
 }
 
 Status BlendingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
 
-  const std::size_t joints = rest.size();
-  // Without masks every joint has the same total weight: normalise the layer weights once and
-  // skip the per-joint division.
-  bool masked = false;
-  float uniform_total = 0.0f;
-  for (const BlendingLayer& l : layers) {
+  const quat identity = quat_xyzw(0.0f, 0.0f, 0.0f, 1.0f);
+  // A full-weight override of every joint replaces everything below it: the pose starts at the
+  // last such layer (or at rest) and the layers under it are skipped.
+  std::size_t bottom = 0;
+  std::span<const Transform> start = rest;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const BlendingLayer& l = layers[i];
+    if (l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && l.joint_weights.empty() &&
+        l.sampled.empty()) {
+      bottom = i + 1;
+      start = l.pose;
+    }
+  }
+  // The first override over every joint reads `start` where it is instead of a copy of it.
+  bool copied = false;
+  for (const BlendingLayer& l : layers.subspan(bottom)) {
     if (!(l.weight > 0.0f)) continue;
-    masked |= !l.joint_weights.empty();
-    uniform_total += l.weight;
-  }
-  const float uniform_rest = uniform_total < threshold ? threshold - uniform_total : 0.0f;
-  const float uniform_inv = 1.0f / (uniform_total + uniform_rest);
-
-  // The common case (no masks, no additive layers) with SSE: three registers per joint.
-  bool blended = false;
-#if defined(__SSE2__)
-  // The active layers' poses and normalised weights, gathered once.
-  constexpr std::size_t kMaxFast = 8;
-  const Transform* poses[kMaxFast + 1];
-  float weights[kMaxFast + 1];
-  std::size_t active = 0;
-  for (const BlendingLayer& l : layers) {
-    if (!(l.weight > 0.0f)) continue;
-    if (active == kMaxFast) {
-      active = kMaxFast + 1;
-      break;
+    const bool additive = l.mode == LayerBlendMode::kAdditive;
+    const float* mask = l.joint_weights.empty() ? nullptr : l.joint_weights.data();
+    const std::uint8_t* sampled = l.sampled.empty() ? nullptr : l.sampled.data();
+    if (!additive && sampled == nullptr) {
+      override_joints(output, copied ? output : start, l.pose, l.weight, mask);
+      copied = true;
+      continue;
     }
-    poses[active] = l.pose.data();
-    weights[active++] = l.weight * uniform_inv;
-  }
-  if (!masked && additive_layers.empty() && active <= kMaxFast) {
-    if (uniform_rest > 0.0f) {
-      poses[active] = rest.data();
-      weights[active++] = uniform_rest * uniform_inv;
+    if (!copied) {
+      std::copy(start.begin(), start.end(), output.begin());
+      copied = true;
     }
-    for (std::size_t j = 0; j < joints; ++j) {
-      Accumulator acc;
-      acc.set(poses[0][j], weights[0]);
-      for (std::size_t i = 1; i < active; ++i) acc.add(poses[i][j], weights[i]);
-      acc.store(rest[j].rotation, output[j]);
-    }
-    blended = true;
-  }
-#endif
-  for (std::size_t j = 0; !blended && j < joints; ++j) {
-    vec3 t(0.0f), s(0.0f);
-    vec4 q(0.0f);
-    const auto accumulate = [&](const Transform& p, float w) {
-      t += p.translation * w;
-      s += p.scale * w;
-      const vec4 r(p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w);
-      // Align with the running sum so that q and -q (the same orientation) add up instead of
-      // cancelling out.
-      q += r * (glm::dot(q, r) < 0.0f ? -w : w);
-    };
-    if (!masked) {
-      for (const BlendingLayer& l : layers)
-        if (l.weight > 0.0f) accumulate(l.pose[j], l.weight * uniform_inv);
-      if (uniform_rest > 0.0f) accumulate(rest[j], uniform_rest * uniform_inv);
-    } else {
-      float total = 0.0f;
-      for (const BlendingLayer& l : layers) {
-        const float w = effective_weight(l, j);
-        if (w > 0.0f) {
-          accumulate(l.pose[j], w);
-          total += w;
-        }
-      }
-      if (total < threshold) {
-        accumulate(rest[j], threshold - total);
-        total = threshold;
-      }
-      const float inv = 1.0f / total;
-      t *= inv;
-      s *= inv;
-    }
-    Transform& o = output[j];
-    o.translation = t;
-    o.scale = s;
-    quat r = quat_xyzw(q.x, q.y, q.z, q.w);
-
-    for (const BlendingLayer& l : additive_layers) {
-      const float w = effective_weight(l, j);
+    for (std::size_t j = 0; j < output.size(); ++j) {
+      if (sampled != nullptr && !sampled[j]) continue;
+      const float w = mask != nullptr ? l.weight * mask[j] : l.weight;
       if (!(w > 0.0f)) continue;
-      const Transform& d = l.pose[j];
-      o.translation += d.translation * w;
-      r = r * scale_rotation(d.rotation, w);
-      o.scale *= vec3(1.0f) + (d.scale - vec3(1.0f)) * w;
+      const Transform& in = l.pose[j];
+      Transform& out = output[j];
+      if (additive) {
+        // §11 (quirk 16): the delta acts on the local side of the output so far.
+        out.rotation = glm::normalize(
+            out.rotation * detail::slerp_shortest(identity, in.rotation, std::min(w, 1.0f)));
+        out.translation = out.translation + w * in.translation;
+        out.scale = out.scale * (vec3(1.0f) + (in.scale - vec3(1.0f)) * w);
+      } else if (w >= 1.0f) {
+        out = in;
+      } else {
+        out = blend_override(out, in, w);
+      }
     }
-    o.rotation = detail::normalize_or(r, rest[j].rotation);
   }
+  if (!copied) std::copy(start.begin(), start.end(), output.begin());
 
-  // Morph weights: the same average, by layer weight only (masks do not apply to weights).
-  std::fill(output_weights.begin(), output_weights.end(), 0.0f);
-  float total = 0.0f;
-  const auto add = [&](std::span<const float> values, float w) {
-    for (std::size_t i = 0; i < values.size(); ++i) output_weights[i] += w * values[i];
-  };
+  std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
+  if (output_weights.empty()) return {};
+  const std::size_t meshes = mesh_offsets.empty() ? 1 : mesh_offsets.size() - 1;
   for (const BlendingLayer& l : layers) {
-    if (l.weight > 0.0f && !l.weights.empty()) {
-      add(l.weights, l.weight);
-      total += l.weight;
+    if (!(l.weight > 0.0f) || l.weights.empty()) continue;
+    const float* in = l.weights.data();
+    const float* def = default_weights.data();
+    float* out = output_weights.data();
+    if (l.mode == LayerBlendMode::kAdditive) {
+      for (std::size_t k = 0; k < output_weights.size(); ++k) out[k] += l.weight * (in[k] - def[k]);
+      continue;
+    }
+    const float wo = std::min(l.weight, 1.0f);
+    for (std::size_t m = 0; m < meshes; ++m) {
+      const float c = l.morph_coverage.empty() ? 1.0f : l.morph_coverage[m];
+      if (c <= 0.0f) continue;
+      const std::size_t first = mesh_offsets.empty() ? 0 : mesh_offsets[m];
+      const std::size_t last = mesh_offsets.empty() ? output_weights.size() : mesh_offsets[m + 1];
+      // A side of a crossfade that does not animate the mesh reads as what the layers below
+      // show: the layer's value is in + (1 - c)(out - default), and lerp(out, that, wo) is the
+      // update below.
+      for (std::size_t k = first; k < last; ++k)
+        out[k] += wo * ((in[k] - def[k]) - c * (out[k] - def[k]));
     }
   }
-  if (total < threshold) {
-    add(default_weights, threshold - total);
-    total = threshold;
-  }
-  const float inv = 1.0f / total;
-  for (float& w : output_weights) w *= inv;
-  for (const BlendingLayer& l : additive_layers)
-    if (l.weight > 0.0f && !l.weights.empty()) add(l.weights, l.weight);
   return {};
 }
 

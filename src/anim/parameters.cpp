@@ -1,6 +1,5 @@
 #include "critter/anim/parameters.h"
 
-#include <array>
 #include <cmath>
 #include <utility>
 
@@ -11,50 +10,6 @@ namespace {
 char fold_char(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
-
-// §16's table, the FourLegged inputs and the four speeds the host reads back (quirk 13).
-constexpr std::array kBuiltins = {
-    BuiltinParameter{"MovementPhase", ParamType::kFloat, 0.0},
-    BuiltinParameter{"DeathPhase", ParamType::kFloat, 0.0},
-    BuiltinParameter{"GameTime", ParamType::kFloat, 0.0},
-    BuiltinParameter{"DeathCauseOffset", ParamType::kVec3, 0.0},
-    BuiltinParameter{"BodyHeight", ParamType::kFloat, 0.0},
-    BuiltinParameter{"Position", ParamType::kVec3, 0.0},
-    BuiltinParameter{"Rotation", ParamType::kVec3, 0.0},
-    BuiltinParameter{"RotationY", ParamType::kFloat, 0.0},
-    BuiltinParameter{"BodyForward", ParamType::kVec3, 0.0},
-    BuiltinParameter{"BodyRight", ParamType::kVec3, 0.0},
-    BuiltinParameter{"Speed", ParamType::kFloat, 0.0},
-    BuiltinParameter{"SpeedAbs", ParamType::kFloat, 0.0},
-    BuiltinParameter{"SpeedXZ", ParamType::kFloat, 0.0},
-    BuiltinParameter{"IsInWater", ParamType::kBool, 0.0},
-    BuiltinParameter{"IsOnGround", ParamType::kBool, 0.0},
-    BuiltinParameter{"ImmersionFactor", ParamType::kFloat, 0.0},
-    BuiltinParameter{"IsFlying", ParamType::kBool, 0.0},
-    BuiltinParameter{"IsCreativeFly", ParamType::kBool, 0.0},
-    BuiltinParameter{"WalkSpeed", ParamType::kFloat, 0.0},
-    BuiltinParameter{"Health", ParamType::kFloat, 0.0},
-    BuiltinParameter{"IsDead", ParamType::kBool, 0.0},
-    BuiltinParameter{"LookAngleX", ParamType::kFloat, 0.0},
-    BuiltinParameter{"LookAngleY", ParamType::kFloat, 0.0},
-    BuiltinParameter{"IsAttacking", ParamType::kBool, 0.0},
-    BuiltinParameter{"IsFeeding", ParamType::kBool, 0.0},
-    BuiltinParameter{"DeltaTime", ParamType::kFloat, 0.0},
-    BuiltinParameter{"WalkAnimationSpeed", ParamType::kFloat, 0.0},
-    BuiltinParameter{"FeedFactor", ParamType::kFloat, 0.0},
-    BuiltinParameter{"WalkBobHeight", ParamType::kFloat, 0.0},
-    BuiltinParameter{"ButtFactor", ParamType::kFloat, 0.0},
-    BuiltinParameter{"ButtPhase", ParamType::kFloat, 0.0},
-    BuiltinParameter{"WalkFrontLegsAngle", ParamType::kFloat, 0.0},
-    BuiltinParameter{"WalkHindLegsAngle", ParamType::kFloat, 0.0},
-    BuiltinParameter{"CanterLegsAngleFactor", ParamType::kFloat, 0.0},
-    BuiltinParameter{"CanCanter", ParamType::kBool, 0.0},
-    BuiltinParameter{"CanTrot", ParamType::kBool, 0.0},
-    BuiltinParameter{"DeathSpeed", ParamType::kFloat, 3.0},
-    BuiltinParameter{"FeedSpeed", ParamType::kFloat, 2.0},
-    BuiltinParameter{"AttackSpeed", ParamType::kFloat, 4.0},
-    BuiltinParameter{"AttackPhaseSpeed", ParamType::kFloat, 2.0},
-};
 
 bool same_number(double a, double b) {
   return a == b || (std::isnan(a) && std::isnan(b));
@@ -168,13 +123,9 @@ bool operator==(const ParameterValue& a, const ParameterValue& b) {
   return false;
 }
 
-std::span<const BuiltinParameter> builtin_parameters() {
-  return kBuiltins;
-}
-
-ParameterSchema ParameterSchema::with_builtins() {
+ParameterSchema ParameterSchema::with_builtins(std::span<const BuiltinParameter> table) {
   ParameterSchema schema;
-  for (const BuiltinParameter& b : kBuiltins) {
+  for (const BuiltinParameter& b : table) {
     ParameterValue initial;
     switch (b.type) {
       case ParamType::kBool:
@@ -187,8 +138,7 @@ ParameterSchema ParameterSchema::with_builtins() {
         initial = ParameterValue::of_float(b.initial);
         break;
     }
-    // The table has no duplicates, so declare() cannot fail here.
-    (void)schema.declare(b.name, std::move(initial));
+    (void)schema.declare(b.name, std::move(initial));  // a duplicate or empty name is skipped
   }
   schema.builtin_count_ = schema.size();
   return schema;

@@ -1,8 +1,65 @@
 #include "critter/creature/builtin_parameters.h"
 
+#include <array>
+
 #include <glm/geometric.hpp>
 
 namespace critter::creature {
+namespace {
+
+// §16's table, the FourLegged inputs and the four speeds the host reads back (quirk 13).
+constexpr std::array kBuiltins = {
+    anim::BuiltinParameter{"MovementPhase", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"DeathPhase", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"GameTime", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"DeathCauseOffset", anim::ParamType::kVec3, 0.0},
+    anim::BuiltinParameter{"BodyHeight", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"Position", anim::ParamType::kVec3, 0.0},
+    anim::BuiltinParameter{"Rotation", anim::ParamType::kVec3, 0.0},
+    anim::BuiltinParameter{"RotationY", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"BodyForward", anim::ParamType::kVec3, 0.0},
+    anim::BuiltinParameter{"BodyRight", anim::ParamType::kVec3, 0.0},
+    anim::BuiltinParameter{"Speed", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"SpeedAbs", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"SpeedXZ", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"IsInWater", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"IsOnGround", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"ImmersionFactor", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"IsFlying", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"IsCreativeFly", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"WalkSpeed", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"Health", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"IsDead", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"LookAngleX", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"LookAngleY", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"IsAttacking", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"IsFeeding", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"DeltaTime", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"WalkAnimationSpeed", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"FeedFactor", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"WalkBobHeight", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"ButtFactor", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"ButtPhase", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"WalkFrontLegsAngle", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"WalkHindLegsAngle", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"CanterLegsAngleFactor", anim::ParamType::kFloat, 0.0},
+    anim::BuiltinParameter{"CanCanter", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"CanTrot", anim::ParamType::kBool, 0.0},
+    anim::BuiltinParameter{"DeathSpeed", anim::ParamType::kFloat, 3.0},
+    anim::BuiltinParameter{"FeedSpeed", anim::ParamType::kFloat, 2.0},
+    anim::BuiltinParameter{"AttackSpeed", anim::ParamType::kFloat, 4.0},
+    anim::BuiltinParameter{"AttackPhaseSpeed", anim::ParamType::kFloat, 2.0},
+};
+
+}  // namespace
+
+std::span<const anim::BuiltinParameter> builtin_parameters() {
+  return kBuiltins;
+}
+
+anim::ParameterSchema builtin_schema() {
+  return anim::ParameterSchema::with_builtins(kBuiltins);
+}
 
 BuiltinParameterIndices BuiltinParameterIndices::resolve(const anim::ParameterSchema& schema) {
   BuiltinParameterIndices i;

@@ -49,7 +49,9 @@ CreatureModel::CreatureModel(const Model& model,
     indices_ = BuiltinParameterIndices::resolve(schema);
     death_speed_ = schema.find("DeathSpeed");
     walk_animation_speed_ = schema.find("WalkAnimationSpeed");
+    rules_ = std::make_unique<GameRules>(schema);
     controller_.emplace(std::move(program));
+    controller_->set_hooks({.event = rules_->event_hook(), .root_scale = {}});
   } else if (!model.clips().empty()) {
     // The simple player's play cannot fail: clip 0 exists and the options are the defaults.
     (void)player_.play(0, anim::PlaybackMode::kLoopForward);
@@ -69,23 +71,19 @@ Result<CreatureModel> CreatureModel::create(const Model& model,
 }
 
 void CreatureModel::set_footstep_hook(std::function<void(std::string_view data)> hook) {
-  hooks_.footstep = std::move(hook);
-  if (controller_) controller_->set_hooks(hooks_);
+  if (rules_) rules_->set_footstep_hook(std::move(hook));
 }
 
 void CreatureModel::set_attack_hit_hook(std::function<void()> hook) {
-  hooks_.attack_hit = std::move(hook);
-  if (controller_) controller_->set_hooks(hooks_);
+  if (rules_) rules_->set_attack_hit_hook(std::move(hook));
 }
 
 void CreatureModel::set_attack_start_hook(std::function<void()> hook) {
-  hooks_.attack_start = std::move(hook);
-  if (controller_) controller_->set_hooks(hooks_);
+  if (rules_) rules_->set_attack_start_hook(std::move(hook));
 }
 
 void CreatureModel::set_attack_end_hook(std::function<void()> hook) {
-  hooks_.attack_end = std::move(hook);
-  if (controller_) controller_->set_hooks(hooks_);
+  if (rules_) rules_->set_attack_end_hook(std::move(hook));
 }
 
 std::span<const anim::ControllerRecord> CreatureModel::records() const {
@@ -99,7 +97,7 @@ std::optional<vec3> CreatureModel::root_motion_velocity() const {
 }
 
 bool CreatureModel::attack_hit_moment() const {
-  return controller_ && controller_->attack_hit_moment();
+  return rules_ && rules_->attack_hit_moment();
 }
 
 void CreatureModel::advance_phases(float dt) {

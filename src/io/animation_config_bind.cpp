@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "animation_config_json.h"
+#include "critter/creature/builtin_parameters.h"
 #include "critter/io/load.h"
 
 namespace critter::io {
@@ -95,7 +96,7 @@ class Binder {
   }
 
   void declare_parameters() {
-    out_.schema = anim::ParameterSchema::with_builtins();
+    out_.schema = creature::builtin_schema();
     for (const ParameterConfig& param : config_.parameters) {
       anim::ParameterValue v;
       switch (param.type) {

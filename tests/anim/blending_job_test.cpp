@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "support/allocation_counter.h"
+
 namespace critter::anim {
 namespace {
 
@@ -53,11 +55,9 @@ struct Fixture {
     out_weights.resize(defaults.size());
   }
 
-  BlendingJob job(std::span<const BlendingLayer> layers,
-                  std::span<const BlendingLayer> additive = {}) {
+  BlendingJob job(std::span<const BlendingLayer> layers) {
     BlendingJob j;
     j.layers = layers;
-    j.additive_layers = additive;
     j.rest = rest;
     j.default_weights = defaults;
     j.output = out;
@@ -65,8 +65,8 @@ struct Fixture {
     return j;
   }
 
-  void run(std::span<const BlendingLayer> layers, std::span<const BlendingLayer> additive = {}) {
-    auto ok = job(layers, additive).run();
+  void run(std::span<const BlendingLayer> layers) {
+    auto ok = job(layers).run();
     ASSERT_TRUE(ok) << ok.error().to_string();
   }
 };
@@ -77,179 +77,296 @@ std::vector<Transform> uniform_pose(const Transform& t) {
 
 // --- validity -------------------------------------------------------------------------------
 
+constexpr LayerBlendMode kOverride = LayerBlendMode::kOverride;
+constexpr LayerBlendMode kAdditive = LayerBlendMode::kAdditive;
+
+BlendingLayer layer(LayerBlendMode mode, std::span<const Transform> pose, float weight,
+                    std::span<const float> mask = {}, std::span<const float> weights = {}) {
+  BlendingLayer l;
+  l.mode = mode;
+  l.pose = pose;
+  l.weight = weight;
+  l.joint_weights = mask;
+  l.weights = weights;
+  return l;
+}
+
+// A valid job with every optional field in use (two meshes of one weight each); each test
+// breaks one field.
 class BlendingJobValidity : public ::testing::Test {
  protected:
-  BlendingJobValidity() : pose_(uniform_pose(Transform{})), weights_{1.0f, 1.0f}, mask_(3, 1.0f) {
-    layers_.push_back(BlendingLayer{pose_, weights_, 1.0f, mask_});
-    additive_.push_back(BlendingLayer{pose_, weights_, 0.5f, mask_});
+  BlendingJobValidity()
+      : pose_(uniform_pose(Transform{})),
+        weights_{1.0f, 1.0f},
+        mask_(3, 1.0f),
+        sampled_(3, 1),
+        coverage_{1.0f, 0.5f} {
+    BlendingLayer over = layer(kOverride, pose_, 1.0f, mask_, weights_);
+    over.sampled = sampled_;
+    over.morph_coverage = coverage_;
+    layers_.push_back(over);
+    layers_.push_back(layer(kAdditive, pose_, 0.5f, mask_, weights_));
+  }
+
+  BlendingJob valid() {
+    BlendingJob j = f_.job(layers_);
+    j.mesh_offsets = offsets_;
+    return j;
   }
 
   void expect_fails(const BlendingJob& job, const std::string& location) {
     auto v = job.validate();
-    ASSERT_FALSE(v) << "expected a failure at " << location;
+    ASSERT_FALSE(v);
     EXPECT_EQ(v.error().code, ErrorCode::kUsage);
     EXPECT_EQ(v.error().path, "BlendingJob");
-    EXPECT_EQ(v.error().location, location) << v.error().to_string();
-    EXPECT_FALSE(job.run());
+    EXPECT_EQ(v.error().location, location);
+    EXPECT_FALSE(job.run());  // run() validates first
   }
 
   Fixture f_;
   std::vector<Transform> pose_;
-  std::vector<float> weights_;
-  std::vector<float> mask_;
-  std::vector<BlendingLayer> layers_, additive_;
+  std::vector<float> weights_, mask_;
+  std::vector<std::uint8_t> sampled_;
+  std::vector<float> coverage_;
+  std::vector<std::uint32_t> offsets_{0, 1, 2};
+  std::vector<BlendingLayer> layers_;
 };
 
 TEST_F(BlendingJobValidity, ValidJobPasses) {
-  EXPECT_TRUE(f_.job(layers_, additive_).validate());
-  EXPECT_TRUE(f_.job({}, {}).run());
-}
-
-TEST_F(BlendingJobValidity, Threshold) {
-  auto job = f_.job(layers_, additive_);
-  job.threshold = 0.0f;
-  expect_fails(job, "threshold");
-  job.threshold = std::nanf("");
-  expect_fails(job, "threshold");
+  EXPECT_TRUE(valid().validate());
+  EXPECT_TRUE(valid().run());
 }
 
 TEST_F(BlendingJobValidity, OutputSize) {
-  auto job = f_.job(layers_, additive_);
-  job.output = std::span<Transform>(f_.out).first(2);
-  expect_fails(job, "output");
+  BlendingJob j = valid();
+  j.output = std::span<Transform>(f_.out).first(2);
+  expect_fails(j, "output");
 }
 
 TEST_F(BlendingJobValidity, RestSize) {
-  auto job = f_.job(layers_, additive_);
-  job.rest = std::span<const Transform>(f_.rest).first(2);
-  expect_fails(job, "output");
+  BlendingJob j = valid();
+  j.rest = std::span<const Transform>(f_.rest).first(2);
+  expect_fails(j, "output");
 }
 
 TEST_F(BlendingJobValidity, OutputWeightsSize) {
-  auto job = f_.job(layers_, additive_);
-  job.output_weights = std::span<float>(f_.out_weights).first(1);
-  expect_fails(job, "output_weights");
+  BlendingJob j = valid();
+  j.output_weights = std::span<float>(f_.out_weights).first(1);
+  expect_fails(j, "output_weights");
+}
+
+TEST_F(BlendingJobValidity, MeshOffsetsNotFromZero) {
+  offsets_ = {1, 1, 2};
+  expect_fails(valid(), "mesh_offsets");
+}
+
+TEST_F(BlendingJobValidity, MeshOffsetsDescending) {
+  offsets_ = {0, 2, 1, 2};
+  expect_fails(valid(), "mesh_offsets");
+}
+
+TEST_F(BlendingJobValidity, MeshOffsetsNotEndingAtTheWeightCount) {
+  offsets_ = {0, 1};
+  expect_fails(valid(), "mesh_offsets");
+}
+
+TEST_F(BlendingJobValidity, NegativeLayerWeight) {
+  layers_[1].weight = -0.5f;
+  expect_fails(valid(), "layers/1/weight");
+}
+
+TEST_F(BlendingJobValidity, NonFiniteLayerWeight) {
+  layers_[0].weight = std::nanf("");
+  expect_fails(valid(), "layers/0/weight");
 }
 
 TEST_F(BlendingJobValidity, LayerPoseSize) {
-  layers_[0].pose = std::span<const Transform>(pose_).first(2);
-  expect_fails(f_.job(layers_, additive_), "layers/0/pose");
-}
-
-TEST_F(BlendingJobValidity, LayerWeightsSize) {
-  layers_[0].weights = std::span<const float>(weights_).first(1);
-  expect_fails(f_.job(layers_, additive_), "layers/0/weights");
+  layers_[1].pose = std::span<const Transform>(pose_).first(2);
+  expect_fails(valid(), "layers/1/pose");
 }
 
 TEST_F(BlendingJobValidity, LayerMaskSize) {
   layers_[0].joint_weights = std::span<const float>(mask_).first(2);
-  expect_fails(f_.job(layers_, additive_), "layers/0/joint_weights");
+  expect_fails(valid(), "layers/0/joint_weights");
 }
 
-TEST_F(BlendingJobValidity, NegativeLayerWeight) {
-  layers_[0].weight = -0.5f;
-  expect_fails(f_.job(layers_, additive_), "layers/0/weight");
+TEST_F(BlendingJobValidity, LayerSampledSize) {
+  layers_[0].sampled = std::span<const std::uint8_t>(sampled_).first(1);
+  expect_fails(valid(), "layers/0/sampled");
 }
 
-TEST_F(BlendingJobValidity, NonFiniteAdditiveWeight) {
-  additive_[0].weight = std::numeric_limits<float>::infinity();
-  expect_fails(f_.job(layers_, additive_), "additive_layers/0/weight");
+TEST_F(BlendingJobValidity, LayerWeightsSize) {
+  layers_[1].weights = std::span<const float>(weights_).first(1);
+  expect_fails(valid(), "layers/1/weights");
 }
 
-TEST_F(BlendingJobValidity, AdditivePoseSize) {
-  additive_[0].pose = {};
-  expect_fails(f_.job(layers_, additive_), "additive_layers/0/pose");
+TEST_F(BlendingJobValidity, LayerCoverageSize) {
+  layers_[0].morph_coverage = std::span<const float>(coverage_).first(1);
+  expect_fails(valid(), "layers/0/morph_coverage");
 }
 
-// --- override layers
-// ------------------------------------------------------------------------------
-
-TEST(BlendingJob, OverrideLayersAverageByWeight) {
-  Fixture f;
-  const vec3 y(0, 1, 0);
-  const auto a = uniform_pose(trs(vec3(0, 0, 0), kIdentity, vec3(1)));
-  const auto b = uniform_pose(trs(vec3(4, 8, 0), axis_angle(y, kPi / 2), vec3(5)));
-  const std::vector<BlendingLayer> layers{{a, {}, 1.0f, {}}, {b, {}, 3.0f, {}}};
-  f.run(layers);
-  for (const Transform& o : f.out) {
-    expect_vec_near(o.translation, vec3(3, 6, 0), 1e-6f);
-    expect_vec_near(o.scale, vec3(4), 1e-6f);
-    // 1·(0, 0, 0, 1) + 3·(0, sin45°, 0, cos45°), normalised.
-    const float sy = 3.0f * std::sqrt(0.5f), sw = 1.0f + 3.0f * std::sqrt(0.5f);
-    const float len = std::sqrt(sy * sy + sw * sw);
-    expect_quat_near(o.rotation, quat_xyzw(0, sy / len, 0, sw / len), 1e-6f);
-  }
-}
-
-TEST(BlendingJob, OverrideRotationsAreHemisphereAligned) {
-  Fixture f;
-  const vec3 x(1, 0, 0);
-  const auto a = uniform_pose(trs(vec3(0), axis_angle(x, 0.2f), vec3(1)));
-  const auto b = uniform_pose(trs(vec3(0), -axis_angle(x, 0.6f), vec3(1)));  // same as +0.6 rad
-  const std::vector<BlendingLayer> layers{{a, {}, 1.0f, {}}, {b, {}, 1.0f, {}}};
-  f.run(layers);
-  // Equal weights of 0.2 and 0.6 rad about X: the normalised sum is 0.4 rad exactly.
-  expect_quat_near(f.out[1].rotation, axis_angle(x, 0.4f), 1e-6f);
-}
-
-TEST(BlendingJob, JointMaskScalesLayerPerJoint) {
-  Fixture f;
-  const auto a = uniform_pose(trs(vec3(0, 0, 0), kIdentity, vec3(1)));
-  const auto b = uniform_pose(trs(vec3(6, 0, 0), kIdentity, vec3(1)));
-  const std::vector<float> mask{0.0f, 1.0f, 0.5f};
-  const std::vector<BlendingLayer> layers{{a, {}, 1.0f, {}}, {b, {}, 1.0f, mask}};
-  f.run(layers);
-  EXPECT_FLOAT_EQ(f.out[0].translation.x, 0.0f);  // b masked out
-  EXPECT_FLOAT_EQ(f.out[1].translation.x, 3.0f);  // (0 + 6) / 2
-  EXPECT_FLOAT_EQ(f.out[2].translation.x, 2.0f);  // (0·1 + 6·0.5) / 1.5
-}
+// --- the stack (§11) ---------------------------------------------------------------------------
 
 TEST(BlendingJob, NoActiveLayerGivesRestAndDefaults) {
   Fixture f;
-  for (auto& t : f.out) t.translation = vec3(42.0f);
+  f.out.assign(3, trs(vec3(9), axis_angle(vec3(0, 0, 1), 1.0f), vec3(9)));
+  f.out_weights.assign(2, 9.0f);
   f.run({});
-  for (std::size_t j = 0; j < f.rest.size(); ++j) {
+  for (int j = 0; j < 3; ++j) {
     expect_vec_near(f.out[j].translation, f.rest[j].translation, 0.0f);
-    expect_quat_near(f.out[j].rotation, f.rest[j].rotation, 1e-7f);
+    expect_quat_near(f.out[j].rotation, kIdentity, 0.0f);
   }
-  EXPECT_FLOAT_EQ(f.out_weights[0], 0.0f);
-  EXPECT_FLOAT_EQ(f.out_weights[1], 0.5f);
-
-  const auto a = uniform_pose(trs(vec3(9), kIdentity, vec3(9)));
-  const std::vector<BlendingLayer> zero{{a, {}, 0.0f, {}}};
+  EXPECT_EQ(f.out_weights, f.defaults);
+  // A layer at weight 0 is off.
+  const auto a = uniform_pose(trs(vec3(5), kIdentity, vec3(2)));
+  const std::vector<BlendingLayer> zero{layer(kOverride, a, 0.0f)};
   f.run(zero);
-  EXPECT_EQ(f.out[2].translation, f.rest[2].translation);
+  expect_vec_near(f.out[1].translation, vec3(0, 1, 0), 0.0f);
 }
 
-TEST(BlendingJob, BelowThresholdBlendsWithRest) {
+TEST(BlendingJob, FullWeightOverrideReplacesWhatIsBelow) {
   Fixture f;
   const vec3 z(0, 0, 1);
-  const auto a = uniform_pose(trs(vec3(4, 0, 0), axis_angle(z, 1.0f), vec3(3)));
-  const std::vector<float> w{1.0f, 1.0f};
-  const std::vector<BlendingLayer> layers{{a, w, 0.05f, {}}};
-  // threshold 0.1: the rest pose fills in with weight 0.05, so the result is half way.
+  const auto a = uniform_pose(trs(vec3(1, 2, 3), axis_angle(z, 0.5f), vec3(2)));
+  const auto b = uniform_pose(trs(vec3(-4, 0, 1), axis_angle(z, -1.0f), vec3(3)));
+  const std::vector<BlendingLayer> layers{layer(kOverride, a, 1.0f), layer(kOverride, b, 2.5f)};
   f.run(layers);
-  expect_vec_near(f.out[2].translation, vec3(2, 1, 0), 1e-6f);  // rest (0, 2, 0)
-  expect_vec_near(f.out[2].scale, vec3(2), 1e-6f);
-  // (identity + rotation of 1 rad) normalised = rotation of 0.5 rad.
-  expect_quat_near(f.out[2].rotation, axis_angle(z, 0.5f), 1e-6f);
-  EXPECT_FLOAT_EQ(f.out_weights[0], 0.5f);   // (1 + 0) / 2
-  EXPECT_FLOAT_EQ(f.out_weights[1], 0.75f);  // (1 + 0.5) / 2
+  for (int j = 0; j < 3; ++j) {
+    expect_vec_near(f.out[j].translation, vec3(-4, 0, 1), 0.0f);
+    expect_quat_near(f.out[j].rotation, axis_angle(z, -1.0f), 0.0f);
+    expect_vec_near(f.out[j].scale, vec3(3), 0.0f);
+  }
 }
 
-TEST(BlendingJob, MorphWeightsLerpByLayerWeightIgnoringMasksAndPoseOnlyLayers) {
+TEST(BlendingJob, PartialOverrideLerpsTowardsTheLayerInStackOrder) {
   Fixture f;
-  const auto pose = uniform_pose(Transform{});
-  const std::vector<float> wa{0.0f, 4.0f}, wb{4.0f, 0.0f}, mask{0.0f, 0.0f, 0.0f};
-  const std::vector<BlendingLayer> layers{
-      {pose, wa, 1.0f, {}}, {pose, wb, 3.0f, mask}, {pose, {}, 10.0f, {}}};
-  f.run(layers);
-  EXPECT_FLOAT_EQ(f.out_weights[0], 3.0f);
-  EXPECT_FLOAT_EQ(f.out_weights[1], 1.0f);
+  const vec3 z(0, 0, 1);
+  const auto a = uniform_pose(trs(vec3(0, 0, 0), axis_angle(z, 0.0f), vec3(1)));
+  const auto b = uniform_pose(trs(vec3(4, 0, 0), axis_angle(z, 1.0f), vec3(3)));
+  const std::vector<BlendingLayer> ab{layer(kOverride, a, 1.0f), layer(kOverride, b, 0.25f)};
+  f.run(ab);
+  expect_vec_near(f.out[0].translation, vec3(1, 0, 0), 1e-6f);
+  expect_quat_near(f.out[0].rotation, axis_angle(z, 0.25f), 1e-6f);
+  expect_vec_near(f.out[0].scale, vec3(1.5f), 1e-6f);
+  // The other order: b at full weight, then a quarter of the way back to a.
+  const std::vector<BlendingLayer> ba{layer(kOverride, b, 1.0f), layer(kOverride, a, 0.25f)};
+  f.run(ba);
+  expect_vec_near(f.out[0].translation, vec3(3, 0, 0), 1e-6f);
+  expect_quat_near(f.out[0].rotation, axis_angle(z, 0.75f), 1e-6f);
+  expect_vec_near(f.out[0].scale, vec3(2.5f), 1e-6f);
 }
 
-// --- additive layers
-// ------------------------------------------------------------------------------
+TEST(BlendingJob, PartialBottomLayerBlendsFromRest) {
+  Fixture f;
+  const vec3 x(1, 0, 0);
+  const auto a = uniform_pose(trs(vec3(2, 1, 0), axis_angle(x, 1.0f), vec3(3)));
+  const std::vector<BlendingLayer> layers{layer(kOverride, a, 0.5f)};
+  f.run(layers);
+  // Joint 2 rests at (0, 2, 0): halfway to (2, 1, 0).
+  expect_vec_near(f.out[2].translation, vec3(1, 1.5f, 0), 1e-6f);
+  expect_quat_near(f.out[2].rotation, axis_angle(x, 0.5f), 1e-6f);
+  expect_vec_near(f.out[2].scale, vec3(2), 1e-6f);
+}
+
+TEST(BlendingJob, OverrideRotationTakesTheShortArc) {
+  Fixture f;
+  const vec3 z(0, 0, 1);
+  const quat q = axis_angle(z, 0.5f);
+  const std::vector<Transform> a = uniform_pose(trs(vec3(0), q, vec3(1)));
+  const std::vector<Transform> b = uniform_pose(trs(vec3(0), -axis_angle(z, 1.5f), vec3(1)));
+  const std::vector<BlendingLayer> layers{layer(kOverride, a, 1.0f), layer(kOverride, b, 0.5f)};
+  f.run(layers);
+  const quat got = f.out[0].rotation;
+  const quat want = axis_angle(z, 1.0f);
+  EXPECT_NEAR(std::abs(glm::dot(got, want)), 1.0f, 1e-6f);
+}
+
+TEST(BlendingJob, JointMaskScalesTheLayerPerJoint) {
+  Fixture f;
+  const auto a = uniform_pose(trs(vec3(0), kIdentity, vec3(1)));
+  const auto b = uniform_pose(trs(vec3(4, 0, 0), kIdentity, vec3(1)));
+  const std::vector<float> mask{0.0f, 0.5f, 1.0f};
+  const std::vector<BlendingLayer> layers{layer(kOverride, a, 1.0f),
+                                          layer(kOverride, b, 1.0f, mask)};
+  f.run(layers);
+  EXPECT_FLOAT_EQ(f.out[0].translation.x, 0.0f);
+  EXPECT_FLOAT_EQ(f.out[1].translation.x, 2.0f);
+  EXPECT_FLOAT_EQ(f.out[2].translation.x, 4.0f);
+  // The mask multiplies the layer weight: 0.5 · 0.5 on joint 1.
+  const std::vector<BlendingLayer> half{layer(kOverride, a, 1.0f), layer(kOverride, b, 0.5f, mask)};
+  f.run(half);
+  EXPECT_FLOAT_EQ(f.out[1].translation.x, 1.0f);
+  EXPECT_FLOAT_EQ(f.out[2].translation.x, 2.0f);
+}
+
+TEST(BlendingJob, SampledJointsLimitTheLayer) {
+  Fixture f;
+  const auto a = uniform_pose(trs(vec3(1, 0, 0), kIdentity, vec3(1)));
+  const auto b = uniform_pose(trs(vec3(5, 0, 0), kIdentity, vec3(1)));
+  const std::vector<std::uint8_t> sampled{0, 1, 0};
+  BlendingLayer top = layer(kOverride, b, 1.0f);
+  top.sampled = sampled;
+  const std::vector<BlendingLayer> layers{layer(kOverride, a, 1.0f), top};
+  f.run(layers);
+  EXPECT_FLOAT_EQ(f.out[0].translation.x, 1.0f);
+  EXPECT_FLOAT_EQ(f.out[1].translation.x, 5.0f);
+  EXPECT_FLOAT_EQ(f.out[2].translation.x, 1.0f);
+}
+
+TEST(BlendingJob, AdditiveActsOnTheLocalSideOfTheOutputSoFar) {
+  Fixture f;
+  const vec3 x(1, 0, 0), z(0, 0, 1);
+  const quat turn = axis_angle(z, kPi / 2), tilt = axis_angle(x, kPi / 3);
+  const auto base = uniform_pose(trs(vec3(1, 0, 0), turn, vec3(2)));
+  const auto delta = uniform_pose(trs(vec3(0, 2, 0), tilt, vec3(1.5f)));
+  const std::vector<BlendingLayer> layers{layer(kOverride, base, 1.0f),
+                                          layer(kAdditive, delta, 1.0f)};
+  f.run(layers);
+  expect_quat_near(f.out[0].rotation, turn * tilt, 1e-6f);
+  expect_vec_near(f.out[0].translation, vec3(1, 2, 0), 1e-6f);
+  expect_vec_near(f.out[0].scale, vec3(3), 1e-6f);
+  // Half weight: half the angle, half the translation, scale · (1 + 0.5 · 0.5).
+  const std::vector<BlendingLayer> half{layer(kOverride, base, 1.0f),
+                                        layer(kAdditive, delta, 0.5f)};
+  f.run(half);
+  expect_quat_near(f.out[0].rotation, turn * axis_angle(x, kPi / 6), 1e-6f);
+  expect_vec_near(f.out[0].translation, vec3(1, 1, 0), 1e-6f);
+  expect_vec_near(f.out[0].scale, vec3(2.5f), 1e-6f);
+}
+
+TEST(BlendingJob, AdditiveOnNothingActsOnRest) {
+  Fixture f;
+  const vec3 x(1, 0, 0);
+  const auto delta = uniform_pose(trs(vec3(0, 0, 3), axis_angle(x, 0.4f), vec3(1)));
+  const std::vector<BlendingLayer> layers{layer(kAdditive, delta, 1.0f)};
+  f.run(layers);
+  expect_vec_near(f.out[2].translation, vec3(0, 2, 3), 1e-6f);
+  expect_quat_near(f.out[2].rotation, axis_angle(x, 0.4f), 1e-6f);
+}
+
+TEST(BlendingJob, AdditiveWeightAboveOneScalesTranslationButNotRotation) {
+  Fixture f;
+  const vec3 x(1, 0, 0);
+  const auto delta = uniform_pose(trs(vec3(1, 0, 0), axis_angle(x, 0.4f), vec3(2)));
+  const std::vector<BlendingLayer> layers{layer(kAdditive, delta, 2.0f)};
+  f.run(layers);
+  expect_vec_near(f.out[0].translation, vec3(2, 0, 0), 1e-6f);
+  expect_quat_near(f.out[0].rotation, axis_angle(x, 0.4f), 1e-6f);
+  expect_vec_near(f.out[0].scale, vec3(3), 1e-6f);
+}
+
+TEST(BlendingJob, OrderMattersBetweenAdditiveAndOverride) {
+  Fixture f;
+  const auto a = uniform_pose(trs(vec3(4, 0, 0), kIdentity, vec3(1)));
+  const auto delta = uniform_pose(trs(vec3(1, 0, 0), kIdentity, vec3(1)));
+  // An override at full weight above an additive layer hides it.
+  const std::vector<BlendingLayer> hidden{layer(kAdditive, delta, 1.0f), layer(kOverride, a, 1.0f)};
+  f.run(hidden);
+  EXPECT_FLOAT_EQ(f.out[0].translation.x, 4.0f);
+  const std::vector<BlendingLayer> shown{layer(kOverride, a, 1.0f), layer(kAdditive, delta, 1.0f)};
+  f.run(shown);
+  EXPECT_FLOAT_EQ(f.out[0].translation.x, 5.0f);
+}
 
 TEST(BlendingJob, AdditiveDeltaOnItsReferenceRestoresThePose) {
   Fixture f;
@@ -258,15 +375,15 @@ TEST(BlendingJob, AdditiveDeltaOnItsReferenceRestoresThePose) {
   const auto target = uniform_pose(trs(vec3(-1, 5, 3), axis_angle(y, 0.8f), vec3(4, 1, 3)));
   std::vector<Transform> delta(3);
   ASSERT_TRUE(make_additive_delta(target, reference, delta));
-  const std::vector<BlendingLayer> base{{reference, {}, 1.0f, {}}};
-  const std::vector<BlendingLayer> add{{delta, {}, 1.0f, {}}};
-  f.run(base, add);
+  const std::vector<BlendingLayer> layers{layer(kOverride, reference, 1.0f),
+                                          layer(kAdditive, delta, 1.0f)};
+  f.run(layers);
   expect_vec_near(f.out[0].translation, vec3(-1, 5, 3), 1e-5f);
   expect_quat_near(f.out[0].rotation, axis_angle(y, 0.8f), 1e-5f);
   expect_vec_near(f.out[0].scale, vec3(4, 1, 3), 1e-5f);
 }
 
-TEST(BlendingJob, AdditiveWeightScalesTheDelta) {
+TEST(BlendingJob, AdditiveWeightAndMaskScaleTheDelta) {
   Fixture f;
   const vec3 x(1, 0, 0);
   const auto reference = uniform_pose(trs(vec3(0, 0, 0), axis_angle(x, kPi / 6), vec3(2)));
@@ -274,9 +391,9 @@ TEST(BlendingJob, AdditiveWeightScalesTheDelta) {
   std::vector<Transform> delta(3);
   ASSERT_TRUE(make_additive_delta(target, reference, delta));
   const std::vector<float> mask{1.0f, 1.0f, 0.0f};
-  const std::vector<BlendingLayer> base{{reference, {}, 1.0f, {}}};
-  const std::vector<BlendingLayer> add{{delta, {}, 0.5f, mask}};
-  f.run(base, add);
+  const std::vector<BlendingLayer> layers{layer(kOverride, reference, 1.0f),
+                                          layer(kAdditive, delta, 0.5f, mask)};
+  f.run(layers);
   // Half of a (+4, +60°, ×2) delta on (0, 30°, 2): (2, 60°, 3).
   expect_vec_near(f.out[0].translation, vec3(2, 0, 0), 1e-6f);
   expect_quat_near(f.out[0].rotation, axis_angle(x, kPi / 3), 1e-6f);
@@ -286,15 +403,70 @@ TEST(BlendingJob, AdditiveWeightScalesTheDelta) {
   expect_quat_near(f.out[2].rotation, axis_angle(x, kPi / 6), 1e-6f);
 }
 
-TEST(BlendingJob, AdditiveMorphWeightsAdd) {
+// --- morph weights -----------------------------------------------------------------------------
+
+TEST(BlendingJob, MorphOverrideLerpsByLayerWeightIgnoringMasksAndPoseOnlyLayers) {
   Fixture f;
   const auto pose = uniform_pose(Transform{});
-  const std::vector<float> base_w{1.0f, 1.0f}, add_w{2.0f, 4.0f};
-  const std::vector<BlendingLayer> base{{pose, base_w, 1.0f, {}}};
-  const std::vector<BlendingLayer> add{{pose, add_w, 0.5f, {}}};
-  f.run(base, add);
+  const std::vector<float> a{1.0f, 1.0f}, b{0.0f, 3.0f};
+  const std::vector<float> no_joints(3, 0.0f);
+  const std::vector<BlendingLayer> layers{layer(kOverride, pose, 1.0f, {}, a),
+                                          layer(kOverride, pose, 0.25f, no_joints, b),
+                                          layer(kOverride, pose, 1.0f)};  // drives no weights
+  f.run(layers);
+  EXPECT_FLOAT_EQ(f.out_weights[0], 0.75f);
+  EXPECT_FLOAT_EQ(f.out_weights[1], 1.5f);
+  // A weight above 1 counts as 1.
+  const std::vector<BlendingLayer> heavy{layer(kOverride, pose, 3.0f, {}, b)};
+  f.run(heavy);
+  EXPECT_FLOAT_EQ(f.out_weights[0], 0.0f);
+  EXPECT_FLOAT_EQ(f.out_weights[1], 3.0f);
+}
+
+TEST(BlendingJob, MorphCoveragePerMesh) {
+  Fixture f;  // defaults (0, 0.5)
+  const auto pose = uniform_pose(Transform{});
+  const std::vector<std::uint32_t> offsets{0, 1, 2};
+  const std::vector<float> below{1.0f, 1.5f}, in{0.0f, 0.5f};
+  const std::vector<float> coverage{0.0f, 0.5f};
+  BlendingLayer top = layer(kOverride, pose, 1.0f, {}, in);
+  top.morph_coverage = coverage;
+  const std::vector<BlendingLayer> layers{layer(kOverride, pose, 1.0f, {}, below), top};
+  BlendingJob job = f.job(layers);
+  job.mesh_offsets = offsets;
+  ASSERT_TRUE(job.run());
+  // Mesh 0 is not animated by the top layer: it keeps the value below.
+  EXPECT_FLOAT_EQ(f.out_weights[0], 1.0f);
+  // Mesh 1 at coverage 0.5: out + ((in - d) - 0.5 (out - d)) = 1.5 + (0 - 0.5) = 1.0.
+  EXPECT_FLOAT_EQ(f.out_weights[1], 1.0f);
+}
+
+TEST(BlendingJob, MorphAdditiveAddsTheWeightedDeltaFromTheDefaults) {
+  Fixture f;  // defaults (0, 0.5)
+  const auto pose = uniform_pose(Transform{});
+  const std::vector<float> base_w{1.0f, 1.0f}, add_w{2.0f, 4.5f};
+  const std::vector<BlendingLayer> layers{layer(kOverride, pose, 1.0f, {}, base_w),
+                                          layer(kAdditive, pose, 0.5f, {}, add_w)};
+  f.run(layers);
   EXPECT_FLOAT_EQ(f.out_weights[0], 2.0f);
   EXPECT_FLOAT_EQ(f.out_weights[1], 3.0f);
+}
+
+TEST(BlendingJob, RunAllocatesNothing) {
+  Fixture f;
+  const vec3 x(1, 0, 0);
+  const auto a = uniform_pose(trs(vec3(1, 0, 0), axis_angle(x, 0.3f), vec3(1)));
+  const std::vector<float> mask{0.2f, 0.5f, 1.0f}, w{1.0f, 2.0f}, coverage{0.5f, 1.0f};
+  const std::vector<std::uint32_t> offsets{0, 1, 2};
+  BlendingLayer over = layer(kOverride, a, 0.7f, mask, w);
+  over.morph_coverage = coverage;
+  const std::vector<BlendingLayer> layers{over, layer(kAdditive, a, 0.4f, mask, w)};
+  BlendingJob job = f.job(layers);
+  job.mesh_offsets = offsets;
+  ASSERT_TRUE(critter::testing::AllocationCounter::works());
+  critter::testing::AllocationCounter counter;
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(counter.count(), 0);
 }
 
 TEST(MakeAdditiveDelta, ComponentsAndSizes) {

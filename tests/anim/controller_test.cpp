@@ -324,10 +324,12 @@ TEST_F(ControllerTest, EventsAndCompletionFireExactlyOnce) {
   Controller c(compile_or_die(*demo_, once_desc(walk_, idle_, false)));
   int footsteps = 0;
   std::string data;
+  double seen_at = -1.0;
   ControllerHooks hooks;
-  hooks.footstep = [&](std::string_view d) {
+  hooks.event = [&](const ControllerRecord& r, ParameterValues&, double time) {
     ++footsteps;
-    data = d;
+    data = r.name == "Footstep" ? r.data : "?";
+    seen_at = time;
   };
   c.set_hooks(std::move(hooks));
   auto& v = c.parameters();
@@ -350,6 +352,7 @@ TEST_F(ControllerTest, EventsAndCompletionFireExactlyOnce) {
   EXPECT_EQ(cut, 0);
   EXPECT_EQ(footsteps, 1);
   EXPECT_EQ(data, "left");
+  EXPECT_NEAR(seen_at, 0.5, 1e-6);  // the update that crossed 0.5 s of the clip
   // Without preservePose the finished clip faded out over 0.2 s.
   EXPECT_FALSE(c.layer_active(0));
 }

@@ -15,10 +15,16 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
+// Built-ins of the kind a host's table holds (creature/builtin_parameters.h has critter's).
+constexpr BuiltinParameter kBuiltins[] = {{"Speed", ParamType::kFloat, 0.0},
+                                          {"IsDead", ParamType::kBool, 0.0},
+                                          {"BodyForward", ParamType::kVec3, 0.0},
+                                          {"DeathSpeed", ParamType::kFloat, 3.0}};
+
 class ExpressionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    schema_ = ParameterSchema::with_builtins();
+    schema_ = ParameterSchema::with_builtins(kBuiltins);
     gait_ = *schema_.declare("Gait", ParameterValue::of_string("walk"));
     a_ = *schema_.declare("A", ParameterValue::of_float(0.0));
     b_ = *schema_.declare("B", ParameterValue::of_float(0.0));
@@ -565,7 +571,7 @@ TEST(ClassifyText, FollowsTheExpressionRules) {
 }
 
 TEST(ExpressionCache, CompilesOnceAndDeclaresUnknownNames) {
-  ParameterSchema schema = ParameterSchema::with_builtins();
+  ParameterSchema schema = ParameterSchema::with_builtins(kBuiltins);
   const std::size_t builtins = schema.size();
   ExpressionCache cache(schema);
   auto a = cache.get("[Gait] = 'walk' and [Speed] > 0.5");

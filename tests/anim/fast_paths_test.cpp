@@ -13,6 +13,7 @@
 #include "critter/anim/blending_job.h"
 #include "critter/anim/local_to_model_job.h"
 #include "critter/anim/sampling_job.h"
+#include "critter/anim/transform_blend.h"
 #include "critter/asset/clip.h"
 
 namespace critter::anim {
@@ -333,17 +334,22 @@ TEST(BlendingFastPath, UnmaskedEqualsMaskedWithUnitMasks) {
   for (auto* pose : {&rest, &a, &b, &c}) {
     for (Transform& t : *pose) {
       t.translation = vec3(u(rng), u(rng), u(rng));
-      t.rotation = random_unit(rng);  // any hemisphere: the blend must align them
+      t.rotation = random_unit(rng);  // any hemisphere: the blend must take the short arc
       t.scale = vec3(1.0f + 0.2f * u(rng));
     }
   }
   const std::vector<float> ones(kJoints, 1.0f);
   const std::vector<float> none;
-  for (const float total : {1.0f, 0.05f}) {  // 0.05: below the threshold, rest fills in
-    const BlendingLayer plain[3] = {
-        {a, {}, 0.5f * total, {}}, {b, {}, 0.3f * total, {}}, {c, {}, 0.2f * total, {}}};
-    const BlendingLayer masked[3] = {
-        {a, {}, 0.5f * total, ones}, {b, {}, 0.3f * total, ones}, {c, {}, 0.2f * total, ones}};
+  constexpr auto kOverride = LayerBlendMode::kOverride;
+  constexpr auto kAdditive = LayerBlendMode::kAdditive;
+  // 1.0: the whole-pose copy of a full-weight unmasked override; 0.4: a fading bottom layer.
+  for (const float bottom : {1.0f, 0.4f}) {
+    const BlendingLayer plain[3] = {{kOverride, a, bottom, {}, {}, {}, {}},
+                                    {kOverride, b, 0.3f, {}, {}, {}, {}},
+                                    {kAdditive, c, 0.5f, {}, {}, {}, {}}};
+    const BlendingLayer masked[3] = {{kOverride, a, bottom, ones, {}, {}, {}},
+                                     {kOverride, b, 0.3f, ones, {}, {}, {}},
+                                     {kAdditive, c, 0.5f, ones, {}, {}, {}}};
     std::vector<Transform> fast(kJoints), slow(kJoints);
     BlendingJob job;
     job.rest = rest;
@@ -357,15 +363,54 @@ TEST(BlendingFastPath, UnmaskedEqualsMaskedWithUnitMasks) {
     ASSERT_TRUE(job.run());
     for (std::size_t j = 0; j < kJoints; ++j) {
       for (int i = 0; i < 3; ++i) {
-        EXPECT_NEAR(fast[j].translation[i], slow[j].translation[i], 1e-6f);
-        EXPECT_NEAR(fast[j].scale[i], slow[j].scale[i], 1e-6f);
+        EXPECT_EQ(fast[j].translation[i], slow[j].translation[i]);
+        EXPECT_EQ(fast[j].scale[i], slow[j].scale[i]);
       }
-      EXPECT_NEAR(fast[j].rotation.x, slow[j].rotation.x, 1e-6f);
-      EXPECT_NEAR(fast[j].rotation.y, slow[j].rotation.y, 1e-6f);
-      EXPECT_NEAR(fast[j].rotation.z, slow[j].rotation.z, 1e-6f);
-      EXPECT_NEAR(fast[j].rotation.w, slow[j].rotation.w, 1e-6f);
+      EXPECT_EQ(fast[j].rotation.x, slow[j].rotation.x);
+      EXPECT_EQ(fast[j].rotation.y, slow[j].rotation.y);
+      EXPECT_EQ(fast[j].rotation.z, slow[j].rotation.z);
+      EXPECT_EQ(fast[j].rotation.w, slow[j].rotation.w);
       EXPECT_NEAR(glm::length(fast[j].rotation), 1.0f, 1e-6f);
     }
+  }
+}
+
+TEST(BlendingFastPath, FourJointBlocksEqualTheScalarBlend) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  constexpr std::size_t kJoints = 11;  // two blocks of four and a tail
+  std::vector<Transform> rest(kJoints), a(kJoints), b(kJoints);
+  for (std::size_t j = 0; j < kJoints; ++j) {
+    a[j].translation = vec3(u(rng), u(rng), u(rng));
+    a[j].rotation = random_unit(rng);
+    a[j].scale = vec3(1.0f + 0.2f * u(rng));
+    b[j].translation = vec3(u(rng), u(rng), u(rng));
+    // Narrow arcs take the four-lane slerp; joint 5 turns far, so its block goes scalar.
+    const float angle = j == 5 ? 2.5f : 0.3f * u(rng);
+    b[j].rotation = glm::normalize(a[j].rotation *
+                                   quat_xyzw(std::sin(angle / 2), 0.0f, 0.0f, std::cos(angle / 2)));
+    b[j].scale = vec3(1.0f + 0.2f * u(rng));
+  }
+  const std::vector<float> none;
+  const BlendingLayer layers[2] = {{LayerBlendMode::kOverride, a, 1.0f, {}, {}, {}, {}},
+                                   {LayerBlendMode::kOverride, b, 0.35f, {}, {}, {}, {}}};
+  std::vector<Transform> out(kJoints);
+  BlendingJob job;
+  job.rest = rest;
+  job.default_weights = none;
+  job.layers = layers;
+  job.output = out;
+  ASSERT_TRUE(job.run());
+  for (std::size_t j = 0; j < kJoints; ++j) {
+    const Transform want = blend_transforms(a[j], b[j], 0.35f);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(out[j].translation[i], want.translation[i]) << j;
+      EXPECT_EQ(out[j].scale[i], want.scale[i]) << j;
+    }
+    EXPECT_EQ(out[j].rotation.x, want.rotation.x) << j;
+    EXPECT_EQ(out[j].rotation.y, want.rotation.y) << j;
+    EXPECT_EQ(out[j].rotation.z, want.rotation.z) << j;
+    EXPECT_EQ(out[j].rotation.w, want.rotation.w) << j;
   }
 }
 

@@ -24,10 +24,25 @@ void expect_vec(const vec3& actual, const vec3& expected) {
   EXPECT_NEAR(actual.z, expected.z, kEps);
 }
 
+TEST(BuiltinSchema, HasTheHostDefaults) {
+  const ParameterSchema schema = builtin_schema();
+  const ParameterValues values(schema);
+  EXPECT_EQ(values.number(schema.find("DeathSpeed")), 3.0);
+  EXPECT_EQ(values.number(schema.find("FeedSpeed")), 2.0);
+  EXPECT_EQ(values.number(schema.find("AttackSpeed")), 4.0);
+  EXPECT_EQ(values.number(schema.find("AttackPhaseSpeed")), 2.0);
+  EXPECT_EQ(values.type(schema.find("IsDead")), ParamType::kBool);
+  EXPECT_FALSE(values.boolean(schema.find("IsDead")));
+  EXPECT_EQ(values.type(schema.find("BodyForward")), ParamType::kVec3);
+  EXPECT_EQ(values.type(schema.find("Speed")), ParamType::kFloat);
+  EXPECT_TRUE(schema.is_builtin(schema.find("Speed")));
+  EXPECT_EQ(schema.size(), builtin_parameters().size());
+}
+
 class BuiltinParametersTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    schema_ = ParameterSchema::with_builtins();
+    schema_ = builtin_schema();
     values_ = ParameterValues(schema_);
     indices_ = BuiltinParameterIndices::resolve(schema_);
   }

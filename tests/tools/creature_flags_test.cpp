@@ -192,19 +192,16 @@ TEST_F(CreatureFlagsTest, TimelineStateIsCheckedAgainstTheStateNames) {
 
 // Until the legacy rigs are linked into the tool, a creature is refused rather than shown in
 // a pose no rig computed.
-TEST_F(CreatureFlagsTest, WithoutTheRigsACreatureIsRefusedNotFaked) {
-  const std::string timeline = write("t.json", R"({"keys": [{"t": 1, "state": {"speed": 2}}]})");
-  expect_pose_error({"--creature", "four-legged", "--species", "wolf", "--state", "speed=1",
-                     "--timeline", timeline, "--json"},
-                    1,
+TEST_F(CreatureFlagsTest, AModelWithoutTheRigsBonesIsRefusedNamingThem) {
+  // The demo quadruped's legs are not called Leg1..Leg4: no pose is made up for it.
+  expect_pose_error({"--creature", "four-legged", "--state", "speed=1"}, 1,
                     model_ +
-                        ":--creature: cannot simulate a four-legged: the legacy creature rigs are "
-                        "not available in this build\n");
+                        ":--creature: the model lacks the bones the four-legged rig needs: Leg1 "
+                        "(tried 'Leg1'); Leg2 (tried 'Leg2'); Leg3 (tried 'Leg3'); Leg4 (tried "
+                        "'Leg4')\n");
   const RunResult r = run({"render", model_, "--creature", "fish", "-o", png_});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, model_ +
-                       ":--creature: cannot simulate a fish: the legacy creature rigs are not "
-                       "available in this build\n");
+  EXPECT_NE(r.err.find("the fish rig needs"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(png_));
 }
 

@@ -126,7 +126,8 @@ inline std::span<const StateField> creature_state_fields() {
   static const std::array<StateField, 27> kFields = {{
       {"speed", &A::speed, "forward speed, m/s (the velocity along the body's forward -Z)"},
       {"velocity", &A::velocity, "world velocity [x,y,z], m/s"},
-      {"walk_speed", &A::walk_speed, "the species' walking speed, m/s (picks the gait)", 0.0f},
+      {"walk_speed", &A::walk_speed, "the species' walking speed, m/s (picks the gait; default 4)",
+       0.0f},
       {"on_ground", &A::on_ground, "standing on the ground"},
       {"immersion", &A::immersion, "how deep in water, 0 (dry) to 1 (under)", 0.0f, 1.0f},
       {"flying", &A::flying, "flying (bird)"},

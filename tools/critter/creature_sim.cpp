@@ -17,6 +17,10 @@ namespace {
 
 namespace legacy = creature::legacy;
 
+// The walking speed W when the state gives none (m/s): walk below 0.5·W, trot above it (species
+// that trot), canter above 0.7·W (creatures.md §3).
+constexpr float kDefaultWalkSpeed = 4.0f;
+
 // The animation-config event names (animation-config.md §17) of the rig's events.
 std::string_view event_name(legacy::RigEventType type) {
   switch (type) {
@@ -51,7 +55,7 @@ class LegacySim final : public CreatureSim {
         creature::from_yaw_pitch_roll(glm::radians(std::isfinite(yaw) ? yaw : 0.0f), 0.0f, 0.0f);
     s.velocity = a.velocity.value_or(vec3(0.0f));
     if (a.speed) s.slip_speed = *a.speed;
-    s.walk_speed = a.walk_speed.value_or(s.walk_speed);
+    s.walk_speed = a.walk_speed.value_or(kDefaultWalkSpeed);
     // Off the ground only when told, or when flying or swimming: a creature on the command line
     // stands on something unless the state says otherwise.
     s.is_flying = a.flying.value_or(false);
@@ -107,6 +111,17 @@ class LegacySim final : public CreatureSim {
     s.sleeping = a.sleeping.value_or(false);
     s.on_ladder = a.ladder.value_or(false);
     s.is_creative_fly = a.creative_fly.value_or(false);
+    // A dead body lies where it fell: no gait, no orders (a timeline that kills a walking
+    // creature need not also stop it).
+    if (!(s.health > 0.0f)) {
+      s.velocity = vec3(0.0f);
+      s.slip_speed = 0.0f;
+      s.fly_order.reset();
+      s.swim_order.reset();
+      s.walk_order = vec2(0.0f);
+      s.is_attacking = false;
+      s.is_feeding = false;
+    }
     state_ = s;
   }
 

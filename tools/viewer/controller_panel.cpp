@@ -94,7 +94,7 @@ const ComputedName* computed_name(std::string_view name) {
 
 // The built-in table's initial value of `name` (a default-constructed value when not built in).
 anim::ParameterValue table_initial(std::string_view name) {
-  for (const anim::BuiltinParameter& b : anim::builtin_parameters()) {
+  for (const anim::BuiltinParameter& b : creature::builtin_parameters()) {
     if (!anim::equals_ascii_ci(b.name, name)) continue;
     switch (b.type) {
       case anim::ParamType::kBool:

@@ -1,8 +1,16 @@
-// BlendingJob: mixes complete local poses (and morph weights) of several layers into one pose
-// (playback.md §8 and §10, animation-config.md layers). Override layers are averaged by weight;
-// additive layers then add their deltas on top.
+// BlendingJob: folds an ordered stack of override and additive layers into one local pose and one
+// set of morph weights (animation-config.md §11; the Controller's layer stack runs it every frame).
+//
+//   BlendingLayer layers[] = {{LayerBlendMode::kOverride, walk_pose, 1.0f},
+//                             {LayerBlendMode::kAdditive, breathe_delta, 0.5f}};
+//   BlendingJob job;
+//   job.layers = layers;
+//   job.rest = skeleton.rest_pose();
+//   job.output = pose;
+//   if (auto ok = job.run(); !ok) report(ok.error());
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "critter/core/error.h"
@@ -10,22 +18,32 @@
 
 namespace critter::anim {
 
+// How a layer combines with the output of the layers below it (§11).
+enum class LayerBlendMode : std::uint8_t {
+  kOverride,  // replaces (w >= 1) or TRS-blends with the output so far (§11)
+  kAdditive,  // adds its pose as a delta on the local side of the output so far (§11)
+};
+
 // One input of a BlendingJob. Spans are borrowed for the duration of run().
 struct BlendingLayer {
-  // Override layer: a complete local pose, one transform per joint.
-  // Additive layer: a delta pose, one per joint, as make_additive_delta() computes it from a
-  // sampled pose and the clip's reference pose.
+  LayerBlendMode mode = LayerBlendMode::kOverride;
+  // One transform per joint. Override: a local pose. Additive: a delta (identity where the layer
+  // adds nothing), such as make_additive_delta() computes from a pose and a reference pose.
   std::span<const Transform> pose;
-  // Flat morph weights laid out like the job's default_weights, or empty when the layer does not
-  // drive morph weights. Override layers: sampled weights. Additive layers: the values to add
-  // (scaled by `weight`); a caller whose clip has no track for a mesh passes 0 for that mesh.
-  std::span<const float> weights;
-  // Layer weight, finite and >= 0. 0 disables the layer. Override weights are relative (they are
-  // normalised per joint); an additive weight of 1 applies the whole delta, 0.5 half of it.
+  // Layer weight, finite and >= 0; 0 disables the layer.
   float weight = 0.0f;
-  // Optional per-joint mask in [0, 1], one entry per joint: the joint's effective weight is
-  // weight * joint_weights[j]. Empty means 1 for every joint. Masks never apply to morph weights.
+  // Optional per-joint mask, one entry per joint, expected in [0, 1]: joint j blends with weight
+  // weight * joint_weights[j]. Empty: 1 for every joint. Masks never apply to morph weights.
   std::span<const float> joint_weights;
+  // Optional, one entry per joint: nonzero where the layer has a value (a driver's sampled
+  // bones); the layer leaves the other joints as the layers below made them. Empty: every joint.
+  std::span<const std::uint8_t> sampled;
+  // Flat morph weights laid out like the job's default_weights, or empty when the layer drives no
+  // morph weights.
+  std::span<const float> weights;
+  // Override layers with weights: per mesh (BlendingJob::mesh_offsets), how much the layer
+  // animates that mesh's weights, in [0, 1]. Empty: 1 for every mesh. Unused on additive layers.
+  std::span<const float> morph_coverage;
 };
 
 // Computes a delta pose for an additive layer: out = reference⁻¹ ∘ pose per joint, i.e.
@@ -37,33 +55,36 @@ Status make_additive_delta(std::span<const Transform> pose, std::span<const Tran
                            std::span<Transform> out);
 
 struct BlendingJob {
-  // Total override weight below which the rest pose fills in: per joint, when the sum w of the
-  // effective override weights is below `threshold`, the rest transform joins the average with
-  // weight threshold − w (so a pose with no active layer is the rest pose, and fading a single
-  // layer out blends it towards rest). Finite and > 0. Same rule for morph weights, with the
-  // default weights in place of rest.
-  float threshold = 0.1f;
-  std::span<const BlendingLayer> layers;           // override layers, any number (may be empty)
-  std::span<const BlendingLayer> additive_layers;  // applied after the override average, in order
-  std::span<const Transform> rest;                 // skeleton rest pose, one per joint
-  std::span<const float> default_weights;          // flat default morph weights
-  std::span<Transform> output;                     // rest.size() entries; must not alias inputs
-  std::span<float> output_weights;                 // default_weights.size(); must not alias inputs
+  std::span<const BlendingLayer> layers;   // applied in order, first to last; may be empty
+  std::span<const Transform> rest;         // skeleton rest pose, one per joint
+  std::span<const float> default_weights;  // flat default morph weights (may be empty)
+  // Where each mesh's weights start in default_weights: mesh count + 1 ascending entries, the
+  // first 0 and the last default_weights.size(). Empty: all weights form one mesh.
+  std::span<const std::uint32_t> mesh_offsets;
+  std::span<Transform> output;      // rest.size() entries; must not alias inputs
+  std::span<float> output_weights;  // default_weights.size() entries; must not alias inputs
 
   // Names the first broken rule (ErrorCode::kUsage, path "BlendingJob", location the field or
-  // "layers/<i>/<field>", "additive_layers/<i>/<field>"): threshold not finite or <= 0; output
-  // size != rest size; output weights size != default weights size; a layer pose size != rest
-  // size; layer weights neither empty nor default_weights.size(); joint_weights neither empty nor
-  // rest.size(); layer weight not finite or < 0.
+  // "layers/<i>/<field>"): output size != rest size; output_weights size != default_weights
+  // size; mesh_offsets not as described; a layer weight not finite or < 0; a layer pose size !=
+  // rest size; joint_weights or sampled neither empty nor rest.size(); weights neither empty nor
+  // default_weights.size(); morph_coverage neither empty nor the mesh count.
   Status validate() const;
 
-  // Validates, then blends. Per joint, override layers: translation and scale are the weighted
-  // average, rotations are summed after aligning each to the running sum's hemisphere, then
-  // normalised. Additive layers with effective weight w: translation += w·Δt, rotation =
-  // rotation · slerp(identity, Δr, w), scale *= 1 + w·(Δs − 1). Morph weights: override layers
-  // with non-empty weights average by layer weight (the default weights fill in below the
-  // threshold; layers without weights do not count), then additive layers add w·value. Output
-  // rotations are normalised. Never throws, logs or allocates.
+  // Validates, then blends (§11). Per joint the output starts at the rest transform; every layer
+  // in order whose effective weight w = weight · mask > 0 at a joint it sampled then combines:
+  //   Override: out = in if w >= 1, else TRS-blend(out, in, w) (lerp translation and scale,
+  //             shortest-arc slerp of the rotation);
+  //   Additive: rotation normalize(out.r · slerp(1, in.r, min(w, 1))), translation out.t + w·in.t,
+  //             scale out.s ⊙ (1 + w·(in.s − 1)).
+  // So a joint no layer sets is the rest transform and a fading bottom layer eases towards rest.
+  // Morph weights start at default_weights; every layer with weights, in order, with its layer
+  // weight w (no mask):
+  //   Override: per mesh with coverage c > 0, out += min(w, 1)·((in − default) − c·(out −
+  //             default)), which is lerp(out, in, min(w, 1)) when c = 1 (a mesh the layer does
+  //             not animate, c = 0, keeps the weights below);
+  //   Additive: out += w·(in − default) for every weight.
+  // Never throws, logs or allocates.
   Status run() const;
 };
 

@@ -1,17 +1,20 @@
-// Controller: the data-driven animation controller runtime (animation-config.md §8-§14, §17,
-// §18, §19). A ControllerProgram is the immutable part, compiled once per (model, description) and
-// shared by every creature: flattened rule trees with compiled expressions and per-clip channel
-// and morph-weight tables. A Controller is one creature's state: parameter values, one Player per
-// layer, layer weight fades, rule de-duplication memory, one instance of every driver the program
-// may run, the root-bone correction blend, root motion (translation, scale override, physics flags)
-// and the output record list. After construction update() and compute_pose() do not allocate, as
-// long as the caller clears the record list after each update, string parameters used as sources
-// stay within 64 bytes and driverArgs set no string parameter longer than its current value's
-// capacity. Runtime warnings (runtime_warnings()) allocate only in the update that records a new
-// one.
+// Controller: one creature's animation-controller state (animation-config.md §8-§14, §17-§19)
+// over a shared ControllerProgram (controller_program.h): parameter values, one Player per layer,
+// layer weight fades, rule de-duplication memory, one instance of every driver the program may
+// run, the root-bone correction blend, root motion (translation, scale override, physics flags),
+// IK smoothing and the output record list.
 //
-// Drivers come from a DriverRegistry (driver.h); a type it only declares is accepted and leaves
-// its layer untouched.
+//   Controller creature(program);
+//   creature.parameters().set_float("SpeedXZ", 1.5);
+//   creature.update(dt);
+//   for (const ControllerRecord& r : creature.records()) host_event(r);
+//   creature.clear_records();
+//   std::span<const Transform> pose = creature.compute_pose();
+//
+// After construction update() and compute_pose() do not allocate, as long as the caller clears
+// the record list after each update, string parameters used as sources stay within 64 bytes and
+// driverArgs set no string parameter longer than its current value's capacity. Runtime warnings
+// (runtime_warnings()) allocate only in the update that records a new one.
 #pragma once
 
 #include <cstdint>
@@ -19,172 +22,17 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #include "critter/anim/controller_desc.h"
-#include "critter/anim/driver.h"
-#include "critter/anim/expression.h"
-#include "critter/anim/ik_chain_job.h"
-#include "critter/anim/ik_look_at_job.h"
+#include "critter/anim/controller_program.h"
 #include "critter/anim/parameters.h"
 #include "critter/anim/player.h"
-#include "critter/asset/model.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 #include "critter/core/transform.h"
 
 namespace critter::anim {
-
-// The shared, immutable part of a controller. Holds a reference to the model, which must
-// outlive it and every Controller made from it.
-class ControllerProgram {
- public:
-  // Compiles every condition and expression field of `desc` (names the schema lacks are declared
-  // unset) and checks the indices. Errors (kInvalid, path "ControllerDesc", location a pointer
-  // such as "states/0/rules/1/condition"): a condition or expression that does not compile, a
-  // layer index or clip index out of range, a mask whose size is not the joint count or with a
-  // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1], a
-  // root-motion scale whose value, minimum or blend duration is not finite or whose blend
-  // duration is negative; a driver type `drivers` does not know (location ".../driver/type"), or
-  // the error of its factory (location ".../driver/<the factory's location>").
-  // `drivers` (null: DriverRegistry::builtin()) is only used during the call.
-  static Result<std::shared_ptr<const ControllerProgram>> compile(
-      const Model& model, ControllerDesc desc, const DriverRegistry* drivers = nullptr);
-
-  ControllerProgram(const ControllerProgram&) = delete;
-  ControllerProgram& operator=(const ControllerProgram&) = delete;
-
-  const Model& model() const { return *model_; }
-  const ControllerDesc& desc() const { return desc_; }
-  // The description's schema plus the names expressions read without a declaration.
-  const ParameterSchema& schema() const { return desc_.schema; }
-  // Where each mesh's morph weights live in Controller::morph_weights() (the model's layout, as a
-  // Player lays them out), with the model's default weights.
-  const MorphLayout& morph_layout() const { return morph_layout_; }
-  int layer_count() const { return static_cast<int>(desc_.layers.size()); }
-  // Index of the layer named `name` (case-insensitive), or -1.
-  int find_layer(std::string_view name) const;
-
-  // §13: the source bone's position in clip `clip` at `time` seconds (keys interpolated
-  // linearly, clamped to the keys); zero when the clip does not move the bone.
-  vec3 root_position(int clip, int bone, float time) const;
-  // §13 scale override: the source bone's scale in clip `clip` at `time` seconds (keys
-  // interpolated as authored, clamped to the keys); the bone's rest scale when the clip has no
-  // scale keys for it, (1, 1, 1) for a clip or bone that no root-motion animation uses.
-  vec3 root_scale(int clip, int bone, float time) const;
-
- private:
-  friend class Controller;
-  ControllerProgram() = default;
-
-  struct Animation {
-    const ControllerAnimationDesc* desc = nullptr;
-    const Expression* speed = nullptr;  // null: static value
-    const Expression* loop = nullptr;
-    const Expression* start_phase = nullptr;
-    const Expression* end_phase = nullptr;
-    const Expression* blend_duration = nullptr;
-    ParamIndex parameter = kNoParam;  // kParameter sources
-    int driver = -1;                  // kDriver sources: index into drivers_
-    std::vector<std::pair<ParamIndex, ParameterValue>> driver_arguments;  // kDriver (§9)
-    int root_bone = -1;                       // root motion: the source bone
-    quat root_frame{1.0f, 0.0f, 0.0f, 0.0f};  // product of the source bone's ancestors' rest
-  };
-  // The source bone's translation and scale keys of one clip (§13 per-clip cache).
-  struct RootTrack {
-    int clip = -1;
-    int bone = -1;
-    std::vector<float> times;
-    std::vector<vec3> positions;
-    Interpolation scale_interpolation = Interpolation::kLinear;
-    std::vector<float> scale_times;
-    std::vector<vec3> scales;  // kCubicSpline: in-tangent, value, out-tangent per key
-    vec3 rest_scale{1.0f};     // the bone's rest scale, when there are no scale keys
-  };
-  struct Driver {
-    std::string type;                              // the registered name
-    std::shared_ptr<const DriverProgram> program;  // null: a declared type (runs nothing)
-    // The driver's properties as a JSON pointer (/layers/Head/driver/properties or a rule's
-    // .../animation/driverArgs): runtime warnings name a field the config did not locate below it.
-    std::string pointer;
-  };
-  // Where a runtime field was written (Controller::runtime_warnings()).
-  struct Site {
-    const void* field = nullptr;  // the field inside desc_ (a rule for its condition)
-    std::string file;             // empty: desc_.source
-    std::string pointer;
-  };
-  // One rule; the children of a group and the roots of a state are contiguous.
-  struct Node {
-    const ControllerRuleDesc* rule = nullptr;
-    const Expression* condition = nullptr;  // null: the literal "true"
-    int first_child = 0;
-    int child_count = 0;
-    int animation = -1;  // leaves: index into animations_; -1 for groups
-  };
-  struct State {
-    int layer = -1;
-    int first_root = 0;
-    int root_count = 0;
-  };
-  struct IkChain {
-    const ControllerIkChainDesc* desc = nullptr;
-    ParamIndex target = kNoParam;
-    ParamIndex aim = kNoParam;
-    ParamIndex hint = kNoParam;
-    const Expression* enabled = nullptr;
-    const Expression* weight = nullptr;
-    const Expression* position_weight = nullptr;
-    const Expression* aim_weight = nullptr;
-  };
-  struct IkLookAt {
-    const ControllerIkLookAtDesc* desc = nullptr;
-    ParamIndex target = kNoParam;
-    const Expression* yaw = nullptr;
-    const Expression* pitch = nullptr;
-    const Expression* weight = nullptr;
-  };
-  enum ChannelBits : std::uint8_t { kT = 1, kR = 2, kS = 4 };
-
-  Status build(const Model& model, ControllerDesc desc, const DriverRegistry& drivers);
-  Result<int> add_rules(const std::vector<ControllerRuleDesc>& rules, const std::string& where,
-                        const std::string& pointer);
-  Result<const Expression*> compile_field(const std::string& text, const std::string& where);
-  Status add_animation(const ControllerAnimationDesc& anim, const std::string& where,
-                       const std::string& pointer);
-  Status check_action(const ControllerActionDesc& action);
-  Result<int> add_driver(const ControllerDriverDesc& driver, const std::string& where,
-                         std::string pointer);
-  // Records where the runtime field `field` (an address inside desc_) was written: its ConfigSite,
-  // else `fallback`, its place in the description as a JSON pointer.
-  void add_site(const void* field, const ConfigSite& site, std::string fallback);
-
-  const Model* model_ = nullptr;
-  const DriverRegistry* registry_ = nullptr;  // during build() only
-  ControllerDesc desc_;
-  std::unique_ptr<ExpressionCache> cache_;
-  std::vector<Animation> animations_;
-  std::vector<Driver> drivers_;
-  std::vector<Site> sites_;
-  std::vector<IkChain> ik_chains_;
-  std::vector<RootTrack> root_tracks_;
-  int base_layer_ = -1;
-  std::vector<IkLookAt> ik_look_ats_;
-  std::vector<int> layer_drivers_;  // per layer: the preset driver, or -1
-  std::vector<Node> nodes_;
-  std::vector<State> states_;
-  std::vector<std::vector<std::uint8_t>> clip_channels_;  // per clip, per joint: ChannelBits
-  MorphLayout morph_layout_;
-  // Per clip, per mesh: 1 when the clip has a weights track for the mesh.
-  std::vector<std::vector<std::uint8_t>> clip_morphs_;
-  std::size_t max_events_ = 0;
-  ParamIndex is_on_ground_ = kNoParam;
-  ParamIndex immersion_factor_ = kNoParam;
-  ParamIndex attack_hit_moment_ = kNoParam;
-};
 
 // One entry of the controller's output list (§17), in the order things happened.
 struct ControllerRecord {
@@ -201,12 +49,15 @@ struct ControllerRecord {
   std::uint64_t count = 1;
 };
 
-// Host hooks for the built-in events (§17). Any may be empty.
+// Host hooks. Any may be empty.
 struct ControllerHooks {
-  std::function<void(std::string_view data)> footstep;
-  std::function<void()> attack_hit;
-  std::function<void()> attack_start;
-  std::function<void()> attack_end;
+  // Called from inside update() for every clip event (§17) as it joins records(), in order, with
+  // the controller's parameters and time() (this update included). It may set parameters: a
+  // change counts for the next rule evaluation, and expressions evaluated later in the same
+  // update or in compute_pose() see it. The creature module's game rules (Footstep, AttackHit)
+  // run here.
+  std::function<void(const ControllerRecord& event, ParameterValues& parameters, double time)>
+      event;
   // Called at the end of every update() in which root_motion_scale() has a value, with it (§13).
   std::function<void(float scale)> root_scale;
 };
@@ -217,10 +68,18 @@ class Controller {
   // weight 0; the root-bone correction starts at the top-level values.
   explicit Controller(std::shared_ptr<const ControllerProgram> program);
 
-  const ControllerProgram& program() const { return *program_; }
-  ParameterValues& parameters() { return values_; }
-  const ParameterValues& parameters() const { return values_; }
-  void set_hooks(ControllerHooks hooks) { hooks_ = std::move(hooks); }
+  ~Controller();
+  Controller(Controller&&) noexcept;
+  Controller& operator=(Controller&&) noexcept;
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  const ControllerProgram& program() const;
+  ParameterValues& parameters();
+  const ParameterValues& parameters() const;
+  void set_hooks(ControllerHooks hooks);
+  // Seconds all update() calls have advanced (negative or non-finite steps count as 0).
+  double time() const;
 
   // One frame (§19): evaluates the state rules when a parameter changed since the last update
   // (then resets triggers), applies changed rules to their layers, re-evaluates speed and `loop`
@@ -247,7 +106,7 @@ class Controller {
   // Gives `layer` (-1: every layer) back to its rules: clears their de-duplication memory and
   // forces a rule evaluation in the next update().
   void release_manual_control(int layer = -1);
-  bool manual(int layer) const { return layers_[static_cast<std::size_t>(layer)].manual; }
+  bool manual(int layer) const;
 
   // Blends the active layers (§11) into one local pose, one Transform per joint, valid until the
   // next compute_pose(). Bones no layer sets take the rest pose. Then runs the IK chains and the
@@ -270,19 +129,19 @@ class Controller {
   // mask selects bones, and a masked layer (a face or head layer) is where blink and jaw clips
   // usually play, so it drives its clip's morphs in full.
   std::span<const Transform> compute_pose();
-  std::span<const Transform> pose() const { return output_; }
+  std::span<const Transform> pose() const;
   // The morph weights of the last compute_pose(), every mesh's flat as morph_layout() lays them
   // out (the model's default weights before the first compute_pose()). Valid until the next
   // compute_pose(); the buffer is sized at construction.
-  std::span<const float> morph_weights() const { return weights_; }
+  std::span<const float> morph_weights() const;
   // The weights of mesh `mesh` within morph_weights(); empty for a mesh without morph targets or
   // an index out of range.
   std::span<const float> morph_weights(int mesh) const;
-  const MorphLayout& morph_layout() const { return program_->morph_layout_; }
+  const MorphLayout& morph_layout() const { return program().morph_layout(); }
 
   // The output list since the last clear_records().
-  std::span<const ControllerRecord> records() const { return records_; }
-  void clear_records() { records_.clear(); }
+  std::span<const ControllerRecord> records() const;
+  void clear_records();
 
   // At most this many distinct runtime failures are recorded; then one last warning says so.
   static constexpr std::size_t kMaxRuntimeCases = 256;
@@ -320,25 +179,23 @@ class Controller {
   //                      animation".
   // The list and the memory allocate only when a new case is recorded (no allocation in an
   // update or compute_pose that records nothing new).
-  std::span<const Warning> runtime_warnings() const { return log_->warnings; }
-  void clear_runtime_warnings() { log_->warnings.clear(); }
+  std::span<const Warning> runtime_warnings() const;
+  void clear_runtime_warnings();
 
   // Layer state for hosts and tests.
-  float layer_weight(int layer) const { return layers_[static_cast<std::size_t>(layer)].weight; }
+  float layer_weight(int layer) const;
   // True when the layer contributes to the pose (weight > 0 and a clip or a driver to sample).
   bool layer_active(int layer) const;
-  const Player& layer_player(int layer) const {
-    return layers_[static_cast<std::size_t>(layer)].player;
-  }
+  const Player& layer_player(int layer) const;
   // The description of the animation the layer plays (null when none).
   const ControllerAnimationDesc* layer_animation(int layer) const;
 
   // Effective root-bone correction (§12): rotation and translation (blended on animation
   // changes), and the model scale. The root's model transform is
   // T(entity)·R(entity)·rootLocal·T(translation)·R(rotation), modelScale applied first.
-  quat root_bone_rotation() const { return root_rotation_; }
-  vec3 root_bone_translation() const { return root_translation_; }
-  float model_scale() const { return program_->desc_.model_scale; }
+  quat root_bone_rotation() const;
+  vec3 root_bone_translation() const;
+  float model_scale() const { return program().desc().model_scale; }
   // The two matrices an Instance (or LocalToModelJob) takes to place this pose in the world:
   //   root_matrix(entity) = entity · S(model_scale), put above the skeleton (Instance::set_root);
   //   root_correction()   = T(translation / model_scale) · R(rotation), put after the local of
@@ -356,177 +213,20 @@ class Controller {
   // after it, root_motion_velocity() is the velocity the body should take, or nullopt while the
   // Base layer's animation has no active root motion. In the update where a config with
   // clearVelocityOnExit is left, root_motion_velocity() is (0, 0, 0), whatever comes next.
-  void set_body(const vec3& velocity, const quat& rotation) {
-    body_velocity_ = velocity;
-    body_rotation_ = rotation;
-  }
-  std::optional<vec3> root_motion_velocity() const {
-    return root_motion_active_ ? std::optional<vec3>(root_motion_velocity_) : std::nullopt;
-  }
+  void set_body(const vec3& velocity, const quat& rotation);
+  std::optional<vec3> root_motion_velocity() const;
   // Scale override (RootMotionScale): the uniform scale the host gives the body (its collision
   // box) after this update, eased on entering and leaving an Override config; nullopt when no
   // Override config is in effect and the ease back to 1 ended before this update (the update
   // that ends it still reports 1).
-  std::optional<float> root_motion_scale() const {
-    return scale_shown_ ? std::optional<float>(scale_) : std::nullopt;
-  }
+  std::optional<float> root_motion_scale() const;
   // Physics flags (RootMotionPhysics) of the config in effect after this update, with
   // disable_all expanded; all false when none. The host disables those effects while they are
   // set and restores them when they clear.
-  const RootMotionPhysics& root_motion_physics() const { return physics_; }
-
-  // True from an AttackHit event until an AttackEnd event (§17).
-  bool attack_hit_moment() const { return attack_hit_moment_; }
+  const RootMotionPhysics& root_motion_physics() const;
 
  private:
-  struct Layer {
-    explicit Layer(const Model& model) : player(model) {}
-    Player player;
-    float weight = 0.0f;
-    float fade_from = 0.0f;
-    float fade_to = 0.0f;
-    float fade_time = 0.0f;
-    float fade_duration = 0.0f;
-    bool fading = false;
-    bool deactivating = false;  // fading to 0; the clip is dropped at the end
-    int animation = -1;         // program animation playing (or fading out)
-    int driver = -1;            // program driver running (no clip then)
-    int last_driver = -1;       // the driver running or last run, else the preset; -1: none
-    std::uint32_t play_id = 0;
-    bool once = false;
-    bool completed = false;    // completion tracking of the current play is over
-    bool manual = false;       // under play_animation() control: rules skip the layer
-    float start_phase = 0.0f;  // of the current play
-    float end_phase = 1.0f;
-    std::vector<Transform> pose;
-    std::vector<std::uint8_t> touched;  // per joint: the driver sampled it this frame
-    // Per mesh: how much the player's crossfade source animates the mesh's weights, in [0, 1]
-    // (its clip's weights tracks, or the coverage of the pose a crossfade froze).
-    std::vector<float> morph_source;
-  };
-  struct StateMemory {
-    int leaf = -1;
-    std::string source;
-  };
-  // How a field's failure is worded.
-  enum class FieldKind : std::uint8_t { kNumber, kBool, kCondition };
-  // One recorded runtime case: the field and the value that failed.
-  struct RuntimeCase {
-    const void* field = nullptr;  // the description field, or the program driver
-    std::string driver_field;     // drivers: the field below the driver
-    std::uint8_t failure = 0;     // what went wrong (controller.cpp's Failure)
-    double number = 0.0;          // the non-finite number
-    std::string text;             // the string, or the clip name
-  };
-  struct RuntimeLog;
-  // The reporter each driver instance gets: the log and the program driver it reports for.
-  struct DriverSink final : DriverReporter {
-    void evaluation_failed(const DriverEvalFailure& failure) override;
-    RuntimeLog* log = nullptr;
-    int driver = -1;
-  };
-  // Runtime warnings and the cases they recorded. Held on the heap: driver instances point at
-  // its sinks, so it stays put when the Controller moves.
-  struct RuntimeLog {
-    const ControllerProgram* program = nullptr;
-    std::vector<Warning> warnings;
-    std::vector<RuntimeCase> cases;
-    std::vector<DriverSink> sinks;  // per program driver
-    bool full = false;              // kMaxRuntimeCases reached and said
-    // Whether the case was recorded already (no allocation).
-    bool known(const void* field, std::string_view driver_field, std::uint8_t failure,
-               double number, std::string_view text) const;
-    // Records a new case and its warning (the file defaults to ControllerDesc::source), or the
-    // one notice once kMaxRuntimeCases are recorded.
-    void add(const void* field, std::string_view driver_field, std::uint8_t failure, double number,
-             std::string_view text, std::string_view file, std::string pointer,
-             std::string message);
-    // Where the description field `field` was written; null when not recorded.
-    const ControllerProgram::Site* site(const void* field) const;
-    // A `[Param]` source (`field`: its parameter name in the description) read `name`, which
-    // names no clip.
-    void no_clip(const void* field, std::string_view parameter, std::string_view name);
-    // The expression of description field `field` gave `result`, which the field cannot take;
-    // `fallback` was used (a bool as 0 or 1).
-    void failed(const void* field, const Value& result, FieldKind kind, float fallback);
-  };
-
-  int match(const ControllerProgram::State& state);
-  int match_list(int first, int count);
-  void apply(int layer_index, int animation);
-  void deactivate(int layer_index);
-  void start_root_blend(const quat& rotation, const vec3& translation, float duration);
-  void start_weight_fade(Layer& layer, float to, float duration);
-  void fire_action(int layer_index, const ControllerActionDesc& action,
-                   ControllerRecord::Kind kind);
-  void on_event(int layer_index, const PlayerRecord& record);
-  void interrupt_if_playing(int layer_index);
-  // An expression field's value, or its static value (with a runtime warning) when it fails.
-  float eval_float(const Expression* e, const DynamicFloatDesc& field);
-  bool eval_bool(const Expression* e, const DynamicBoolDesc& field);
-  // Fills the layer's pose; false when the layer shows nothing this frame.
-  bool layer_pose(int layer_index);
-  void run_ik();
-  void root_motion(float dt);
-  // Entering and leaving rootMotion configs: physics flags, the velocity clear, the scale ease.
-  void root_motion_effects(float dt);
-  void strip_root_motion(std::span<Transform> pose) const;
-  // Index of the model clip `clip` points at, or -1.
-  int clip_index(const Clip* clip) const;
-  // How much the layer's player, playing model clip `clip` (-1: none), animates mesh `mesh`'s
-  // weights now, in [0, 1].
-  float morph_coverage(const Layer& layer, int clip, std::size_t mesh) const;
-  // After a play(): records what the crossfade source animates, from the play that was current
-  // (`old_clip`, -1 when none) at crossfade progress `old_progress` (1 when none ran).
-  void set_morph_source(Layer& layer, int old_clip, float old_progress);
-  void blend_morph_weights();
-
-  std::shared_ptr<const ControllerProgram> program_;
-  ParameterValues values_;
-  ControllerHooks hooks_;
-  std::vector<Layer> layers_;
-  // Per program driver: this creature's instance (null for a declared type).
-  std::vector<std::unique_ptr<DriverInstance>> drivers_;
-  std::vector<StateMemory> memory_;
-  std::vector<ControllerRecord> records_;
-  std::vector<Transform> output_;
-  std::vector<std::uint8_t> set_;
-  std::vector<float> weights_;            // morph weights of the last compute_pose()
-  std::vector<mat4> models_;              // IK scratch: model_from_joint of output_
-  std::vector<IkChainState> ik_states_;   // per chain
-  std::vector<LookAtState> look_states_;  // per look-at entry
-  std::unique_ptr<RuntimeLog> log_;
-  float last_dt_ = 0.0f;
-  bool force_evaluation_ = false;
-  vec3 body_velocity_{0.0f};
-  quat body_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
-  vec3 root_motion_velocity_{0.0f};
-  bool root_motion_active_ = false;
-  vec3 root_motion_state_{0.0f};   // SmoothDamp / spring velocity
-  float root_motion_time_ = 0.0f;  // clip time of the previous update
-  std::uint32_t root_motion_play_ = 0;
-  bool impulse_done_ = false;
-  int effects_animation_ = -1;  // program animation whose rootMotion block is in effect, or -1
-  std::uint32_t effects_play_ = 0;
-  RootMotionPhysics physics_;
-  float scale_ = 1.0f;  // effective root-motion scale of the last update
-  float scale_from_ = 1.0f;
-  float scale_time_ = 0.0f;
-  float scale_duration_ = 0.0f;
-  bool scale_easing_ = false;
-  bool scale_shown_ = false;
-  quat root_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
-  vec3 root_translation_{0.0f};
-  quat root_from_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
-  vec3 root_from_translation_{0.0f};
-  quat root_to_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
-  vec3 root_to_translation_{0.0f};
-  float root_blend_time_ = 0.0f;
-  float root_blend_duration_ = 0.0f;
-  bool root_blending_ = false;
-  double time_ = 0.0;
-  double last_footstep_ = -1.0e9;
-  bool attack_hit_moment_ = false;
+  std::unique_ptr<detail::ControllerState> state_;
 };
 
 }  // namespace critter::anim

@@ -2,7 +2,8 @@
 // §16, §17) as plain data with every name already resolved to an index: layers with per-joint
 // mask weights, states with ordered (nested) rules whose conditions are expression texts, and
 // animation references with clip indices. The config binder fills it from a JSON config; tests
-// and hosts may build one in code. ControllerProgram (controller.h) compiles it once per model.
+// and hosts may build one in code. ControllerProgram (controller_program.h) compiles it once per
+// model.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "critter/anim/blending_job.h"  // LayerBlendMode
 #include "critter/anim/driver.h"
 #include "critter/anim/ik_joint_limit.h"
 #include "critter/anim/ik_options.h"
@@ -19,11 +21,6 @@
 #include "critter/core/math.h"
 
 namespace critter::anim {
-
-enum class LayerBlendMode : std::uint8_t {
-  kOverride,  // replaces (w >= 1) or TRS-blends with the output so far (§11)
-  kAdditive,  // adds its pose as a delta on the local side of the output so far (§11)
-};
 
 // Where a field of the description was written in its config (animation-config.md §0.4), for the
 // Controller's runtime warnings: the file (after `extends`, the file the value came from; empty:
@@ -298,9 +295,10 @@ struct ControllerDesc {
   std::string source;
   std::vector<ControllerLayerDesc> layers;  // blend order
   std::vector<ControllerStateDesc> states;  // evaluation order
-  // Parameters with their initial values; names read by expressions and not declared here are
-  // added (unset) when the program compiles.
-  ParameterSchema schema = ParameterSchema::with_builtins();
+  // Parameters with their initial values (a creature's description starts from
+  // creature::builtin_schema()); names read by expressions and not declared here are added
+  // (unset) when the program compiles.
+  ParameterSchema schema;
   quat root_bone_rotation{1.0f, 0.0f, 0.0f, 0.0f};  // top-level rootBoneRotation (§12)
   vec3 root_bone_translation{0.0f};                 // metres
   float model_scale = 1.0f;

@@ -62,23 +62,22 @@ struct ParameterValue {
   friend bool operator==(const ParameterValue& a, const ParameterValue& b);
 };
 
-// A parameter critter knows without a declaration (§16): the creature module fills most of them
-// each frame; the host reads back DeathSpeed (3), FeedSpeed (2), AttackSpeed (4) and
-// AttackPhaseSpeed (2) (quirk 13). Everything else starts at its type's zero.
+// A parameter a schema holds without a declaration: an entry of a table of built-ins such as the
+// creature module's (creature/builtin_parameters.h, §16).
 struct BuiltinParameter {
   std::string_view name;
-  ParamType type;
-  double initial;  // numbers only; vectors start at zero
+  ParamType type;  // kFloat, kBool or kVec3
+  double initial;  // numbers and bools (non-zero: true); vectors start at zero
 };
-std::span<const BuiltinParameter> builtin_parameters();
 
 // Names, types and initial values. Not thread-safe while it grows; read-only use is.
 class ParameterSchema {
  public:
   ParameterSchema() = default;
 
-  // A schema holding every builtin_parameters() entry, in table order.
-  static ParameterSchema with_builtins();
+  // A schema holding every entry of `table`, in table order, as built-ins (is_builtin()). The
+  // names must be distinct and not empty (a later duplicate is skipped).
+  static ParameterSchema with_builtins(std::span<const BuiltinParameter> table);
 
   // Declares a new parameter. Fails (kInvalid, location = the name) when the name is empty or
   // already declared (case-insensitively).

@@ -1,12 +1,24 @@
 // The built-in controller parameters a creature fills from its body state every frame
 // (animation-config.md §16). Indices are resolved once per schema (per ControllerProgram), so the
 // per-frame write is a list of indexed setters: no lookup, no allocation.
+//
+//   anim::ControllerDesc desc;
+//   desc.schema = builtin_schema();  // before the config's own parameters
 #pragma once
+
+#include <span>
 
 #include "critter/anim/parameters.h"
 #include "critter/creature/creature_state.h"
 
 namespace critter::creature {
+
+// The parameters critter knows without a declaration (§16): the table, the FourLegged inputs and
+// the four speeds the host reads back, DeathSpeed (3), FeedSpeed (2), AttackSpeed (4) and
+// AttackPhaseSpeed (2) (quirk 13). Everything else starts at its type's zero.
+std::span<const anim::BuiltinParameter> builtin_parameters();
+// A schema holding builtin_parameters(), in table order (ParameterSchema::with_builtins).
+anim::ParameterSchema builtin_schema();
 
 // What the creature model integrates itself rather than reads from the host.
 struct CreaturePhases {
@@ -15,7 +27,7 @@ struct CreaturePhases {
 };
 
 // Index of each built-in the frame write fills, anim::kNoParam where the schema lacks the name
-// (that parameter is then skipped). Names as in anim::builtin_parameters().
+// (that parameter is then skipped). Names as in builtin_parameters().
 struct BuiltinParameterIndices {
   anim::ParamIndex movement_phase = anim::kNoParam;      // MovementPhase, float
   anim::ParamIndex death_phase = anim::kNoParam;         // DeathPhase, float

@@ -34,6 +34,7 @@
 #include "critter/core/transform.h"
 #include "critter/creature/builtin_parameters.h"
 #include "critter/creature/creature_state.h"
+#include "critter/creature/game_rules.h"
 #include "critter/creature/legacy/procedural_rig.h"
 #include "critter/creature/pose_modifier.h"
 
@@ -118,9 +119,10 @@ class CreatureModel {
   void add_pose_modifier(std::unique_ptr<PoseModifier> modifier);
   std::size_t pose_modifier_count() const { return modifiers_.size(); }
 
-  // Built-in event hooks (§17), called from inside update() by the controller: Footstep (with
-  // the event's data; at most one per 0.2 s and only while IsOnGround or ImmersionFactor > 0.5),
-  // AttackHit, AttackStart, AttackEnd. Without a controller they are kept and never called.
+  // Built-in event hooks (§17), called from inside update() by the game rules (game_rules.h) as
+  // the controller's events happen: Footstep (with the event's data; at most one per 0.2 s and
+  // only while IsOnGround or ImmersionFactor > 0.5), AttackHit, AttackStart, AttackEnd. Without a
+  // controller they are kept and never called.
   void set_footstep_hook(std::function<void(std::string_view data)> hook);
   void set_attack_hit_hook(std::function<void()> hook);
   void set_attack_start_hook(std::function<void()> hook);
@@ -182,7 +184,7 @@ class CreatureModel {
   BuiltinParameterIndices indices_;
   anim::ParamIndex death_speed_ = anim::kNoParam;
   anim::ParamIndex walk_animation_speed_ = anim::kNoParam;
-  anim::ControllerHooks hooks_;
+  std::unique_ptr<GameRules> rules_;  // on the heap: the controller's event hook points at it
   Hook hook_;
   std::unique_ptr<ProceduralRig> rig_;
   std::vector<std::unique_ptr<PoseModifier>> modifiers_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "critter/anim/controller_desc.h"
+#include "critter/creature/builtin_parameters.h"
 #include "critter/creature/legacy/four_legged.h"
 #include "critter/creature/legacy/rig_factory.h"
 #include "critter/creature/legacy/rig_inputs.h"
@@ -130,7 +131,7 @@ Result<std::shared_ptr<const anim::DriverProgram>> build(const DriverKind& d,
     if (i == anim::kNoParam) continue;
     SettingParam sp{name, i, false, 0.0};
     if (s.schema.is_builtin(i)) {
-      for (const anim::BuiltinParameter& b : anim::builtin_parameters()) {
+      for (const anim::BuiltinParameter& b : builtin_parameters()) {
         if (b.name != s.schema.name(i)) continue;
         sp.host_only = s.schema.initial(i).number == b.initial;
         sp.host_default = b.initial;

@@ -30,9 +30,9 @@
 #include "critter/asset/skeleton.h"
 #include "critter/core/error.h"
 #include "critter/creature/legacy/common.h"
+#include "critter/creature/legacy/procedural_rig.h"
 #include "critter/creature/legacy/rig_inputs.h"
 #include "critter/creature/legacy/rig_outputs.h"
-#include "critter/creature/legacy/procedural_rig.h"
 
 namespace critter::creature::legacy {
 

@@ -1,0 +1,134 @@
+// `critter pose|render --creature KIND` on the built-in legacy creatures (builtin:NAME): the rigs
+// run, gaits change with the timeline's speed, events are reported, death rolls the body, and bad
+// species or settings are usage errors.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/cli_runner.h"
+#include "support/glb_builder.h"
+
+namespace critter {
+namespace {
+
+using nlohmann::json;
+using test_support::CliTest;
+using test_support::RunResult;
+
+class CreatureCliTest : public CliTest {
+ protected:
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string path = (dir_ / name).string();
+    testing::write_file(path, text);
+    return path;
+  }
+
+  json pose_json(std::vector<std::string> args) const {
+    args.insert(args.begin(), "pose");
+    args.push_back("--json");
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out, nullptr, false);
+  }
+
+  static bool all_finite(const json& j) {
+    if (j.is_number()) return std::isfinite(j.get<double>());
+    if (j.is_array() || j.is_object()) {
+      for (const json& e : j) {
+        if (!all_finite(e)) return false;
+      }
+    }
+    return true;
+  }
+};
+
+TEST_F(CreatureCliTest, GaitFollowsTheTimelineSpeedAndFootstepsAreReported) {
+  const std::string timeline = write("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
+      {"t": 1, "state": {"speed": 2.4}}, {"t": 2, "state": {"speed": 3.5}}]})");
+  const json out = pose_json({"builtin:four-legged", "--creature", "four-legged", "--species",
+                              "horse", "--rig-param", "CanTrot=true", "--timeline", timeline,
+                              "--time", "0.9", "--time", "1.9", "--time", "2.9"});
+  ASSERT_EQ(out["times"].size(), 3u);
+  EXPECT_EQ(out["times"][0]["creature"]["gait"], "walk");
+  EXPECT_EQ(out["times"][1]["creature"]["gait"], "trot");    // 2.4 > 0.5·4
+  EXPECT_EQ(out["times"][2]["creature"]["gait"], "canter");  // 3.5 > 0.7·4
+  EXPECT_EQ(out["times"][0]["creature"]["kind"], "four-legged");
+  const json& events = out["times"][2]["creature"]["events"];
+  ASSERT_FALSE(events.empty());
+  int footsteps = 0;  // footsteps, and the canter's own sound in their place
+  double last = 0.0;
+  for (const json& e : events) {
+    EXPECT_GE(e["t"].get<double>(), last);
+    last = e["t"].get<double>();
+    if (e["name"] == "Footstep" || e["name"] == "CanterSound") ++footsteps;
+  }
+  EXPECT_GE(footsteps, 3);
+  EXPECT_EQ(events.back()["name"], "CanterSound");
+  EXPECT_TRUE(all_finite(out));
+}
+
+TEST_F(CreatureCliTest, WithoutTrotTheHorseGoesFromWalkStraightToCanter) {
+  const json out = pose_json(
+      {"builtin:four-legged", "--creature", "four-legged", "--state", "speed=2.4", "--time", "1"});
+  EXPECT_EQ(out["times"][0]["creature"]["gait"], "walk");
+}
+
+TEST_F(CreatureCliTest, DeathEndsWithTheBodyRolledAndStill) {
+  const std::string timeline = write("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
+      {"t": 0.5, "state": {"health": 0, "death_cause": [3, 0, 0]}}]})");
+  const json out = pose_json({"builtin:four-legged", "--creature", "four-legged", "--timeline",
+                              timeline, "--time", "0.4", "--time", "3", "--time", "4"});
+  const json& alive = out["times"][0]["creature"];
+  const json& dead = out["times"][2]["creature"];
+  EXPECT_EQ(alive["death_phase"], 0.0);
+  EXPECT_EQ(dead["death_phase"], 1.0);
+  EXPECT_EQ(dead["gait"], "dead");
+  // No footstep once dead: the last two times report the same events.
+  EXPECT_EQ(out["times"][1]["creature"]["events"], dead["events"]);
+  // The body's up axis (the world Y column of the root's Z-up bone space) lies on its side.
+  const json& world = out["times"][2]["nodes"][0]["world"];
+  const double up_y = world[9].get<double>();  // column 2 (bone +Z), row 1
+  EXPECT_LT(std::abs(up_y), 0.1) << world;
+  EXPECT_TRUE(all_finite(out));
+}
+
+TEST_F(CreatureCliTest, EveryKindRunsOnItsBuiltInCreatureAndRenders) {
+  for (const char* kind : {"four-legged", "human", "bird", "flightless-bird", "fish"}) {
+    const std::string model = std::string("builtin:") + kind;
+    const json out = pose_json({model, "--creature", kind, "--state", "speed=1", "--state",
+                                "flying=true", "--state", "immersion=1", "--time", "1"});
+    ASSERT_EQ(out["times"].size(), 1u) << kind;
+    EXPECT_EQ(out["times"][0]["creature"]["kind"], kind);
+    EXPECT_TRUE(all_finite(out)) << kind;
+  }
+  const std::string png = (dir_ / "bird.png").string();
+  const RunResult r = run({"render", "builtin:bird", "--creature", "bird", "--state", "flying=true",
+                           "--state", "speed=3", "--time", "0.5", "-o", png});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(png));
+}
+
+TEST_F(CreatureCliTest, UnknownSpeciesAndSettingsAreUsageErrorsWithSuggestions) {
+  RunResult r = run({"pose", "builtin:four-legged", "--creature", "four-legged", "--species",
+                     "wolfy", "--time", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "builtin:four-legged:--species: unknown four-legged species 'wolfy' (known: default, "
+            "wolf, horse, cow, camel)\n");
+  r = run({"pose", "builtin:four-legged", "--creature", "four-legged", "--rig-param", "CanTrott=1",
+           "--time", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "builtin:four-legged:--rig-param: the four-legged rig has no setting 'CanTrott' (did "
+            "you mean 'CanTrot'?)\n");
+  r = run({"pose", "builtin:nope", "--time", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no built-in model of that name"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace critter
