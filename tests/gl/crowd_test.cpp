@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "gl/fixture.h"
 #include "support/cli_runner.h"
@@ -22,7 +23,7 @@ class CrowdTest : public GlTest {
     auto model = io::load(test_support::shared_model("greenman/greenman.glb"));
     ASSERT_TRUE(model) << model.error().to_string();
     model_ = std::make_unique<Model>(std::move(*model));
-    auto gpu = renderer_->upload(*model_);
+    auto gpu = renderer_->upload(*model_, io::decode_image);
     ASSERT_TRUE(gpu) << gpu.error().to_string();
     gpu_ = std::move(*gpu);
   }
