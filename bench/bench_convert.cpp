@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "critter/io/gltf_writer.h"
+#include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/load.h"
 
 namespace {

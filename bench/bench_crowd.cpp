@@ -21,6 +21,7 @@
 #include "critter/gl/context.h"
 #include "critter/gl/render_target.h"
 #include "critter/gl/renderer.h"
+#include "critter/io/image/image_decoder.h"
 
 namespace {
 
@@ -148,7 +149,7 @@ Scene* scene() {
     }
     out->renderer = std::move(*renderer);
     out->model = std::make_unique<Model>(std::move(*model));
-    auto gpu = out->renderer->upload(*out->model);
+    auto gpu = out->renderer->upload(*out->model, io::decode_image);
     auto target = gl::RenderTarget::create(256, 256);
     if (!gpu || !target) return std::unique_ptr<Scene>();
     out->gpu = std::move(*gpu);

@@ -8,21 +8,6 @@
 
 #include "critter/deform/morph_texture.h"
 
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#include <stb/stb_image.h>
-#pragma GCC diagnostic pop
-
 namespace critter::gl {
 namespace {
 
@@ -79,23 +64,19 @@ GLint gl_wrap(std::int32_t w) {
   }
 }
 
-std::uint32_t decode_texture(const Image& image, Diagnostics* diag, const std::string& model_name) {
-  int w = 0;
-  int h = 0;
-  int channels = 0;
-  stbi_uc* data = nullptr;
-  if (!image.bytes.empty()) {
-    data = stbi_load_from_memory(image.bytes.data(), static_cast<int>(image.bytes.size()), &w, &h,
-                                 &channels, 4);
-  } else if (!image.resolved_path.empty() && !image.missing) {
-    data = stbi_load(image.resolved_path.c_str(), &w, &h, &channels, 4);
+std::uint32_t upload_texture(const Image& image, const ImageDecoder& decode, Diagnostics* diag,
+                             const std::string& model_name) {
+  Result<RgbaImage> pixels = fail(Error::at(ErrorCode::kUsage, "", "", "no image decoder"));
+  if (decode) pixels = decode(image);
+  if (pixels && (pixels->width <= 0 || pixels->height <= 0 ||
+                 pixels->pixels.size() != pixels->byte_count())) {
+    pixels = fail(Error::at(ErrorCode::kInvalid, "", "", "decoder returned a malformed image"));
   }
-  if (data == nullptr) {
+  if (!pixels) {
     if (diag != nullptr) {
       const std::string what = image.uri.empty() ? image.name : image.uri;
       diag->warn(model_name, "image '" + what + "'",
-                 std::string("cannot decode (") +
-                     (image.missing ? "file not found" : stbi_failure_reason()) + "); drawn white");
+                 "cannot decode (" + pixels.error().message + "); drawn white");
     }
     return 0;
   }
@@ -104,16 +85,18 @@ std::uint32_t decode_texture(const Image& image, Diagnostics* diag, const std::s
   glBindTexture(GL_TEXTURE_2D, tex);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   // Base colour textures hold sRGB-encoded colour (glTF); sampling decodes to linear.
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, data);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, pixels->width, pixels->height, 0, GL_RGBA,
+               GL_UNSIGNED_BYTE, pixels->pixels.data());
   glGenerateMipmap(GL_TEXTURE_2D);
   glBindTexture(GL_TEXTURE_2D, 0);
-  stbi_image_free(data);
   return tex;
 }
 
 }  // namespace
 
-Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, Diagnostics* diag) {
+Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model,
+                                                   const ImageDecoder& decode_image,
+                                                   Diagnostics* diag) {
   std::unique_ptr<GpuModel> g(new GpuModel());
   g->model_ = &model;
   const std::uint32_t joint_count = static_cast<std::uint32_t>(model.skeleton().joint_count());
@@ -139,7 +122,8 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, Diagnosti
     for (const Material& m : model.materials()) {
       used = used || m.base_color_texture.image == static_cast<std::int32_t>(i);
     }
-    if (used) g->image_textures_[i] = decode_texture(model.images()[i], diag, model.name());
+    if (used)
+      g->image_textures_[i] = upload_texture(model.images()[i], decode_image, diag, model.name());
   }
   for (const Material& m : model.materials()) {
     GpuTexture t;

@@ -242,8 +242,10 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererOptions& option
   return r;
 }
 
-Result<std::unique_ptr<GpuModel>> Renderer::upload(const Model& model, Diagnostics* diag) const {
-  return GpuModel::create(model, diag);
+Result<std::unique_ptr<GpuModel>> Renderer::upload(const Model& model,
+                                                   const ImageDecoder& decode_image,
+                                                   Diagnostics* diag) const {
+  return GpuModel::create(model, decode_image, diag);
 }
 
 std::uint32_t Renderer::max_palette_joints() const {

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <string>
 
-#include "critter/io/assimp_importer.h"
-#include "critter/io/gltf_reader.h"
-#include "critter/io/insomniac_reader.h"
+#include "critter/io/assimp/assimp_importer.h"
+#include "critter/io/gltf/gltf_reader.h"
+#include "critter/io/insomniac/insomniac_reader.h"
 
 namespace critter::io {
 

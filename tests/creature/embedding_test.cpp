@@ -12,7 +12,7 @@
 #include "critter/creature/creature_model.h"
 #include "critter/deform/palette_job.h"
 #include "critter/io/controller_loader.h"
-#include "critter/io/gltf_writer.h"
+#include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/load.h"
 #include "support/glb_builder.h"
 

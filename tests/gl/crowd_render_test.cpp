@@ -3,8 +3,11 @@
 #include <epoxy/gl.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "critter/creature/crowd.h"
 #include "critter/gl/renderer.h"
+#include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "gl/fixture.h"
 #include "support/cli_runner.h"
@@ -22,7 +25,7 @@ class CrowdRenderTest : public GlTest {
     auto model = io::load(test_support::shared_model("greenman/greenman.glb"));
     ASSERT_TRUE(model) << model.error().to_string();
     model_ = std::make_unique<Model>(std::move(*model));
-    auto gpu = renderer_->upload(*model_);
+    auto gpu = renderer_->upload(*model_, io::decode_image);
     ASSERT_TRUE(gpu) << gpu.error().to_string();
     gpu_ = std::move(*gpu);
   }

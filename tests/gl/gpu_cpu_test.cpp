@@ -7,6 +7,7 @@
 #include "critter/anim/player.h"
 #include "critter/anim/pose.h"
 #include "critter/deform/skin_mesh_part.h"
+#include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "gl/fixture.h"
 
@@ -83,8 +84,8 @@ TEST_P(GpuCpuTest, GpuPathMatchesTheCpuBakedModel) {
   Result<Model> baked = bake(instance);
   ASSERT_TRUE(baked) << baked.error().to_string();
 
-  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model);
-  Result<std::unique_ptr<GpuModel>> gpu_baked = renderer_->upload(*baked);
+  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model, io::decode_image);
+  Result<std::unique_ptr<GpuModel>> gpu_baked = renderer_->upload(*baked, io::decode_image);
   ASSERT_TRUE(gpu && gpu_baked);
   Result<RenderTarget> target = RenderTarget::create(128, 128);
   ASSERT_TRUE(target);

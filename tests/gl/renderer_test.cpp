@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "critter/asset/demo_creature.h"
+#include "critter/io/image/image_decoder.h"
 #include "gl/fixture.h"
 
 namespace critter::gl {
@@ -13,7 +14,7 @@ using test::GlTest;
 TEST_F(GlTest, DemoQuadrupedCoversTheFramedImage) {
   Result<Model> model = build_demo_quadruped();
   ASSERT_TRUE(model) << model.error().to_string();
-  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model);
+  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model, io::decode_image);
   ASSERT_TRUE(gpu) << gpu.error().to_string();
   Result<RenderTarget> target = RenderTarget::create(64, 64);
   ASSERT_TRUE(target);
@@ -88,7 +89,7 @@ class RenderModeTest : public GlTest {
     target_.bind();
   }
   Pixels draw(const Model& model, float opacity = 1.0f, const Camera& camera = front_camera()) {
-    Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(model);
+    Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(model, io::decode_image);
     EXPECT_TRUE(gpu);
     renderer_->begin_frame();
     RenderInstance inst;
@@ -176,8 +177,8 @@ TEST_F(RenderModeTest, TransparentQuadsBlendBackToFront) {
   Result<Model> blue =
       build_model(quad_model({{-1.0f, vec4(0, 0, 1, 0.5f)}}, AlphaMode::kBlend, true));
   ASSERT_TRUE(red && blue);
-  Result<std::unique_ptr<GpuModel>> gr = renderer_->upload(*red);
-  Result<std::unique_ptr<GpuModel>> gb = renderer_->upload(*blue);
+  Result<std::unique_ptr<GpuModel>> gr = renderer_->upload(*red, io::decode_image);
+  Result<std::unique_ptr<GpuModel>> gb = renderer_->upload(*blue, io::decode_image);
   ASSERT_TRUE(gr && gb);
   renderer_->begin_frame();
   RenderInstance r;
@@ -205,7 +206,7 @@ TEST_F(RenderModeTest, FadedOpaqueInstanceIsBlended) {
 TEST_F(GlTest, InstancesOfAModelShareOneDrawPerPart) {
   Result<Model> model = build_demo_quadruped();
   ASSERT_TRUE(model);
-  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model);
+  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model, io::decode_image);
   ASSERT_TRUE(gpu);
   Result<RenderTarget> target = RenderTarget::create(32, 32);
   ASSERT_TRUE(target);
@@ -230,7 +231,7 @@ TEST_F(GlTest, InstancesOfAModelShareOneDrawPerPart) {
 TEST_F(GlTest, FrustumCullingDropsInstancesBehindTheCamera) {
   Result<Model> model = build_demo_quadruped();
   ASSERT_TRUE(model);
-  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model);
+  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model, io::decode_image);
   ASSERT_TRUE(gpu);
   renderer_->begin_frame();
   RenderInstance seen;
@@ -249,7 +250,7 @@ TEST_F(GlTest, FrustumCullingDropsInstancesBehindTheCamera) {
 TEST_F(GlTest, SubmitRejectsWrongSpanSizes) {
   Result<Model> model = build_demo_quadruped();
   ASSERT_TRUE(model);
-  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model);
+  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model, io::decode_image);
   ASSERT_TRUE(gpu);
   renderer_->begin_frame();
   const std::vector<mat4> three(3, mat4(1.0f));

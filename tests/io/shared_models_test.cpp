@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "critter/io/gltf_reader.h"
+#include "critter/io/gltf/gltf_reader.h"
 #include "critter/io/load.h"
 
 namespace critter {

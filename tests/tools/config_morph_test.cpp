@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "critter/asset/model.h"
-#include "critter/io/gltf_writer.h"
-#include "critter/io/image_writer.h"
+#include "critter/io/gltf/gltf_writer.h"
+#include "critter/io/image/image_writer.h"
 #include "support/cli_runner.h"
 #include "support/glb_builder.h"
 

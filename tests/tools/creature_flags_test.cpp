@@ -9,7 +9,7 @@
 
 #include "../../tools/common/creature_state_args.h"
 #include "critter/asset/demo_creature.h"
-#include "critter/io/gltf_writer.h"
+#include "critter/io/gltf/gltf_writer.h"
 #include "support/cli_runner.h"
 #include "support/glb_builder.h"
 

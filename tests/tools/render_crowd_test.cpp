@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "critter/io/image_writer.h"
+#include "critter/io/image/image_writer.h"
 #include "support/cli_runner.h"
 
 namespace {

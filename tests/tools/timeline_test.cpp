@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "critter/asset/demo_creature.h"
-#include "critter/io/gltf_writer.h"
+#include "critter/io/gltf/gltf_writer.h"
 #include "support/cli_runner.h"
 #include "support/glb_builder.h"
 

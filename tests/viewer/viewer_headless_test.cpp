@@ -1,7 +1,6 @@
 // Runs the built critter-viewer under a virtual X server (xvfb-run) as CTest does: a few frames,
 // a screenshot, then checks of the picture.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -9,7 +8,8 @@
 #include <vector>
 
 #include "critter/asset/demo_creature.h"
-#include "critter/io/gltf_writer.h"
+#include "critter/io/gltf/gltf_writer.h"
+#include "critter/io/image/image_decoder.h"
 #include "support/cli_runner.h"
 #include "support/glb_builder.h"
 
@@ -60,12 +60,14 @@ struct Picture {
 
 Picture inspect(const fs::path& png) {
   Picture p;
-  int channels = 0;
-  unsigned char* data = stbi_load(png.string().c_str(), &p.width, &p.height, &channels, 3);
-  if (!data) return p;
+  critter::Result<critter::RgbaImage> image = critter::io::read_image(png.string());
+  if (!image) return p;
+  p.width = image->width;
+  p.height = image->height;
   for (int y = 0; y < p.height; ++y) {
     for (int x = 0; x < p.width; ++x) {
-      const unsigned char* px = data + (static_cast<std::size_t>(y) * p.width + x) * 3;
+      const unsigned char* px =
+          image->pixels.data() + (static_cast<std::size_t>(y) * p.width + x) * 4;
       bool differs = false;
       for (int c = 0; c < 3; ++c) differs |= std::abs(px[c] - kBackground[c]) > 12;
       if (!differs) continue;
@@ -74,7 +76,6 @@ Picture inspect(const fs::path& png) {
         ++p.changed_centre;
     }
   }
-  stbi_image_free(data);
   return p;
 }
 
@@ -116,11 +117,13 @@ TEST_F(ViewerHeadless, UnreadableModelFailsWithTheLoaderError) {
 
 // The RGB pixels of a PNG (empty when it cannot be read).
 std::vector<unsigned char> pixels(const fs::path& png) {
-  int width = 0, height = 0, channels = 0;
-  unsigned char* data = stbi_load(png.string().c_str(), &width, &height, &channels, 3);
-  if (!data) return {};
-  std::vector<unsigned char> out(data, data + static_cast<std::size_t>(width) * height * 3);
-  stbi_image_free(data);
+  critter::Result<critter::RgbaImage> image = critter::io::read_image(png.string());
+  if (!image) return {};
+  std::vector<unsigned char> out;
+  out.reserve(image->pixels.size() / 4 * 3);
+  for (std::size_t i = 0; i < image->pixels.size(); i += 4)
+    out.insert(out.end(), image->pixels.begin() + static_cast<std::ptrdiff_t>(i),
+               image->pixels.begin() + static_cast<std::ptrdiff_t>(i) + 3);
   return out;
 }
 

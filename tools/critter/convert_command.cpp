@@ -23,9 +23,9 @@
 
 #include "command.h"
 #include "critter/io/clip_ranges.h"
-#include "critter/io/gltf_writer.h"
+#include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/load.h"
-#include "critter/io/obj_writer.h"
+#include "critter/io/obj/obj_writer.h"
 
 namespace critter::cli {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "critter/creature/crowd.h"
+#include "critter/io/image/image_decoder.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -42,7 +43,7 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
   Result<Picture> picture = Picture::create(r.width, r.height);
   if (!picture) return report(picture.error(), err);
   gl::Renderer& renderer = *picture->renderer;
-  Result<std::unique_ptr<gl::GpuModel>> gpu = renderer.upload(*r.model);
+  Result<std::unique_ptr<gl::GpuModel>> gpu = renderer.upload(*r.model, io::decode_image);
   if (!gpu) return report(gpu.error(), err);
   creature::CrowdOptions options;
   options.count = static_cast<std::uint32_t>(r.count);

@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "critter/asset/demo_creature.h"
+#include "critter/io/image/image_decoder.h"
 #include "demo_scene.h"
 #include "describe.h"
 #include "picture.h"
@@ -65,9 +66,9 @@ int run_demo(const DemoOptions& o, std::ostream& out, std::ostream& err) {
   Result<Picture> picture = Picture::create(size->first, size->second);
   if (!picture) return report(picture.error(), err);
   gl::Renderer& r = *picture->renderer;
-  Result<std::unique_ptr<gl::GpuModel>> gpu_quadruped = r.upload(*quadruped);
-  Result<std::unique_ptr<gl::GpuModel>> gpu_blob = r.upload(*blob);
-  Result<std::unique_ptr<gl::GpuModel>> gpu_ground = r.upload(*ground);
+  Result<std::unique_ptr<gl::GpuModel>> gpu_quadruped = r.upload(*quadruped, io::decode_image);
+  Result<std::unique_ptr<gl::GpuModel>> gpu_blob = r.upload(*blob, io::decode_image);
+  Result<std::unique_ptr<gl::GpuModel>> gpu_ground = r.upload(*ground, io::decode_image);
   if (!gpu_quadruped) return report(gpu_quadruped.error(), err);
   if (!gpu_blob) return report(gpu_blob.error(), err);
   if (!gpu_ground) return report(gpu_ground.error(), err);

@@ -12,7 +12,7 @@
 #include "critter/gl/context.h"
 #include "critter/gl/render_target.h"
 #include "critter/gl/renderer.h"
-#include "critter/io/image_writer.h"
+#include "critter/io/image/image_writer.h"
 
 namespace critter::cli {
 

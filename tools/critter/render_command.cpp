@@ -18,6 +18,7 @@
 #include "controller_flags.h"
 #include "creature_flags.h"
 #include "creature_pose.h"
+#include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "crowd_render.h"
 #include "picture.h"
@@ -224,7 +225,8 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!picture) return report(picture.error(), err);
   Diagnostics gpu_diag;
   const Model& shown = controller ? controller->model() : *model;
-  Result<std::unique_ptr<gl::GpuModel>> gpu = picture->renderer->upload(shown, &gpu_diag);
+  Result<std::unique_ptr<gl::GpuModel>> gpu =
+      picture->renderer->upload(shown, io::decode_image, &gpu_diag);
   if (!gpu) return report(gpu.error(), err);
   for (const Warning& w : gpu_diag.items()) err << w.to_string() << "\n";
 

@@ -7,7 +7,6 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <stb_image_write.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +24,8 @@
 #include "critter/gl/context.h"
 #include "critter/gl/gpu_model.h"
 #include "critter/gl/renderer.h"
+#include "critter/io/image/image_decoder.h"
+#include "critter/io/image/image_writer.h"
 #include "critter/io/load.h"
 #include "frame_stats.h"
 #include "input.h"
@@ -151,7 +152,7 @@ bool App::open(const std::string& path, bool strict) {
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
     return false;
   }
-  auto gpu = renderer_->upload((*session)->model(), &diag);
+  auto gpu = renderer_->upload((*session)->model(), io::decode_image, &diag);
   if (!gpu) {
     status_ = gpu.error().to_string();
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
@@ -191,7 +192,7 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
       param_error = s.error().to_string();
     }
   }
-  auto gpu = renderer_->upload((*panel)->model(), &diag);
+  auto gpu = renderer_->upload((*panel)->model(), io::decode_image, &diag);
   if (!gpu) return fail_open(gpu.error().to_string());
   for (const Warning& w : diag.items())
     std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
@@ -231,7 +232,7 @@ void App::reload_config() {
   status_ = "reloaded " + controller_->config_path();
   if (controller_->shared_model() == gpu_source_) return;
   // The config's file: clips changed: the controller drives a new copy of the model.
-  auto gpu = renderer_->upload(controller_->model(), &diag);
+  auto gpu = renderer_->upload(controller_->model(), io::decode_image, &diag);
   if (!gpu) {
     fail_open(gpu.error().to_string());
     controller_.reset();
@@ -411,7 +412,7 @@ void App::draw_scene(int width, int height) {
     if (baked) {
       baked_gpu_.reset();
       baked_ = std::make_unique<Model>(std::move(*baked));
-      auto gpu = renderer_->upload(*baked_);
+      auto gpu = renderer_->upload(*baked_, io::decode_image);
       if (gpu) baked_gpu_ = std::move(*gpu);
     }
     if (!baked || !baked_gpu_) {
@@ -653,14 +654,16 @@ bool App::write_screenshot(int width, int height) const {
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   // OpenGL rows run bottom to top; PNG rows top to bottom. The window is opaque.
-  std::vector<unsigned char> flipped(rgba.size());
+  RgbaImage flipped;
+  flipped.width = width;
+  flipped.height = height;
+  flipped.pixels.resize(rgba.size());
   const std::size_t row = static_cast<std::size_t>(width) * 4;
   for (int y = 0; y < height; ++y)
     std::copy_n(rgba.data() + static_cast<std::size_t>(height - 1 - y) * row, row,
-                flipped.data() + static_cast<std::size_t>(y) * row);
-  for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
-  if (!stbi_write_png(options_.screenshot.c_str(), width, height, 4, flipped.data(),
-                      static_cast<int>(row))) {
+                flipped.pixels.data() + static_cast<std::size_t>(y) * row);
+  for (std::size_t i = 3; i < flipped.pixels.size(); i += 4) flipped.pixels[i] = 255;
+  if (!io::write_png(options_.screenshot, flipped)) {
     std::fprintf(stderr, "critter-viewer: cannot write %s\n", options_.screenshot.c_str());
     return false;
   }

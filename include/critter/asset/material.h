@@ -1,5 +1,5 @@
 // Material and image references. Images are referenced (file path or embedded bytes), never
-// decoded by the loader: decoding is the renderer's business.
+// decoded by the loader: io::decode_image decodes them when a renderer uploads the model.
 #pragma once
 
 #include <cstdint>

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "critter/asset/model.h"
+#include "critter/asset/rgba_image.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 
@@ -45,15 +47,23 @@ struct GpuTexture {
   std::int32_t texcoord = 0;  // UV set
 };
 
+// Decodes one of a model's images (Model::images()) to RGBA8 pixels for upload; on failure the
+// error's message says why, in a few words. gl reads no image files itself: callers pass
+// io::decode_image (critter/io/image/image_decoder.h) or their own (a texture cache, an atlas).
+using ImageDecoder = std::function<Result<RgbaImage>(const Image&)>;
+
 // Needs a current OpenGL 3.3 context; destroy it while a context of the same share group is
 // current. Move-only.
 class GpuModel {
  public:
   // Uploads `model`, which must outlive the GpuModel (the renderer reads its materials, skeleton
-  // and bounds). Textures are decoded from Image::bytes or Image::resolved_path (PNG, JPEG, ...);
-  // an image that cannot be decoded, a missing image and a morph set too large for a texture are
-  // warnings in `diag` (white texture, no morphs) rather than errors.
-  static Result<std::unique_ptr<GpuModel>> create(const Model& model, Diagnostics* diag = nullptr);
+  // and bounds). Every image a material's base colour uses is decoded once by `decode_image`
+  // (called during create only, not kept); an image it cannot decode (or an empty decoder) and a
+  // morph set too large for a texture are warnings in `diag` ("cannot decode (<message>); drawn
+  // white": white texture; no morphs) rather than errors.
+  static Result<std::unique_ptr<GpuModel>> create(const Model& model,
+                                                  const ImageDecoder& decode_image,
+                                                  Diagnostics* diag = nullptr);
   ~GpuModel();
   GpuModel(const GpuModel&) = delete;
   GpuModel& operator=(const GpuModel&) = delete;

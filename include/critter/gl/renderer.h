@@ -98,7 +98,8 @@ class Renderer {
   Renderer& operator=(const Renderer&) = delete;
 
   // GpuModel::create, for convenience.
-  Result<std::unique_ptr<GpuModel>> upload(const Model& model, Diagnostics* diag = nullptr) const;
+  Result<std::unique_ptr<GpuModel>> upload(const Model& model, const ImageDecoder& decode_image,
+                                           Diagnostics* diag = nullptr) const;
 
   LightingSettings& lighting() { return lighting_; }
   RendererOptions& options() { return options_; }

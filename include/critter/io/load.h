@@ -2,37 +2,14 @@
 // extension. Every format lands in the same RawModel -> Model path (DESIGN.md).
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <string>
 #include <string_view>
-#include <vector>
 
 #include "critter/asset/model.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
-#include "critter/io/clip_ranges.h"
+#include "critter/io/load_options.h"
 
 namespace critter::io {
-
-struct LoadOptions {
-  // Allow external URIs (buffers, images) that resolve outside the model file's folder
-  // ("../x.bin", absolute paths). Refused by default: a model must not read arbitrary files.
-  bool allow_outside_uris = false;
-  // Largest file (model or external buffer) that is read, in bytes. Bigger files are refused
-  // with ErrorCode::kLimit instead of being allocated.
-  std::uint64_t max_file_bytes = std::uint64_t{4} << 30;
-  // Formats with several variants per file (Insomniac .model looks and LODs): which look and LOD
-  // to load, 0-based.
-  std::int32_t look = 0;
-  std::int32_t lod = 0;
-  // Game hint for files that do not name their game (headerless Insomniac .model): "msmr", "mm",
-  // "rcra" or "so"; empty = detect.
-  std::string game;
-  // Named frame ranges that cut the file's single long animation into clips (B3D and other
-  // Assimp formats; see clip_ranges.h and assimp_importer.h). Empty: clips as the file has them.
-  std::vector<ClipRange> clips;
-};
 
 // Loads any supported model file. Warnings about usable quirks go to `diag` (may be null).
 Result<Model> load(std::string_view path, const LoadOptions& options = {},

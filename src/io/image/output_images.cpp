@@ -1,0 +1,124 @@
+#include "io/image/output_images.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace critter::io::detail {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A file-name fragment from an arbitrary name: portable characters only, bounded length, never
+// hidden (no leading dot).
+std::string sanitize(std::string_view name) {
+  std::string out;
+  for (unsigned char c : name) {
+    if (out.size() >= 64) break;
+    out += (std::isalnum(c) || c == '-' || c == '_' || c == '.') ? static_cast<char>(c) : '_';
+  }
+  while (!out.empty() && out.front() == '.') out.erase(out.begin());
+  return out;
+}
+
+}  // namespace
+
+std::string image_mime(const Image& img, std::span<const std::uint8_t> bytes) {
+  if (!img.mime_type.empty()) return img.mime_type;
+  if (bytes.size() >= 8 && bytes[0] == 0x89 && bytes[1] == 'P' && bytes[2] == 'N' &&
+      bytes[3] == 'G')
+    return "image/png";
+  if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF)
+    return "image/jpeg";
+  std::string ext =
+      fs::path(img.resolved_path.empty() ? img.uri : img.resolved_path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == ".png") return "image/png";
+  if (ext == ".jpg" || ext == ".jpeg") return "image/jpeg";
+  if (ext == ".ktx2") return "image/ktx2";
+  if (ext == ".webp") return "image/webp";
+  return {};
+}
+
+std::string extension_for_mime(std::string_view mime) {
+  if (mime == "image/png") return ".png";
+  if (mime == "image/jpeg") return ".jpg";
+  if (mime == "image/ktx2") return ".ktx2";
+  if (mime == "image/webp") return ".webp";
+  return ".bin";
+}
+
+bool read_whole_file(const std::string& path, std::vector<std::uint8_t>* out) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  out->clear();
+  std::uint8_t buffer[1 << 16];
+  bool ok = true;
+  for (;;) {
+    const std::size_t n = std::fread(buffer, 1, sizeof buffer, f);
+    out->insert(out->end(), buffer, buffer + n);
+    if (n < sizeof buffer) {
+      ok = !std::ferror(f);
+      break;
+    }
+  }
+  std::fclose(f);
+  return ok;
+}
+
+std::string percent_encode(std::string_view name) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : name) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string OutputImages::reserve(std::string name) {
+  if (used_.insert(name).second) return name;
+  const fs::path p(name);
+  const std::string base = p.stem().string();
+  const std::string ext = p.extension().string();
+  for (std::size_t n = 2;; ++n) {
+    std::string candidate = base + "_" + std::to_string(n) + ext;
+    if (used_.insert(candidate).second) return candidate;
+  }
+}
+
+Result<std::string> OutputImages::place(const Image& img, std::size_t index) {
+  if (img.missing) return std::string();
+  if (!img.bytes.empty()) {
+    std::string base = sanitize(img.name);
+    if (base.empty()) base = "image" + std::to_string(index);
+    const std::string name =
+        reserve(stem_ + "_" + base + extension_for_mime(image_mime(img, img.bytes)));
+    const std::string path = (dir_ / name).string();
+    if (auto r = files_->stage(path, img.bytes); !r) return std::unexpected(std::move(r.error()));
+    written_.push_back(path);
+    return name;
+  }
+  if (img.resolved_path.empty()) return std::string();
+  // Probe first: an unreadable source is a missing image (a warning), not a failed write.
+  std::FILE* probe = std::fopen(img.resolved_path.c_str(), "rb");
+  if (!probe) return std::string();
+  std::fclose(probe);
+  std::string base = sanitize(fs::path(img.resolved_path).filename().string());
+  if (base.empty()) base = "image" + std::to_string(index);
+  const std::string name = reserve(base);
+  const std::string path = (dir_ / name).string();
+  if (auto r = files_->stage_copy(path, img.resolved_path); !r)
+    return std::unexpected(std::move(r.error()));
+  written_.push_back(path);
+  return name;
+}
+
+}  // namespace critter::io::detail

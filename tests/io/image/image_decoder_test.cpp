@@ -1,0 +1,131 @@
+#include "critter/io/image/image_decoder.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "critter/io/image/image_writer.h"
+
+namespace critter::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+RgbaImage two_by_two() {
+  RgbaImage image;
+  image.width = 2;
+  image.height = 2;
+  image.pixels = {255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0, 10, 20, 30, 40};
+  return image;
+}
+
+fs::path temp(const char* name) {
+  return fs::temp_directory_path() / (std::string("critter_image_decoder_") + name);
+}
+
+// A PNG of two_by_two() on disk, and its bytes.
+std::vector<std::uint8_t> png_file(const fs::path& path) {
+  EXPECT_TRUE(write_png(path.string(), two_by_two()));
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(ImageDecoderTest, DecodesEmbeddedBytesToRgba8) {
+  const fs::path path = temp("embedded.png");
+  Image image;
+  image.name = "skin";
+  image.bytes = png_file(path);
+  Result<RgbaImage> decoded = decode_image(image);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(decoded->width, 2);
+  EXPECT_EQ(decoded->height, 2);
+  EXPECT_EQ(decoded->pixels, two_by_two().pixels);
+  fs::remove(path);
+}
+
+TEST(ImageDecoderTest, DecodesTheResolvedFileWhenThereAreNoBytes) {
+  const fs::path path = temp("external.png");
+  png_file(path);
+  Image image;
+  image.uri = "external.png";
+  image.resolved_path = path.string();
+  Result<RgbaImage> decoded = decode_image(image);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(decoded->pixels, two_by_two().pixels);
+  fs::remove(path);
+}
+
+TEST(ImageDecoderTest, MissingFileIsLocatedAndSaysFileNotFound) {
+  Image image;
+  image.uri = "textures/gone.png";
+  image.resolved_path = "/nonexistent/textures/gone.png";
+  image.missing = true;
+  Result<RgbaImage> decoded = decode_image(image);
+  ASSERT_FALSE(decoded);
+  EXPECT_EQ(decoded.error().code, ErrorCode::kIo);
+  EXPECT_EQ(decoded.error().path, "/nonexistent/textures/gone.png");
+  EXPECT_EQ(decoded.error().location, "image 'textures/gone.png'");
+  EXPECT_EQ(decoded.error().message, "file not found");
+}
+
+TEST(ImageDecoderTest, UnopenableFileIsAnIoError) {
+  Image image;
+  image.uri = "gone.png";
+  image.resolved_path = temp("never_written.png").string();
+  Result<RgbaImage> decoded = decode_image(image);
+  ASSERT_FALSE(decoded);
+  EXPECT_EQ(decoded.error().code, ErrorCode::kIo);
+  EXPECT_EQ(decoded.error().path, image.resolved_path);
+  EXPECT_FALSE(decoded.error().message.empty());
+}
+
+TEST(ImageDecoderTest, GarbageBytesFailWithTheDecodersReasonAndTheImageName) {
+  Image image;
+  image.name = "noise";
+  image.bytes = {1, 2, 3, 4, 5, 6, 7, 8};
+  Result<RgbaImage> decoded = decode_image(image);
+  ASSERT_FALSE(decoded);
+  EXPECT_EQ(decoded.error().code, ErrorCode::kParse);
+  EXPECT_EQ(decoded.error().path, "");
+  EXPECT_EQ(decoded.error().location, "image 'noise'");
+  EXPECT_FALSE(decoded.error().message.empty());
+}
+
+TEST(ImageDecoderTest, ImageWithNeitherBytesNorPathIsInvalid) {
+  Image image;
+  image.name = "empty";
+  Result<RgbaImage> decoded = decode_image(image);
+  ASSERT_FALSE(decoded);
+  EXPECT_EQ(decoded.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(decoded.error().message, "no image data");
+}
+
+TEST(ImageDecoderTest, BytesDecodeWithTheirOriginInErrors) {
+  const fs::path path = temp("bytes.png");
+  const std::vector<std::uint8_t> bytes = png_file(path);
+  Result<RgbaImage> decoded = decode_image_bytes(bytes, "atlas.png");
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(decoded->pixels, two_by_two().pixels);
+  const std::vector<std::uint8_t> truncated(bytes.begin(), bytes.begin() + 20);
+  Result<RgbaImage> broken = decode_image_bytes(truncated, "atlas.png");
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().code, ErrorCode::kParse);
+  EXPECT_EQ(broken.error().path, "atlas.png");
+  fs::remove(path);
+}
+
+TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
+  const std::string path = temp("absent.png").string();
+  Result<RgbaImage> image = read_image(path);
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kIo);
+  EXPECT_EQ(image.error().path, path);
+  EXPECT_EQ(image.error().message.rfind("cannot read image: ", 0), 0u) << image.error().message;
+}
+
+}  // namespace
+}  // namespace critter::io
