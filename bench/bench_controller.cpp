@@ -17,10 +17,9 @@
 
 #include "critter/anim/controller.h"
 #include "critter/asset/demo_creature.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "critter/creature/creature_model.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
 
 namespace {
 
@@ -73,19 +72,15 @@ constexpr const char* kFourLeggedConfig = R"json({
 
 std::shared_ptr<const ControllerProgram> four_legged_program() {
   const Model& m = demo();
-  auto config = io::parse_animation_config(kFourLeggedConfig, "bench/four_legged.json");
+  auto config =
+      critter::config::parse_animation_config(kFourLeggedConfig, "bench/four_legged.json");
   if (!config) {
     std::fprintf(stderr, "config: %s\n", config.error().to_string().c_str());
     std::abort();
   }
-  auto bound = io::bind_animation_config(*config, m);
-  if (!bound) {
-    std::fprintf(stderr, "bind: %s\n", bound.error().to_string().c_str());
-    std::abort();
-  }
-  auto desc = io::make_controller_desc(*config, *bound, m);
+  auto desc = critter::config::bind(*config, m);
   if (!desc) {
-    std::fprintf(stderr, "description: %s\n", desc.error().to_string().c_str());
+    std::fprintf(stderr, "bind: %s\n", desc.error().to_string().c_str());
     std::abort();
   }
   auto p = ControllerProgram::compile(m, std::move(*desc));

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "critter/config/config_value.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
-#include "critter/io/animation_config_value.h"
 
-namespace critter::io::config_detail {
+namespace critter::config::detail {
 
 // Problems found while reading: every error is kept so a checker can list them all.
 struct Problems {
@@ -52,4 +52,4 @@ void check_duplicate_keys(const ConfigValue& root, const std::vector<std::string
 // the result.
 ConfigValue merge_values(const ConfigValue* parent, const ConfigValue& child, Problems& problems);
 
-}  // namespace critter::io::config_detail
+}  // namespace critter::config::detail

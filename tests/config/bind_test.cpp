@@ -1,5 +1,4 @@
 // The runtime description built from a bound config drives a Controller (animation-config.md §20).
-#include "critter/io/animation_config_runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +8,8 @@
 #include <vector>
 
 #include "critter/anim/controller.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "support/spec_example.h"
 
 namespace {
@@ -31,13 +30,11 @@ int count(const std::vector<ControllerRecord>& records, ControllerRecord::Kind k
   return n;
 }
 
-TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
+TEST(BindTest, SpecExampleDrivesTheModel) {
   const Model model = quadruped();
-  auto config = io::parse_animation_config(kSpecExample, "example.json");
+  auto config = critter::config::parse_animation_config(kSpecExample, "example.json");
   ASSERT_TRUE(config) << config.error().to_string();
-  auto bound = io::bind_animation_config(*config, model);
-  ASSERT_TRUE(bound) << bound.error().to_string();
-  auto desc = io::make_controller_desc(*config, *bound, model);
+  auto desc = critter::config::bind(*config, model);
   ASSERT_TRUE(desc) << desc.error().to_string();
 
   ASSERT_EQ(desc->layers.size(), 3u);
@@ -149,18 +146,16 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   EXPECT_NEAR(c.compute_pose()[0].translation.x, 0.0f, 1e-5f);  // Death overrides the root
 }
 
-TEST(AnimationConfigRuntimeTest, RuleFieldsWinOverTheAliasChain) {
+TEST(BindTest, RuleFieldsWinOverTheAliasChain) {
   const Model model = quadruped();
-  auto config = io::parse_animation_config(R"({
+  auto config = critter::config::parse_animation_config(R"({
     "animations": {"base": {"source": "Walk", "speed": 2, "blendDuration": 0.5},
                    "fast": {"source": "base", "speed": 3}},
     "states": {"s": {"layer": "Base", "rules": [
       {"condition": "true", "animation": {"source": "fast", "blendDuration": 0.1}}]}}})",
-                                           "chain.json");
+                                                        "chain.json");
   ASSERT_TRUE(config) << config.error().to_string();
-  auto bound = io::bind_animation_config(*config, model);
-  ASSERT_TRUE(bound) << bound.error().to_string();
-  auto desc = io::make_controller_desc(*config, *bound, model);
+  auto desc = critter::config::bind(*config, model);
   ASSERT_TRUE(desc) << desc.error().to_string();
   const auto& a = desc->states[0].rules[0].animation;
   EXPECT_EQ(a.clip, model.find_clip("Walk"));
@@ -169,9 +164,9 @@ TEST(AnimationConfigRuntimeTest, RuleFieldsWinOverTheAliasChain) {
   EXPECT_TRUE(a.loop.value);                      // default
 }
 
-TEST(AnimationConfigRuntimeTest, RootMotionScaleAndPhysicsReachTheController) {
+TEST(BindTest, RootMotionScaleAndPhysicsReachTheController) {
   const Model model = quadruped();
-  auto config = io::parse_animation_config(R"({
+  auto config = critter::config::parse_animation_config(R"({
     "animations": {
       "leap": {"source": "Jump", "loop": false, "blendDuration": 0,
                "rootMotion": {"translation": {"mode": "Override"},
@@ -185,11 +180,9 @@ TEST(AnimationConfigRuntimeTest, RootMotionScaleAndPhysicsReachTheController) {
       {"condition": "[Leap]", "animation": "leap"},
       {"condition": "true", "animation": "stroll"}]}},
     "parameters": {"Leap": false}})",
-                                           "rm.json");
+                                                        "rm.json");
   ASSERT_TRUE(config) << config.error().to_string();
-  auto bound = io::bind_animation_config(*config, model);
-  ASSERT_TRUE(bound) << bound.error().to_string();
-  auto desc = io::make_controller_desc(*config, *bound, model);
+  auto desc = critter::config::bind(*config, model);
   ASSERT_TRUE(desc) << desc.error().to_string();
 
   const auto& leap = desc->states[0].rules[0].animation;
