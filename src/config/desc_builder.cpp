@@ -173,7 +173,7 @@ class Builder {
           for (int k = 0; k < 9; ++k) {
             if (const ConfigValue* c = b.find(kNames[k])) {
               out.channels[k] = channel(*c, out.channels[k].value);
-              out.channel_sites[k] = (c->where);
+              out.channel_sites[k] = c->where;
             }
           }
           d.bones.push_back(std::move(out));
@@ -396,7 +396,7 @@ class Builder {
       case SourceKind::kParameter:
         out.source = Source::kParameter;
         out.parameter = end->target;
-        out.sites.source = (end->source_where);
+        out.sites.source = end->source_where;
         break;
       case SourceKind::kFile: {
         // The binder reported a reference the host did not place, where it is written.
@@ -427,14 +427,14 @@ class Builder {
     out.end_phase = to_float(end_phase);
     out.blend_duration = to_float(blend_duration);
     // Runtime warnings name the field where it was written: the rule's, or its alias's (§0.4).
-    out.sites.speed = (speed.where);
-    out.sites.start_phase = (start_phase.where);
-    out.sites.end_phase = (end_phase.where);
-    out.sites.blend_duration = (blend_duration.where);
+    out.sites.speed = speed.where;
+    out.sites.start_phase = start_phase.where;
+    out.sites.end_phase = end_phase.where;
+    out.sites.blend_duration = blend_duration.where;
     for (const AnimationReference* r : chain) {
       if (r->loop.written) {
         out.loop = anim::DynamicBoolDesc{r->loop.value, r->loop.expression};
-        out.sites.loop = (r->loop.where);
+        out.sites.loop = r->loop.where;
         break;
       }
     }

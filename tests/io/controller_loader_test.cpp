@@ -395,4 +395,26 @@ TEST(LoadController, BrokenConfigIsALocatedParseError) {
   EXPECT_EQ(loaded.error().location, "/animations/a/speed");
 }
 
+// With an error list, every error of every stage is listed: the `file:` sources at their
+// references (in config order) and the expressions of the one compile after them.
+TEST(LoadController, EveryErrorGoesToTheList) {
+  TempFolder dir;
+  write_anim_glb(dir);
+  const auto model = target_model();
+  const std::string path = write_config(dir, R"({
+    "animations": {"a": {"source": "file:anim.glb#Nope"}, "b": {"source": "file:missing.glb"}},
+    "states": {"s": {"layer": "Base", "rules": [{"condition": "[X] +", "animation": "a"}]}}})");
+  std::vector<Error> errors;
+  auto loaded = io::load_controller(path, model, {}, nullptr, &errors);
+  ASSERT_FALSE(loaded);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0].location, "/animations/a/source");
+  EXPECT_EQ(errors[0].message, "file 'anim.glb' has no clip 'Nope'");
+  EXPECT_EQ(errors[1].location, "/animations/b/source");
+  EXPECT_EQ(errors[1].code, ErrorCode::kIo);
+  EXPECT_EQ(errors[2].location, "/states/s/rules/0/condition");
+  EXPECT_EQ(errors[2].path, path);
+  EXPECT_EQ(loaded.error().location, errors[0].location);
+}
+
 }  // namespace

@@ -1,8 +1,8 @@
 // AnimationConfig: the animation-controller JSON file (Survivalcraft's format with critter's
 // decisions, specs/animation-config.md) as plain data, after `extends` is merged and the template
-// is resolved. This is the PARSE phase: no model is needed. Binding names to a model is
-// animation_config_bind.h. Every element keeps the file and JSON pointer it came from so later
-// phases report located errors.
+// is resolved. This is the PARSE stage: no model is needed. Binding names to a model is
+// config/bind.h. Every element keeps the file and JSON pointer it came from so later stages
+// report located errors.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // ConfigValue: one JSON value of an animation config as read from its file, with the place it
 // came from. The config loader keeps open-ended parts of a config (driver properties, driverArgs,
-// an old onComplete's value) in this form; the runtime converts them when it creates a driver.
+// an old onComplete's value) in this form; bind converts them into the
+// driver properties and parameter values of the controller description.
 #pragma once
 
 #include <string>
