@@ -1,7 +1,7 @@
 // Controller throughput for a crowd: 1,000 demo quadrupeds (18 joints) driven by a JSON config on
 // the built-in FourLegged template (Base: gait rules in a group, a speed expression and footstep
 // events; Head: a LookAt driver; Death: a Death driver), loaded through the config pipeline
-// (parse, bind, runtime description, compile) once and shared by every creature. Each frame
+// (parse, bind to the runtime description, compile) once and shared by every creature. Each frame
 // the host sets GameTime, a per-creature SpeedXZ (so the rules run every frame and creatures
 // cross the walk threshold now and then) and LookAngleX, then every controller updates and blends
 // its pose.

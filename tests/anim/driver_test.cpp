@@ -210,7 +210,8 @@ class CustomDriverTest : public ::testing::Test {
  protected:
   void SetUp() override { model_ = test_support::spec_example_quadruped(); }
 
-  // parse + bind + runtime description + compile, with `drivers` (null: the default registry).
+  // parse + bind (to the runtime description) + compile, with `drivers` (null: the default
+  // registry).
   Result<std::shared_ptr<const ControllerProgram>> load(const char* json,
                                                         const DriverRegistry* drivers) {
     errors_.clear();

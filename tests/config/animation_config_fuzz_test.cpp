@@ -1,5 +1,5 @@
-// Hostile-input robustness of the whole animation-config chain: parse -> bind -> runtime
-// description -> compile -> Controller (and load_controller, CreatureModel). Seeds are mutated
+// Hostile-input robustness of the whole animation-config chain: parse -> bind (to the runtime
+// description) -> compile -> Controller (and load_controller, CreatureModel). Seeds are mutated
 // (truncations, byte flips/inserts/deletes, token swaps, hostile numbers, deep nesting, long
 // names, case-variant duplicate keys, extends cycles) and every mutant is driven for 60 frames
 // with hostile dt and parameter values. Properties checked: no crash, every error names its file

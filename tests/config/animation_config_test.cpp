@@ -1,4 +1,5 @@
-// Animation config parse phase: relaxed JSON, every field, located errors, extends, templates.
+// Animation config parse stage (relaxed JSON, every field, located errors, extends, templates) and
+// the located errors and warnings of binding a parsed config to a model.
 #include "critter/config/animation_config.h"
 
 #include "critter/anim/controller.h"
