@@ -164,14 +164,14 @@ const Expression* ControllerProgram::compile_field(const std::string& text,
   const std::size_t undeclared_before = cache_->undeclared_parameters().size();
   auto e = cache_->get(text);
   const std::string& file = site.file.empty() ? desc_.source : site.file;
-  // A field merged into several rules (an alias's speed) has one location: report it once.
-  const std::string key = file + "\n" + site.pointer;
-  const bool first_report =
-      site.pointer.empty() || std::find(reported_.begin(), reported_.end(), key) == reported_.end();
   if (!e) {
     if (site.pointer.empty()) {
       errors_.push_back(desc_error(where, e.error().message + " (" + e.error().location + ")"));
-    } else if (first_report) {
+      return nullptr;
+    }
+    // A field merged into several rules (an alias's speed) has one location: report it once.
+    const std::string key = file + "\n" + site.pointer;
+    if (std::find(reported_.begin(), reported_.end(), key) == reported_.end()) {
       std::string message = "expression '" + text + "': " + e.error().message;
       if (const int column = error_column(e.error()); column > 0) {
         message += " (column " + std::to_string(column) + ")";
@@ -181,7 +181,6 @@ const Expression* ControllerProgram::compile_field(const std::string& text,
     }
     return nullptr;
   }
-  if (!site.pointer.empty() && first_report) reported_.push_back(key);
   const auto undeclared = cache_->undeclared_parameters();
   if (diag_ != nullptr) {
     for (std::size_t i = undeclared_before; i < undeclared.size(); ++i) {

@@ -177,7 +177,7 @@ class ControllerProgram {
   const DriverRegistry* registry_ = nullptr;  // during build() only
   Diagnostics* diag_ = nullptr;               // during build() only
   std::vector<Error> errors_;                 // during build() only: expression errors
-  std::vector<std::string> reported_;         // during build() only: "file\npointer" reported
+  std::vector<std::string> reported_;         // during build() only: "file\npointer" of errors_
   ControllerDesc desc_;
   std::unique_ptr<ExpressionCache> cache_;
   std::vector<Animation> animations_;
