@@ -1,7 +1,7 @@
 // Controller throughput for a crowd: 1,000 demo quadrupeds (18 joints) driven by a JSON config on
 // the built-in FourLegged template (Base: gait rules in a group, a speed expression and footstep
 // events; Head: a LookAt driver; Death: a Death driver), loaded through the config pipeline
-// (parse, bind, runtime description, compile) once and shared by every creature. Each frame
+// (parse, bind to the runtime description, compile) once and shared by every creature. Each frame
 // the host sets GameTime, a per-creature SpeedXZ (so the rules run every frame and creatures
 // cross the walk threshold now and then) and LookAngleX, then every controller updates and blends
 // its pose.
@@ -17,10 +17,9 @@
 
 #include "critter/anim/controller.h"
 #include "critter/asset/demo_creature.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "critter/creature/creature_model.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
 
 namespace {
 
@@ -73,19 +72,15 @@ constexpr const char* kFourLeggedConfig = R"json({
 
 std::shared_ptr<const ControllerProgram> four_legged_program() {
   const Model& m = demo();
-  auto config = io::parse_animation_config(kFourLeggedConfig, "bench/four_legged.json");
+  auto config =
+      critter::config::parse_animation_config(kFourLeggedConfig, "bench/four_legged.json");
   if (!config) {
     std::fprintf(stderr, "config: %s\n", config.error().to_string().c_str());
     std::abort();
   }
-  auto bound = io::bind_animation_config(*config, m);
-  if (!bound) {
-    std::fprintf(stderr, "bind: %s\n", bound.error().to_string().c_str());
-    std::abort();
-  }
-  auto desc = io::make_controller_desc(*config, *bound, m);
+  auto desc = critter::config::bind(*config, m);
   if (!desc) {
-    std::fprintf(stderr, "description: %s\n", desc.error().to_string().c_str());
+    std::fprintf(stderr, "bind: %s\n", desc.error().to_string().c_str());
     std::abort();
   }
   auto p = ControllerProgram::compile(m, std::move(*desc));

@@ -218,7 +218,7 @@ class ExpressionProgram final : public DriverProgram {
     std::array<float, 9> values{};                // static values and fallbacks
     // For runtime warnings: each channel's place below the driver and where the config wrote it.
     std::array<std::string, 9> fields;
-    std::array<ConfigSite, 9> sites;
+    std::array<SourceLocation, 9> sites;
   };
   std::vector<Bone> bones;
 };

@@ -19,12 +19,23 @@ Error desc_error(std::string location, std::string message) {
 }  // namespace
 
 Result<std::shared_ptr<const ControllerProgram>> ControllerProgram::compile(
-    const Model& model, ControllerDesc desc, const DriverRegistry* drivers) {
+    const Model& model, ControllerDesc desc, const DriverRegistry* drivers, Diagnostics* diag,
+    std::vector<Error>* all_errors) {
   // Constructed in place and never moved: the expression cache points at desc_.schema and the
   // compiled animations point into desc_.
   std::shared_ptr<ControllerProgram> program(new ControllerProgram());
   const DriverRegistry& registry = drivers != nullptr ? *drivers : DriverRegistry::builtin();
-  if (auto s = program->build(model, std::move(desc), registry); !s) return fail(s.error());
+  program->diag_ = diag;
+  const Status built = program->build(model, std::move(desc), registry);
+  std::vector<Error> errors = std::move(program->errors_);
+  if (!built) errors.push_back(built.error());
+  program->diag_ = nullptr;
+  program->errors_.clear();
+  program->reported_.clear();
+  if (!errors.empty()) {
+    if (all_errors != nullptr) all_errors->insert(all_errors->end(), errors.begin(), errors.end());
+    return fail(std::move(errors.front()));
+  }
   return std::shared_ptr<const ControllerProgram>(std::move(program));
 }
 
@@ -82,11 +93,37 @@ int ControllerProgram::find_layer(std::string_view name) const {
   return -1;
 }
 
-Result<const Expression*> ControllerProgram::compile_field(const std::string& text,
-                                                           const std::string& where) {
-  if (text.empty()) return static_cast<const Expression*>(nullptr);
+const Expression* ControllerProgram::compile_field(const std::string& text,
+                                                   const std::string& where,
+                                                   const SourceLocation& site) {
+  if (text.empty()) return nullptr;
+  const std::size_t undeclared_before = cache_->undeclared_parameters().size();
   auto e = cache_->get(text);
-  if (!e) return fail(desc_error(where, e.error().message + " (" + e.error().location + ")"));
+  const std::string& file = site.file.empty() ? desc_.source : site.file;
+  if (!e) {
+    if (site.pointer.empty()) {
+      errors_.push_back(desc_error(where, e.error().message + " (" + e.error().location + ")"));
+      return nullptr;
+    }
+    // A field merged into several rules (an alias's speed) has one location: report it once.
+    const std::string key = file + "\n" + site.pointer;
+    if (std::find(reported_.begin(), reported_.end(), key) == reported_.end()) {
+      std::string message = "expression '" + text + "': " + e.error().message;
+      if (const int column = error_column(e.error()); column > 0) {
+        message += " (column " + std::to_string(column) + ")";
+      }
+      errors_.push_back(Error::at(e.error().code, file, site.pointer, std::move(message)));
+      reported_.push_back(key);
+    }
+    return nullptr;
+  }
+  const auto undeclared = cache_->undeclared_parameters();
+  if (diag_ != nullptr) {
+    for (std::size_t i = undeclared_before; i < undeclared.size(); ++i) {
+      diag_->warn(file, site.pointer.empty() ? where : site.pointer,
+                  "parameter '" + undeclared[i] + "' is neither declared nor built in");
+    }
+  }
   return *e;
 }
 
@@ -97,7 +134,8 @@ Status ControllerProgram::check_action(const ControllerActionDesc& action) {
   return {};
 }
 
-void ControllerProgram::add_site(const void* field, const ConfigSite& site, std::string fallback) {
+void ControllerProgram::add_site(const void* field, const SourceLocation& site,
+                                 std::string fallback) {
   Site s;
   s.field = field;
   s.file = site.file;
@@ -115,6 +153,20 @@ Result<int> ControllerProgram::add_driver(const ControllerDriverDesc& driver,
   d.type = type->name;
   d.pointer = std::move(pointer);
   if (type->implemented()) {
+    // Channel expressions compile here, where their locations are known; a failure is reported
+    // there and keeps the factory from reporting it again.
+    const std::size_t errors_before = errors_.size();
+    for (std::size_t b = 0; b < driver.bones.size(); ++b) {
+      for (std::size_t k = 0; k < 9; ++k) {
+        compile_field(driver.bones[b].channels[k].expression,
+                      where + "/bones/" + std::to_string(b) + "/" + std::to_string(k),
+                      driver.bones[b].channel_sites[k]);
+      }
+    }
+    if (errors_.size() != errors_before) {
+      drivers_.push_back(std::move(d));
+      return static_cast<int>(drivers_.size()) - 1;
+    }
     const DriverSetup setup{driver, *model_, desc_.schema, *cache_};
     auto program = type->factory(setup);
     if (!program) {
@@ -152,19 +204,20 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
   for (float p : {anim.start_phase.value, anim.end_phase.value}) {
     if (!(p >= 0.0f && p <= 1.0f)) return fail(desc_error(where, "phase outside [0, 1]"));
   }
-  auto speed = compile_field(anim.speed.expression, where + "/speed");
-  auto loop = compile_field(anim.loop.expression, where + "/loop");
-  auto start = compile_field(anim.start_phase.expression, where + "/startPhase");
-  auto end = compile_field(anim.end_phase.expression, where + "/endPhase");
-  auto blend = compile_field(anim.blend_duration.expression, where + "/blendDuration");
-  for (auto* r : {&speed, &loop, &start, &end, &blend}) {
-    if (!*r) return fail(r->error());
-  }
-  if (*speed) add_site(&anim.speed, anim.sites.speed, pointer + "/speed");
-  if (*loop) add_site(&anim.loop, anim.sites.loop, pointer + "/loop");
-  if (*start) add_site(&anim.start_phase, anim.sites.start_phase, pointer + "/startPhase");
-  if (*end) add_site(&anim.end_phase, anim.sites.end_phase, pointer + "/endPhase");
-  if (*blend) add_site(&anim.blend_duration, anim.sites.blend_duration, pointer + "/blendDuration");
+  const Expression* speed =
+      compile_field(anim.speed.expression, where + "/speed", anim.sites.speed);
+  const Expression* loop = compile_field(anim.loop.expression, where + "/loop", anim.sites.loop);
+  const Expression* start =
+      compile_field(anim.start_phase.expression, where + "/startPhase", anim.sites.start_phase);
+  const Expression* end =
+      compile_field(anim.end_phase.expression, where + "/endPhase", anim.sites.end_phase);
+  const Expression* blend = compile_field(anim.blend_duration.expression, where + "/blendDuration",
+                                          anim.sites.blend_duration);
+  if (speed) add_site(&anim.speed, anim.sites.speed, pointer + "/speed");
+  if (loop) add_site(&anim.loop, anim.sites.loop, pointer + "/loop");
+  if (start) add_site(&anim.start_phase, anim.sites.start_phase, pointer + "/startPhase");
+  if (end) add_site(&anim.end_phase, anim.sites.end_phase, pointer + "/endPhase");
+  if (blend) add_site(&anim.blend_duration, anim.sites.blend_duration, pointer + "/blendDuration");
   if (anim.root_motion) {
     const RootMotionScale& sc = anim.root_motion->scale;
     const std::string at = where + "/root_motion/scale";
@@ -176,11 +229,11 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
       return fail(desc_error(at + "/blend_duration", "blend duration must be finite and >= 0"));
     }
   }
-  a.speed = *speed;
-  a.loop = *loop;
-  a.start_phase = *start;
-  a.end_phase = *end;
-  a.blend_duration = *blend;
+  a.speed = speed;
+  a.loop = loop;
+  a.start_phase = start;
+  a.end_phase = end;
+  a.blend_duration = blend;
   if (anim.root_motion) {
     const int joints = model_->skeleton().joint_count();
     int bone = anim.root_motion->source_bone;
@@ -267,10 +320,8 @@ Result<int> ControllerProgram::add_rules(const std::vector<ControllerRuleDesc>& 
     const std::string at_pointer = pointer + "/" + std::to_string(i);
     const Expression* condition = nullptr;
     if (rule.condition != "true") {
-      auto c = compile_field(rule.condition.empty() ? std::string("false") : rule.condition,
-                             at + "/condition");
-      if (!c) return fail(c.error());
-      condition = *c;
+      condition = compile_field(rule.condition.empty() ? std::string("false") : rule.condition,
+                                at + "/condition", rule.condition_site);
       add_site(&rule, rule.condition_site, at_pointer + "/condition");
     }
     Node node;
@@ -381,6 +432,18 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
   animations_.reserve(rule_count);
   nodes_.reserve(rule_count);
 
+  // Named animations are checked, not played: their fields compile (and report) where written.
+  for (std::size_t i = 0; i < desc_.animations.size(); ++i) {
+    const ControllerAnimationDesc& named = desc_.animations[i];
+    const std::string at = "animations/" + std::to_string(i);
+    compile_field(named.speed.expression, at + "/speed", named.sites.speed);
+    compile_field(named.loop.expression, at + "/loop", named.sites.loop);
+    compile_field(named.start_phase.expression, at + "/startPhase", named.sites.start_phase);
+    compile_field(named.end_phase.expression, at + "/endPhase", named.sites.end_phase);
+    compile_field(named.blend_duration.expression, at + "/blendDuration",
+                  named.sites.blend_duration);
+  }
+
   for (std::size_t i = 0; i < desc_.states.size(); ++i) {
     const ControllerStateDesc& state = desc_.states[i];
     const std::string at = "states/" + std::to_string(i);
@@ -408,17 +471,12 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
     c.target = param(chain.target);
     c.aim = param(chain.aim);
     c.hint = param(chain.hint);
-    auto enabled = compile_field(chain.enabled.expression, at + "/enabled");
-    auto weight = compile_field(chain.weight.expression, at + "/weight");
-    auto position = compile_field(chain.position_weight.expression, at + "/positionWeight");
-    auto aim = compile_field(chain.aim_weight.expression, at + "/aimWeight");
-    for (auto* r : {&enabled, &weight, &position, &aim}) {
-      if (!*r) return fail(r->error());
-    }
-    c.enabled = *enabled;
-    c.weight = *weight;
-    c.position_weight = *position;
-    c.aim_weight = *aim;
+    c.enabled = compile_field(chain.enabled.expression, at + "/enabled", chain.sites.enabled);
+    c.weight = compile_field(chain.weight.expression, at + "/weight", chain.sites.weight);
+    c.position_weight = compile_field(chain.position_weight.expression, at + "/positionWeight",
+                                      chain.sites.position_weight);
+    c.aim_weight =
+        compile_field(chain.aim_weight.expression, at + "/aimWeight", chain.sites.aim_weight);
     const std::string pointer = "/ik/chains/" + std::to_string(i);
     if (c.enabled) add_site(&chain.enabled, chain.sites.enabled, pointer + "/enabled");
     if (c.weight) add_site(&chain.weight, chain.sites.weight, pointer + "/weight");
@@ -451,15 +509,9 @@ Status ControllerProgram::build(const Model& model, ControllerDesc desc,
     IkLookAt l;
     l.desc = &look;
     l.target = look.target.empty() ? kNoParam : desc_.schema.declare_or_find(look.target);
-    auto yaw = compile_field(look.yaw.expression, at + "/yaw");
-    auto pitch = compile_field(look.pitch.expression, at + "/pitch");
-    auto weight = compile_field(look.weight.expression, at + "/weight");
-    for (auto* r : {&yaw, &pitch, &weight}) {
-      if (!*r) return fail(r->error());
-    }
-    l.yaw = *yaw;
-    l.pitch = *pitch;
-    l.weight = *weight;
+    l.yaw = compile_field(look.yaw.expression, at + "/yaw", look.sites.yaw);
+    l.pitch = compile_field(look.pitch.expression, at + "/pitch", look.sites.pitch);
+    l.weight = compile_field(look.weight.expression, at + "/weight", look.sites.weight);
     const std::string pointer = "/ik/lookAt/" + std::to_string(i);
     if (l.yaw) add_site(&look.yaw, look.sites.yaw, pointer + "/yaw");
     if (l.pitch) add_site(&look.pitch, look.sites.pitch, pointer + "/pitch");

@@ -11,12 +11,19 @@
 #include <utility>
 #include <vector>
 
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
+#include "critter/io/load.h"
 
 namespace critter::io {
 namespace {
+
+using config::AnimationAlias;
+using config::AnimationReference;
+using config::iequals;
+using config::RuleConfig;
+using config::SourceKind;
+using config::StateConfig;
 
 namespace fs = std::filesystem;
 
@@ -115,21 +122,18 @@ std::string quoted_list(const std::vector<std::string>& names) {
 
 Result<LoadedController> load_controller(std::string_view config_path,
                                          std::shared_ptr<const Model> model,
-                                         const ControllerLoadOptions& options, Diagnostics* diag) {
+                                         const ControllerLoadOptions& options, Diagnostics* diag,
+                                         std::vector<Error>* all_errors) {
   if (!model) {
-    return fail(Error::at(ErrorCode::kUsage, std::string(config_path), "",
-                          "load_controller needs a model"));
+    Error e =
+        Error::at(ErrorCode::kUsage, std::string(config_path), "", "load_controller needs a model");
+    if (all_errors != nullptr) all_errors->push_back(e);
+    return fail(std::move(e));
   }
-  AnimationConfigOptions config_options;
+  config::AnimationConfigOptions config_options;
   config_options.asset_roots = options.asset_roots;
-  auto config = load_animation_config(config_path, config_options, diag);
+  auto config = config::load_animation_config(config_path, config_options, diag, all_errors);
   if (!config) return fail(std::move(config.error()));
-
-  BindOptions bind_options;
-  bind_options.asset_roots = options.asset_roots;
-  bind_options.drivers = options.drivers;
-  auto bound = bind_animation_config(*config, *model, bind_options, diag);
-  if (!bound) return fail(std::move(bound.error()));
 
   std::vector<const AnimationReference*> refs;
   for (const AnimationAlias& a : config->animations) {
@@ -138,52 +142,68 @@ Result<LoadedController> load_controller(std::string_view config_path,
   for (const StateConfig& s : config->states) collect_rules(s.rules, refs);
 
   // Each file is loaded once and each of its clips appended once, whatever the number of
-  // references (and the case of the clip names) that lead to it.
+  // references (and the case of the clip names) that lead to it. What fails is reported by bind
+  // at the reference, through `file_clips` below.
   std::vector<SourceFile> files;
+  std::map<std::string, Result<std::shared_ptr<const Model>>> loaded;  // by resolved path
   std::map<std::pair<std::size_t, int>, int> appended;  // (file, clip in file) -> clip in model
-  std::unordered_map<const AnimationReference*, int> clip_of;
+  std::unordered_map<const AnimationReference*, Result<int>> clip_of;
   std::vector<RawClip> clips;
   std::vector<std::string> taken;
   for (const Clip& c : model->clips()) taken.push_back(c.name());
   for (const AnimationReference* ref : refs) {
     const SourceLocation& where = ref->source_where;
-    // Bind found every file and clip; these checks only keep a file changed since then from
-    // being read as something else.
-    const auto path = resolve_config_file(ref->target, where.file, options.asset_roots);
-    const auto loaded = path ? bound->files.find(*path) : bound->files.end();
-    if (loaded == bound->files.end()) {
-      return fail(Error::at(ErrorCode::kIo, where.file, where.pointer,
-                            "file '" + ref->target + "' not found"));
+    auto ref_error = [&](std::string message) {
+      clip_of.insert_or_assign(
+          ref, Result<int>(fail(
+                   Error::at(ErrorCode::kInvalid, where.file, where.pointer, std::move(message)))));
+    };
+    const auto path = config::resolve_config_file(ref->target, where.file, options.asset_roots);
+    if (!path) continue;  // bind reports the file as not found
+    auto it = loaded.find(*path);
+    if (it == loaded.end()) {
+      auto m = load(*path);
+      Result<std::shared_ptr<const Model>> shared =
+          m ? Result<std::shared_ptr<const Model>>(std::make_shared<const Model>(std::move(*m)))
+            : fail(std::move(m.error()));
+      it = loaded.emplace(*path, std::move(shared)).first;
+    }
+    if (!it->second) {
+      ref_error("file '" + ref->target + "' does not load: " + it->second.error().to_string());
+      continue;
     }
     std::size_t f = 0;
     while (f < files.size() && files[f].path != *path) ++f;
-    if (f == files.size()) files.push_back(SourceFile{*path, ref, loaded->second, {}, 0, 0});
+    if (f == files.size()) {
+      files.push_back(SourceFile{*path, ref, *it->second, {}, 0, 0});
+    }
     SourceFile& file = files[f];
     const int in_file = ref->file_clip.empty() ? (file.model->clips().empty() ? -1 : 0)
                                                : file.model->find_clip(ref->file_clip);
     if (in_file < 0) {
-      return fail(
-          Error::at(ErrorCode::kInvalid, where.file, where.pointer,
-                    "file '" + ref->target + "' has no clip" +
-                        (ref->file_clip.empty() ? std::string() : " '" + ref->file_clip + "'")));
+      ref_error("file '" + ref->target + "' has no clip" +
+                (ref->file_clip.empty() ? std::string() : " '" + ref->file_clip + "'"));
+      continue;
     }
-    auto [it, added] = appended.try_emplace({f, in_file}, 0);
+    auto [at, added] = appended.try_emplace({f, in_file}, -1);
     if (added) {
       const Clip& clip = file.model->clips()[static_cast<std::size_t>(in_file)];
       RawClip raw = retarget(clip, file, *model);
-      if (raw.tracks.empty()) {
-        return fail(Error::at(ErrorCode::kInvalid, where.file, where.pointer,
-                              "clip '" + clip.name() + "' of file '" + ref->target +
-                                  "' animates no bone or morph target of the model"));
+      if (!raw.tracks.empty()) {
+        raw.name = appended_name(*path, clip, in_file, taken);
+        taken.push_back(raw.name);
+        at->second = static_cast<int>(model->clips().size() + clips.size());
+        clips.push_back(std::move(raw));
       }
-      raw.name = appended_name(*path, clip, in_file, taken);
-      taken.push_back(raw.name);
-      it->second = static_cast<int>(model->clips().size() + clips.size());
-      clips.push_back(std::move(raw));
     }
-    clip_of[ref] = it->second;
+    if (at->second < 0) {
+      const Clip& clip = file.model->clips()[static_cast<std::size_t>(in_file)];
+      ref_error("clip '" + clip.name() + "' of file '" + ref->target +
+                "' animates no bone or morph target of the model");
+      continue;
+    }
+    clip_of.insert_or_assign(ref, Result<int>(at->second));
   }
-
   if (diag != nullptr) {
     for (const SourceFile& file : files) {
       const SourceLocation& where = file.first->source_where;
@@ -209,7 +229,10 @@ Result<LoadedController> load_controller(std::string_view config_path,
     target = std::make_shared<const Model>(std::move(*extended));
   }
 
-  const FileClipIndex file_clips = [&](const AnimationReference& ref) -> Result<int> {
+  config::BindOptions bind_options;
+  bind_options.asset_roots = options.asset_roots;
+  bind_options.drivers = options.drivers;
+  bind_options.file_clips = [&](const AnimationReference& ref) -> Result<int> {
     const auto it = clip_of.find(&ref);
     if (it == clip_of.end()) {
       return fail(Error::at(ErrorCode::kInvalid, ref.source_where.file, ref.source_where.pointer,
@@ -217,10 +240,20 @@ Result<LoadedController> load_controller(std::string_view config_path,
     }
     return it->second;
   };
-  auto desc = make_controller_desc(*config, *bound, *target, file_clips);
-  if (!desc) return fail(std::move(desc.error()));
+  anim::ControllerDesc partial;
+  auto desc = config::bind(*config, *target, bind_options, diag, all_errors,
+                           all_errors != nullptr ? &partial : nullptr);
+  if (!desc) {
+    // A checker still gets the expression errors of what did bind.
+    if (all_errors != nullptr) {
+      (void)anim::ControllerProgram::compile(*target, std::move(partial), options.drivers, diag,
+                                             all_errors);
+    }
+    return fail(std::move(desc.error()));
+  }
 
-  auto program = anim::ControllerProgram::compile(*target, std::move(*desc), options.drivers);
+  auto program = anim::ControllerProgram::compile(*target, std::move(*desc), options.drivers, diag,
+                                                  all_errors);
   if (!program) return fail(std::move(program.error()));
   return LoadedController{std::move(target), std::move(*program)};
 }

@@ -11,9 +11,8 @@
 
 #include "critter/anim/controller.h"
 #include "critter/asset/demo_creature.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 
 #include "support/allocation_counter.h"
 #include "support/controller_builders.h"
@@ -372,13 +371,10 @@ TEST_F(ControllerDiagnosticsTest, HealthyControllerReportsNothing) {
 class ControllerDiagnosticsConfigTest : public ControllerDiagnosticsTest {
  protected:
   std::unique_ptr<Controller> load(const char* json) {
-    auto config = io::parse_animation_config(json, "gait.json");
+    auto config = critter::config::parse_animation_config(json, "gait.json");
     EXPECT_TRUE(config) << config.error().to_string();
     if (!config) return nullptr;
-    auto bound = io::bind_animation_config(*config, *demo_);
-    EXPECT_TRUE(bound) << bound.error().to_string();
-    if (!bound) return nullptr;
-    auto desc = io::make_controller_desc(*config, *bound, *demo_);
+    auto desc = critter::config::bind(*config, *demo_);
     EXPECT_TRUE(desc) << desc.error().to_string();
     if (!desc) return nullptr;
     EXPECT_EQ(desc->source, "gait.json");

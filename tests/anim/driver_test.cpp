@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "critter/anim/controller.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "critter/io/controller_loader.h"
 #include "support/spec_example.h"
 
@@ -194,7 +193,7 @@ TEST(DriverRegistryTest, ASecondRegistryIsIndependentOfTheDefault) {
   EXPECT_NE(mine.find("Wobble"), nullptr);
   EXPECT_EQ(DriverRegistry::builtin().find("Wobble"), nullptr);
   EXPECT_EQ(DriverRegistry::with_builtins().find("Wobble"), nullptr);
-  EXPECT_FALSE(io::is_known_driver("Wobble"));
+  EXPECT_FALSE(critter::config::is_known_driver("Wobble"));
   // Implementing a declared creature driver in a copy leaves the default declared only.
   ASSERT_TRUE(mine.add("BirdFly", {}, make_wobble));
   EXPECT_TRUE(mine.find("BirdFly")->implemented());
@@ -211,20 +210,19 @@ class CustomDriverTest : public ::testing::Test {
  protected:
   void SetUp() override { model_ = test_support::spec_example_quadruped(); }
 
-  // parse + bind + runtime description + compile, with `drivers` (null: the default registry).
+  // parse + bind (to the runtime description) + compile, with `drivers` (null: the default
+  // registry).
   Result<std::shared_ptr<const ControllerProgram>> load(const char* json,
                                                         const DriverRegistry* drivers) {
     errors_.clear();
-    auto config = io::parse_animation_config(json, "wobble.json");
+    auto config = critter::config::parse_animation_config(json, "wobble.json");
     if (!config) return fail(config.error());
-    io::BindOptions options;
+    critter::config::BindOptions options;
     options.drivers = drivers;
-    auto bound = io::bind_animation_config(*config, model_, options, nullptr, &errors_);
-    if (!bound) return fail(bound.error());
-    auto desc = io::make_controller_desc(*config, *bound, model_);
+    auto desc = critter::config::bind(*config, model_, options, nullptr, &errors_);
     if (!desc) return fail(desc.error());
     desc_ = *desc;
-    return ControllerProgram::compile(model_, std::move(*desc), drivers);
+    return ControllerProgram::compile(model_, std::move(*desc), drivers, nullptr, &errors_);
   }
   bool has_error(std::string_view pointer, std::string_view text) const {
     for (const Error& e : errors_) {

@@ -11,9 +11,8 @@
 #include <vector>
 
 #include "critter/anim/controller.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "support/glb_builder.h"
 
 namespace {
@@ -294,31 +293,30 @@ TEST(LoadController, FileClipsShareTheirIndexInTheDescription) {
     "states": {"s": {"layer": "Base", "rules": [
       {"condition": "[A]", "animation": "run"},
       {"condition": "true", "animation": {"source": "file:anim.glb#run"}}]}}})");
-  auto config = io::load_animation_config(path);
+  auto config = critter::config::load_animation_config(path);
   ASSERT_TRUE(config) << config.error().to_string();
-  auto bound = io::bind_animation_config(*config, *model);
-  ASSERT_TRUE(bound) << bound.error().to_string();
 
   // Without a host mapping, file: sources are refused where they are written.
-  auto refused = io::make_controller_desc(*config, *bound, *model);
+  auto refused = critter::config::bind(*config, *model);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kUnsupported);
   EXPECT_EQ(refused.error().location, "/animations/run/source");
 
   // The mapping decides the clip; an index outside the model is refused.
   std::vector<std::string> asked;
-  auto desc = io::make_controller_desc(*config, *bound, *model,
-                                       [&](const io::AnimationReference& r) -> Result<int> {
-                                         asked.push_back(r.source_where.pointer);
-                                         return 0;
-                                       });
+  critter::config::BindOptions options;
+  options.file_clips = [&](const critter::config::AnimationReference& r) -> Result<int> {
+    asked.push_back(r.source_where.pointer);
+    return 0;
+  };
+  auto desc = critter::config::bind(*config, *model, options);
   ASSERT_TRUE(desc) << desc.error().to_string();
   EXPECT_EQ(desc->states[0].rules[0].animation.clip, 0);
   EXPECT_EQ(desc->states[0].rules[1].animation.clip, 0);
   EXPECT_EQ(asked, (std::vector<std::string>{"/animations/run/source",
                                              "/states/s/rules/1/animation/source"}));
-  auto outside = io::make_controller_desc(
-      *config, *bound, *model, [](const io::AnimationReference&) -> Result<int> { return 1; });
+  options.file_clips = [](const critter::config::AnimationReference&) -> Result<int> { return 1; };
+  auto outside = critter::config::bind(*config, *model, options);
   ASSERT_FALSE(outside);
   EXPECT_EQ(outside.error().code, ErrorCode::kInvalid);
   EXPECT_EQ(outside.error().location, "/animations/run/source");
@@ -395,6 +393,28 @@ TEST(LoadController, BrokenConfigIsALocatedParseError) {
   ASSERT_FALSE(loaded);
   EXPECT_EQ(loaded.error().path, config);
   EXPECT_EQ(loaded.error().location, "/animations/a/speed");
+}
+
+// With an error list, every error of every stage is listed: the `file:` sources at their
+// references (in config order) and the expressions of the one compile after them.
+TEST(LoadController, EveryErrorGoesToTheList) {
+  TempFolder dir;
+  write_anim_glb(dir);
+  const auto model = target_model();
+  const std::string path = write_config(dir, R"({
+    "animations": {"a": {"source": "file:anim.glb#Nope"}, "b": {"source": "file:missing.glb"}},
+    "states": {"s": {"layer": "Base", "rules": [{"condition": "[X] +", "animation": "a"}]}}})");
+  std::vector<Error> errors;
+  auto loaded = io::load_controller(path, model, {}, nullptr, &errors);
+  ASSERT_FALSE(loaded);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0].location, "/animations/a/source");
+  EXPECT_EQ(errors[0].message, "file 'anim.glb' has no clip 'Nope'");
+  EXPECT_EQ(errors[1].location, "/animations/b/source");
+  EXPECT_EQ(errors[1].code, ErrorCode::kIo);
+  EXPECT_EQ(errors[2].location, "/states/s/rules/0/condition");
+  EXPECT_EQ(errors[2].path, path);
+  EXPECT_EQ(loaded.error().location, errors[0].location);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// `critter check CONFIG MODEL [--json]`: loads an animation config, binds it to a model and lists
-// every error and warning with its file and JSON pointer.
+// `critter check CONFIG MODEL [--json]`: loads an animation config, binds it to a model, compiles
+// it and lists every error and warning with its file and JSON pointer.
 #include <memory>
 #include <ostream>
 #include <string>
@@ -8,8 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
+#include "critter/io/controller_loader.h"
 #include "critter/io/load.h"
 
 namespace critter::cli {
@@ -37,15 +36,11 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
 
   Diagnostics diag;
   std::vector<Error> errors;
-  io::AnimationConfigOptions config_options;
-  config_options.asset_roots = options.asset_roots;
-  auto config = io::load_animation_config(options.config, config_options, &diag, &errors);
-  // Binding needs a config without parse errors; the parse phase already listed all of its own.
-  if (config) {
-    io::BindOptions bind_options;
-    bind_options.asset_roots = options.asset_roots;
-    (void)io::bind_animation_config(*config, *model, bind_options, &diag, &errors);
-  }
+  io::ControllerLoadOptions load_options;
+  load_options.asset_roots = options.asset_roots;
+  // Every stage lists all of its errors: parse (binding then does not run), bind, compile.
+  (void)io::load_controller(options.config, std::make_shared<const Model>(std::move(*model)),
+                            load_options, &diag, &errors);
 
   if (options.json) {
     nlohmann::ordered_json doc;

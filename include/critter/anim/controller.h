@@ -161,7 +161,7 @@ class Controller {
   // string or the number the expression gave, the clip name the source read, or for an evaluation
   // error its kind. clear_runtime_warnings() empties the list but keeps that memory, so a case is
   // never reported twice; at most kMaxRuntimeCases are kept.
-  //   Warning::path      the file of the field's ConfigSite, else ControllerDesc::source (empty
+  //   Warning::path      the file of the field's SourceLocation, else ControllerDesc::source (empty
   //                      for a description built in code).
   //   Warning::location  the site's JSON pointer, else the field's place in the description as a
   //                      pointer with state and layer names, 0-based rule, chain and entry indices:

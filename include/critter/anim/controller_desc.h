@@ -4,6 +4,10 @@
 // animation references with clip indices. The config binder fills it from a JSON config; tests
 // and hosts may build one in code. ControllerProgram (controller_program.h) compiles it once per
 // model.
+// Fields evaluated at run time carry a SourceLocation (core/source_location.h): where the config
+// wrote them, for compile errors and the Controller's runtime warnings. An empty file there stands
+// for ControllerDesc::source; an empty pointer (a description built in code) makes the Controller
+// name the field by its place in the description.
 #pragma once
 
 #include <cstdint>
@@ -19,17 +23,9 @@
 #include "critter/anim/player.h"
 #include "critter/anim/playhead.h"
 #include "critter/core/math.h"
+#include "critter/core/source_location.h"
 
 namespace critter::anim {
-
-// Where a field of the description was written in its config (animation-config.md §0.4), for the
-// Controller's runtime warnings: the file (after `extends`, the file the value came from; empty:
-// ControllerDesc::source) and the RFC 6901 JSON pointer inside it. Both empty when the description
-// was built in code: the Controller then names the field by its place in the description.
-struct ConfigSite {
-  std::string file;
-  std::string pointer;
-};
 
 // A number or bool field that is a static value or an expression text (§15). An expression that
 // fails at run time yields `value` (and a runtime warning, Controller::runtime_warnings()).
@@ -79,7 +75,7 @@ struct ControllerDriverDesc {
     int bone = -1;
     DynamicFloatDesc channels[9] = {{0.0f, {}}, {0.0f, {}}, {0.0f, {}}, {0.0f, {}}, {0.0f, {}},
                                     {0.0f, {}}, {1.0f, {}}, {1.0f, {}}, {1.0f, {}}};
-    ConfigSite channel_sites[9];  // where each channel was written (boneConfigs/N/rotationX)
+    SourceLocation channel_sites[9];  // where each channel was written (boneConfigs/N/rotationX)
   };
   std::vector<Bone> bones;
 };
@@ -219,12 +215,12 @@ struct ControllerAnimationDesc {
   // in from an alias (§7) has the site of the alias's field (`/animations/walk/speed`), where the
   // text to fix is; `source` is the `[Param]` source's site.
   struct Sites {
-    ConfigSite source;
-    ConfigSite speed;
-    ConfigSite loop;
-    ConfigSite start_phase;
-    ConfigSite end_phase;
-    ConfigSite blend_duration;
+    SourceLocation source;
+    SourceLocation speed;
+    SourceLocation loop;
+    SourceLocation start_phase;
+    SourceLocation end_phase;
+    SourceLocation blend_duration;
   };
   Sites sites;
 };
@@ -232,7 +228,7 @@ struct ControllerAnimationDesc {
 // A leaf {condition, animation} or a group {condition, rules} (§8).
 struct ControllerRuleDesc {
   std::string condition;  // expression text; "true" always matches
-  ConfigSite condition_site;
+  SourceLocation condition_site;
   bool is_group = false;
   ControllerAnimationDesc animation;      // leaves
   std::vector<ControllerRuleDesc> rules;  // groups
@@ -262,10 +258,10 @@ struct ControllerIkChainDesc {
   std::vector<JointLimit> joint_limits;
   // Where the dynamic fields were written (runtime warnings, §0.4).
   struct Sites {
-    ConfigSite enabled;
-    ConfigSite weight;
-    ConfigSite position_weight;
-    ConfigSite aim_weight;
+    SourceLocation enabled;
+    SourceLocation weight;
+    SourceLocation position_weight;
+    SourceLocation aim_weight;
   };
   Sites sites;
 };
@@ -282,19 +278,23 @@ struct ControllerIkLookAtDesc {
   LookAtSettings settings;
   // Where the dynamic fields were written (runtime warnings, §0.4).
   struct Sites {
-    ConfigSite yaw;
-    ConfigSite pitch;
-    ConfigSite weight;
+    SourceLocation yaw;
+    SourceLocation pitch;
+    SourceLocation weight;
   };
   Sites sites;
 };
 
 struct ControllerDesc {
   // The config file the description was made from (make_controller_desc fills it): the path of
-  // the Controller's runtime warnings whose ConfigSite names no file. Empty when built in code.
+  // the Controller's runtime warnings whose SourceLocation names no file. Empty when built in code.
   std::string source;
   std::vector<ControllerLayerDesc> layers;  // blend order
   std::vector<ControllerStateDesc> states;  // evaluation order
+  // The config's named animations (its `animations` entries, alias chains merged), in file order.
+  // Nothing plays them (each rule carries its own merged copy); ControllerProgram::compile checks
+  // their expressions so that an entry no rule plays still reports its errors where written.
+  std::vector<ControllerAnimationDesc> animations;
   // Parameters with their initial values (a creature's description starts from
   // creature::builtin_schema()); names read by expressions and not declared here are added
   // (unset) when the program compiles.

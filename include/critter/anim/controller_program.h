@@ -43,9 +43,16 @@ struct ControllerState;
 // outlive it and every Controller made from it.
 class ControllerProgram {
  public:
-  // Compiles every condition and expression field of `desc` (names the schema lacks are declared
-  // unset) and checks the indices. Errors (kInvalid, path "ControllerDesc", location a pointer
-  // such as "states/0/rules/1/condition"): a condition or expression that does not compile, a
+  // Compiles every condition and expression field of `desc` (those of `desc.animations` and of
+  // Expression driver channels included; names the schema lacks are declared unset) and checks
+  // the indices. An expression that does not compile is reported at its
+  // SourceLocation when the description has one (path: its file, else ControllerDesc::source;
+  // location: its JSON pointer; message "expression '<text>': <reason> (column N)"), once per
+  // location; a name it reads that the schema lacks is warned about there ("parameter 'X' is
+  // neither declared nor built in") when `diag` is given. Every expression is compiled even after
+  // one fails; the first error is returned and `all_errors` (when given) receives every one.
+  // Other errors (kInvalid, path "ControllerDesc", location a pointer such as
+  // "states/0/rules/1/condition"): an unlocated condition or expression that does not compile, a
   // layer index or clip index out of range, a mask whose size is not the joint count or with a
   // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1], a
   // root-motion scale whose value, minimum or blend duration is not finite or whose blend
@@ -53,7 +60,8 @@ class ControllerProgram {
   // the error of its factory (location ".../driver/<the factory's location>").
   // `drivers` (null: DriverRegistry::builtin()) is only used during the call.
   static Result<std::shared_ptr<const ControllerProgram>> compile(
-      const Model& model, ControllerDesc desc, const DriverRegistry* drivers = nullptr);
+      const Model& model, ControllerDesc desc, const DriverRegistry* drivers = nullptr,
+      Diagnostics* diag = nullptr, std::vector<Error>* all_errors = nullptr);
 
   ControllerProgram(const ControllerProgram&) = delete;
   ControllerProgram& operator=(const ControllerProgram&) = delete;
@@ -160,18 +168,24 @@ class ControllerProgram {
   Status build(const Model& model, ControllerDesc desc, const DriverRegistry& drivers);
   Result<int> add_rules(const std::vector<ControllerRuleDesc>& rules, const std::string& where,
                         const std::string& pointer);
-  Result<const Expression*> compile_field(const std::string& text, const std::string& where);
+  // Compiles `text` (empty: null). A failure is recorded in errors_ (at `site` when it is
+  // located, else at `where` in the description) and yields null, so the build goes on.
+  const Expression* compile_field(const std::string& text, const std::string& where,
+                                  const SourceLocation& site);
   Status add_animation(const ControllerAnimationDesc& anim, const std::string& where,
                        const std::string& pointer);
   Status check_action(const ControllerActionDesc& action);
   Result<int> add_driver(const ControllerDriverDesc& driver, const std::string& where,
                          std::string pointer);
-  // Records where the runtime field `field` (an address inside desc_) was written: its ConfigSite,
-  // else `fallback`, its place in the description as a JSON pointer.
-  void add_site(const void* field, const ConfigSite& site, std::string fallback);
+  // Records where the runtime field `field` (an address inside desc_) was written: its
+  // SourceLocation, else `fallback`, its place in the description as a JSON pointer.
+  void add_site(const void* field, const SourceLocation& site, std::string fallback);
 
   const Model* model_ = nullptr;
   const DriverRegistry* registry_ = nullptr;  // during build() only
+  Diagnostics* diag_ = nullptr;               // during build() only
+  std::vector<Error> errors_;                 // during build() only: expression errors
+  std::vector<std::string> reported_;         // during build() only: "file\npointer" of errors_
   ControllerDesc desc_;
   std::unique_ptr<ExpressionCache> cache_;
   std::vector<Animation> animations_;

@@ -70,8 +70,8 @@ struct DriverEvalFailure {
   // The value's place in the driver's description, relative to the driver ("boneConfigs/0/
   // rotationX"); with the driver it identifies the field for de-duplication.
   std::string_view field;
-  // Where the config wrote the value (a ConfigSite of the description); either may be empty, the
-  // Controller then names the field from `field` and the driver's place.
+  // Where the config wrote the value (a SourceLocation of the description); either may be empty,
+  // the Controller then names the field from `field` and the driver's place.
   std::string_view file;
   std::string_view pointer;
   Value result;           // the failed evaluation: kError, or a value that is no finite number

@@ -1,8 +1,8 @@
 // One call from an animation config file and a model to a ready ControllerProgram: parse
-// (animation-config.md §0.4), bind, build the runtime description and compile it. This is what a
-// host, the CLI and the creature module use; the phases stay available separately
-// (animation_config.h, animation_config_bind.h, animation_config_runtime.h) for tools such as
-// `critter check` that want every error rather than the first.
+// (animation-config.md §0.4, config/animation_config.h), load the clips of `file:` sources, bind
+// (config/bind.h) and compile (anim::ControllerProgram). This is what a host, the CLI, the viewer
+// and `critter check` (which asks for every error) use. It lives in io because `file:` sources
+// are model files; the config module itself reads no model format.
 #pragma once
 
 #include <memory>
@@ -38,7 +38,9 @@ struct LoadedController {
 
 // Loads the config at `config_path` and compiles it against `model`. Returns the first error
 // (code, the file it came from, the JSON pointer); warnings go to `diag` (may be null). A null
-// `model` is a kUsage error.
+// `model` is a kUsage error. With `all_errors` given, every error of every stage is appended to
+// it: parse errors (binding then does not run), else the bind errors and the expression errors
+// of the one compile (of the description with what failed to bind left inert).
 //
 // `file:path#Clip` sources (animation-config.md §7; the first clip when there is no '#'): each
 // distinct file the config names (in `animations` or in rules; paths resolved as in §1) is loaded
@@ -50,11 +52,13 @@ struct LoadedController {
 // per file. The appended clip is named "file:<file stem>#<clip name>" (the clip's index in its
 // file when it has no name), with "~2", "~3"... added when another clip already has that name
 // (compared case-insensitively, as Model::find_clip does), so it never shadows a model clip.
-// Errors, at the config file and JSON pointer of the source naming the file: a clip left with no
-// track (kInvalid); from the bind phase, a file not found (kIo) or without the clip (kInvalid).
+// Errors, at the config file and JSON pointer of each source naming the file (reported by bind,
+// in config order): a file not found (kIo), one that does not load, lacks the clip or whose clip
+// is left with no track (kInvalid).
 Result<LoadedController> load_controller(std::string_view config_path,
                                          std::shared_ptr<const Model> model,
                                          const ControllerLoadOptions& options = {},
-                                         Diagnostics* diag = nullptr);
+                                         Diagnostics* diag = nullptr,
+                                         std::vector<Error>* all_errors = nullptr);
 
 }  // namespace critter::io

@@ -10,14 +10,13 @@
 #include <vector>
 
 #include "critter/anim/controller.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "critter/creature/builtin_parameters.h"
 #include "critter/creature/creature_model.h"
 #include "critter/creature/legacy/builtin_creatures.h"
 #include "critter/creature/legacy/rig_factory.h"
 #include "critter/creature/legacy/rig_inputs.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
 #include "rig_test_support.h"
 
 namespace critter::creature::legacy {
@@ -25,13 +24,11 @@ namespace {
 
 Result<std::shared_ptr<const anim::ControllerProgram>> compile(
     const Model& model, const std::string& json, const anim::DriverRegistry& drivers) {
-  auto config = io::parse_animation_config(json, "legacy.json");
+  auto config = config::parse_animation_config(json, "legacy.json");
   if (!config) return fail(config.error());
-  io::BindOptions options;
+  config::BindOptions options;
   options.drivers = &drivers;
-  auto bound = io::bind_animation_config(*config, model, options);
-  if (!bound) return fail(bound.error());
-  auto desc = io::make_controller_desc(*config, *bound, model);
+  auto desc = config::bind(*config, model, options);
   if (!desc) return fail(desc.error());
   return anim::ControllerProgram::compile(model, std::move(*desc), &drivers);
 }

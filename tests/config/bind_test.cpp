@@ -1,5 +1,5 @@
-// The runtime description built from a bound config drives a Controller (animation-config.md §20).
-#include "critter/io/animation_config_runtime.h"
+// Bind builds the runtime description that drives a Controller (animation-config.md §20); the one
+// compile of that description reports every expression error where the config wrote it.
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "critter/anim/controller.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "support/spec_example.h"
 
 namespace {
@@ -31,13 +31,11 @@ int count(const std::vector<ControllerRecord>& records, ControllerRecord::Kind k
   return n;
 }
 
-TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
+TEST(BindTest, SpecExampleDrivesTheModel) {
   const Model model = quadruped();
-  auto config = io::parse_animation_config(kSpecExample, "example.json");
+  auto config = critter::config::parse_animation_config(kSpecExample, "example.json");
   ASSERT_TRUE(config) << config.error().to_string();
-  auto bound = io::bind_animation_config(*config, model);
-  ASSERT_TRUE(bound) << bound.error().to_string();
-  auto desc = io::make_controller_desc(*config, *bound, model);
+  auto desc = critter::config::bind(*config, model);
   ASSERT_TRUE(desc) << desc.error().to_string();
 
   ASSERT_EQ(desc->layers.size(), 3u);
@@ -149,18 +147,16 @@ TEST(AnimationConfigRuntimeTest, SpecExampleDrivesTheModel) {
   EXPECT_NEAR(c.compute_pose()[0].translation.x, 0.0f, 1e-5f);  // Death overrides the root
 }
 
-TEST(AnimationConfigRuntimeTest, RuleFieldsWinOverTheAliasChain) {
+TEST(BindTest, RuleFieldsWinOverTheAliasChain) {
   const Model model = quadruped();
-  auto config = io::parse_animation_config(R"({
+  auto config = critter::config::parse_animation_config(R"({
     "animations": {"base": {"source": "Walk", "speed": 2, "blendDuration": 0.5},
                    "fast": {"source": "base", "speed": 3}},
     "states": {"s": {"layer": "Base", "rules": [
       {"condition": "true", "animation": {"source": "fast", "blendDuration": 0.1}}]}}})",
-                                           "chain.json");
+                                                        "chain.json");
   ASSERT_TRUE(config) << config.error().to_string();
-  auto bound = io::bind_animation_config(*config, model);
-  ASSERT_TRUE(bound) << bound.error().to_string();
-  auto desc = io::make_controller_desc(*config, *bound, model);
+  auto desc = critter::config::bind(*config, model);
   ASSERT_TRUE(desc) << desc.error().to_string();
   const auto& a = desc->states[0].rules[0].animation;
   EXPECT_EQ(a.clip, model.find_clip("Walk"));
@@ -169,9 +165,9 @@ TEST(AnimationConfigRuntimeTest, RuleFieldsWinOverTheAliasChain) {
   EXPECT_TRUE(a.loop.value);                      // default
 }
 
-TEST(AnimationConfigRuntimeTest, RootMotionScaleAndPhysicsReachTheController) {
+TEST(BindTest, RootMotionScaleAndPhysicsReachTheController) {
   const Model model = quadruped();
-  auto config = io::parse_animation_config(R"({
+  auto config = critter::config::parse_animation_config(R"({
     "animations": {
       "leap": {"source": "Jump", "loop": false, "blendDuration": 0,
                "rootMotion": {"translation": {"mode": "Override"},
@@ -185,11 +181,9 @@ TEST(AnimationConfigRuntimeTest, RootMotionScaleAndPhysicsReachTheController) {
       {"condition": "[Leap]", "animation": "leap"},
       {"condition": "true", "animation": "stroll"}]}},
     "parameters": {"Leap": false}})",
-                                           "rm.json");
+                                                        "rm.json");
   ASSERT_TRUE(config) << config.error().to_string();
-  auto bound = io::bind_animation_config(*config, model);
-  ASSERT_TRUE(bound) << bound.error().to_string();
-  auto desc = io::make_controller_desc(*config, *bound, model);
+  auto desc = critter::config::bind(*config, model);
   ASSERT_TRUE(desc) << desc.error().to_string();
 
   const auto& leap = desc->states[0].rules[0].animation;
@@ -238,6 +232,101 @@ TEST(AnimationConfigRuntimeTest, RootMotionScaleAndPhysicsReachTheController) {
   EXPECT_FALSE(c.root_motion_physics().disable_gravity);
   c.update(0.125f);
   EXPECT_FALSE(c.root_motion_velocity());
+}
+
+// Bind compiles no expression; ControllerProgram::compile compiles each one once, goes on after a
+// failure and reports each failing field once, at its file and JSON pointer (an alias's field
+// merged into two rules, and an alias no rule plays, included).
+TEST(BindTest, TheOneCompileReportsEveryExpressionErrorWhereItIsWritten) {
+  const Model model = quadruped();
+  auto config = critter::config::parse_animation_config(R"({
+    "animations": {"walk": {"source": "Walk", "speed": "[Speed] * (2"},
+                   "unused": {"source": "Idle", "blendDuration": "[Fade] +"}},
+    "states": {"s": {"layer": "Base", "rules": [
+      {"condition": "[Mood] ==", "animation": "walk"},
+      {"condition": "[A]", "animation": "walk"},
+      {"condition": "true", "animation": {"source": "Idle", "speed": "[Pace] * 2"}}]}}})",
+                                                        "one.json");
+  ASSERT_TRUE(config) << config.error().to_string();
+  Diagnostics diag;
+  auto desc = critter::config::bind(*config, model, {}, &diag);
+  ASSERT_TRUE(desc) << desc.error().to_string();
+  EXPECT_TRUE(diag.empty());
+  ASSERT_EQ(desc->animations.size(), 2u);
+  EXPECT_EQ(desc->animations[1].sites.blend_duration.pointer, "/animations/unused/blendDuration");
+
+  std::vector<Error> errors;
+  auto program = anim::ControllerProgram::compile(model, std::move(*desc), nullptr, &diag, &errors);
+  ASSERT_FALSE(program);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0].path, "one.json");
+  EXPECT_EQ(errors[0].location, "/animations/walk/speed");
+  EXPECT_TRUE(errors[0].message.starts_with("expression '[Speed] * (2': ")) << errors[0].message;
+  EXPECT_NE(errors[0].message.find("(column "), std::string::npos) << errors[0].message;
+  EXPECT_EQ(errors[1].location, "/animations/unused/blendDuration");
+  EXPECT_EQ(errors[2].location, "/states/s/rules/0/condition");
+  EXPECT_EQ(errors[2].path, "one.json");
+  EXPECT_EQ(program.error().location, errors[0].location);
+  // Names the compiled expressions read without a declaration are warned where they are read.
+  ASSERT_EQ(diag.size(), 2u);
+  EXPECT_EQ(diag.items()[0].location, "/states/s/rules/1/condition");
+  EXPECT_EQ(diag.items()[0].message, "parameter 'A' is neither declared nor built in");
+  EXPECT_EQ(diag.items()[1].location, "/states/s/rules/2/animation/speed");
+  EXPECT_EQ(diag.items()[1].path, "one.json");
+}
+
+// A description built in code has no locations: its expression errors name their place in the
+// description, and every one is still reported.
+TEST(BindTest, UnlocatedExpressionErrorsNameTheirPlaceInTheDescription) {
+  const Model model = quadruped();
+  anim::ControllerDesc desc;
+  desc.layers.push_back(anim::ControllerLayerDesc{});
+  desc.layers[0].name = "Base";
+  anim::ControllerStateDesc state;
+  state.layer = 0;
+  for (const char* condition : {"[X] +", "true", "(("}) {
+    anim::ControllerRuleDesc rule;
+    rule.condition = condition;
+    state.rules.push_back(rule);
+  }
+  desc.states.push_back(state);
+  std::vector<Error> errors;
+  auto program = anim::ControllerProgram::compile(model, desc, nullptr, nullptr, &errors);
+  ASSERT_FALSE(program);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].path, "ControllerDesc");
+  EXPECT_EQ(errors[0].location, "states/0/rules/0/condition");
+  EXPECT_EQ(errors[1].location, "states/0/rules/2/condition");
+}
+
+// With `partial`, a description comes back even when binding fails, what failed made inert, so
+// the one compile can still list the expression errors.
+TEST(BindTest, APartialDescriptionStillCarriesTheExpressions) {
+  const Model model = quadruped();
+  auto config = critter::config::parse_animation_config(R"({
+    "layers": {"Base": {"bones": ["NoSuchBone"]}},
+    "states": {"s": {"layer": "Base", "rules": [
+      {"condition": "[A] >", "animation": "Fly"},
+      {"condition": "true", "animation": "driver:Warp"}]}}})",
+                                                        "partial.json");
+  ASSERT_TRUE(config) << config.error().to_string();
+  std::vector<Error> errors;
+  anim::ControllerDesc partial;
+  auto desc = critter::config::bind(*config, model, {}, nullptr, &errors, &partial);
+  ASSERT_FALSE(desc);
+  ASSERT_EQ(errors.size(), 3u);  // the bone, the clip, the driver type
+  EXPECT_EQ(errors[1].location, "/states/s/rules/0/animation");
+  ASSERT_EQ(partial.states.size(), 1u);
+  ASSERT_EQ(partial.states[0].rules.size(), 2u);
+  EXPECT_EQ(partial.states[0].rules[0].animation.source,
+            anim::ControllerAnimationDesc::Source::kNone);
+  EXPECT_EQ(partial.states[0].rules[1].animation.source,
+            anim::ControllerAnimationDesc::Source::kNone);
+  auto program =
+      anim::ControllerProgram::compile(model, std::move(partial), nullptr, nullptr, &errors);
+  ASSERT_FALSE(program);
+  ASSERT_EQ(errors.size(), 4u);
+  EXPECT_EQ(errors[3].location, "/states/s/rules/0/condition");
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
-#include "critter/io/animation_config.h"
+#include "critter/config/animation_config.h"
 
-namespace critter::io {
+namespace critter::config {
 namespace {
 
 TemplateLayer layer(std::string_view name, int index,
@@ -64,4 +64,4 @@ std::vector<std::string_view> builtin_template_names() {
   return names;
 }
 
-}  // namespace critter::io
+}  // namespace critter::config

@@ -1,6 +1,7 @@
 // ConfigValue: one JSON value of an animation config as read from its file, with the place it
 // came from. The config loader keeps open-ended parts of a config (driver properties, driverArgs,
-// an old onComplete's value) in this form; the runtime converts them when it creates a driver.
+// an old onComplete's value) in this form; bind converts them into the
+// driver properties and parameter values of the controller description.
 #pragma once
 
 #include <string>
@@ -8,15 +9,9 @@
 #include <utility>
 #include <vector>
 
-namespace critter::io {
+#include "critter/core/source_location.h"
 
-// Where a value was written: the file (after `extends`, the file the value came from) and the
-// RFC 6901 JSON pointer inside that file, with names as written and 0-based array indices
-// ("/states/gait/rules/2/condition"). An empty pointer is the whole document.
-struct SourceLocation {
-  std::string file;
-  std::string pointer;
-};
+namespace critter::config {
 
 struct ConfigValue {
   enum class Kind : unsigned char { kNull, kBool, kNumber, kString, kArray, kObject };
@@ -48,4 +43,4 @@ struct ConfigValue {
 // ASCII case-insensitive comparison used for every name in a config.
 bool iequals(std::string_view a, std::string_view b);
 
-}  // namespace critter::io
+}  // namespace critter::config

@@ -1,7 +1,7 @@
-// Animation config PARSE phase: files, `extends`, templates and the typed fields of
+// Animation config PARSE stage: files, `extends`, templates and the typed fields of
 // specs/animation-config.md. The reader keeps going after an error in one element so that a
 // checker can list every problem; the first error is what load_animation_config() returns.
-#include "critter/io/animation_config.h"
+#include "critter/config/animation_config.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,33 +14,13 @@
 #include <string>
 #include <utility>
 
-#include "animation_config_json.h"
 #include "critter/anim/expression.h"
+#include "relaxed_json.h"
 
-namespace critter::io {
+namespace critter::config {
 
-using config_detail::Problems;
+using detail::Problems;
 using Kind = ConfigValue::Kind;
-
-std::string_view to_string(ParameterType type) {
-  switch (type) {
-    case ParameterType::kFloat:
-      return "float";
-    case ParameterType::kInt:
-      return "int";
-    case ParameterType::kBool:
-      return "bool";
-    case ParameterType::kString:
-      return "string";
-    case ParameterType::kVec2:
-      return "Vec2";
-    case ParameterType::kVec3:
-      return "Vec3";
-    case ParameterType::kTrigger:
-      return "trigger";
-  }
-  return "?";
-}
 
 quat root_bone_rotation_from_degrees(const vec3& degrees) {
   const vec3 r = glm::radians(degrees);
@@ -399,7 +379,7 @@ class Loader {
       owned = std::move(*read);
       text = &owned;
     }
-    auto parsed = config_detail::parse_relaxed_json(*text, file);
+    auto parsed = detail::parse_relaxed_json(*text, file);
     if (!parsed) {
       problems_.errors.push_back(std::move(parsed.error()));
       return std::nullopt;
@@ -409,7 +389,7 @@ class Loader {
       wrong_type(*parsed, problems_, "an object at the top level");
       return std::nullopt;
     }
-    config_detail::check_duplicate_keys(*parsed, kConfigMaps, problems_);
+    detail::check_duplicate_keys(*parsed, kConfigMaps, problems_);
     chain.push_back(canonical_key(file));
 
     ConfigValue child = std::move(*parsed);
@@ -444,7 +424,7 @@ class Loader {
       std::erase_if(parent->members, [](const auto& m) { return iequals(m.first, "extends"); });
     }
     std::erase_if(child.members, [](const auto& m) { return iequals(m.first, "extends"); });
-    return config_detail::merge_values(parent ? &*parent : nullptr, child, problems_);
+    return detail::merge_values(parent ? &*parent : nullptr, child, problems_);
   }
 
   std::optional<AnimationTemplate> load_template(const std::string& written,
@@ -460,7 +440,7 @@ class Loader {
       problems_.errors.push_back(std::move(text.error()));
       return std::nullopt;
     }
-    auto parsed = config_detail::parse_relaxed_json(*text, *resolved);
+    auto parsed = detail::parse_relaxed_json(*text, *resolved);
     if (!parsed) {
       problems_.errors.push_back(std::move(parsed.error()));
       return std::nullopt;
@@ -470,8 +450,8 @@ class Loader {
       wrong_type(*parsed, problems_, "an object at the top level");
       return std::nullopt;
     }
-    config_detail::check_duplicate_keys(*parsed, {"layers"}, problems_);
-    const ConfigValue root = config_detail::merge_values(nullptr, *parsed, problems_);
+    detail::check_duplicate_keys(*parsed, {"layers"}, problems_);
+    const ConfigValue root = detail::merge_values(nullptr, *parsed, problems_);
     return read_template(root);
   }
 
@@ -716,10 +696,10 @@ class Reader {
             {"SmoothDamp", RootMotionBlendMethod::kSmoothDamp},
             {"WeightedAverage", RootMotionBlendMethod::kWeightedAverage},
             {"SpringDamper", RootMotionBlendMethod::kSpringDamper}};
-        static constexpr EnumName<ImpulseMethod> kImpulse[] = {
-            {"Average", ImpulseMethod::kAverage},
-            {"Peak", ImpulseMethod::kPeak},
-            {"Weighted", ImpulseMethod::kWeighted}};
+        static constexpr EnumName<RootMotionImpulseMethod> kImpulse[] = {
+            {"Average", RootMotionImpulseMethod::kAverage},
+            {"Peak", RootMotionImpulseMethod::kPeak},
+            {"Weighted", RootMotionImpulseMethod::kWeighted}};
         opt(
             tf, "mode",
             [&](const ConfigValue& x, RootMotionMode& o) { return to_enum(x, p_, kModes, o); },
@@ -736,7 +716,9 @@ class Reader {
         opt(tf, "springDamping", number, tr.spring_damping);
         opt(
             tf, "impulseMethod",
-            [&](const ConfigValue& x, ImpulseMethod& o) { return to_enum(x, p_, kImpulse, o); },
+            [&](const ConfigValue& x, RootMotionImpulseMethod& o) {
+              return to_enum(x, p_, kImpulse, o);
+            },
             tr.impulse_method);
         opt(tf, "impulseScale", number, tr.impulse_scale);
         opt(tf, "impulsePhase", number, tr.impulse_phase);
@@ -974,21 +956,21 @@ class Reader {
     param.where = v.where;
     switch (v.kind) {
       case Kind::kNumber:
-        param.type = ParameterType::kFloat;
+        param.type = anim::ParamType::kFloat;
         if (!to_float(v, p_, param.number)) return std::nullopt;
         return param;
       case Kind::kBool:
-        param.type = ParameterType::kBool;
+        param.type = anim::ParamType::kBool;
         param.boolean = v.boolean;
         return param;
       case Kind::kString:
-        param.type = ParameterType::kString;
+        param.type = anim::ParamType::kString;
         param.string = v.string;
         return param;
       case Kind::kArray:
         if (v.items.size() == 2 || v.items.size() == 3) {
           const int n = static_cast<int>(v.items.size());
-          param.type = n == 2 ? ParameterType::kVec2 : ParameterType::kVec3;
+          param.type = n == 2 ? anim::ParamType::kVec2 : anim::ParamType::kVec3;
           if (!to_vec(v, p_, n, param.vec)) return std::nullopt;
           return param;
         }
@@ -998,7 +980,7 @@ class Reader {
         if (v.find("x") != nullptr && v.find("y") != nullptr &&
             v.members.size() == (v.find("z") != nullptr ? 3u : 2u)) {
           const int n = static_cast<int>(v.members.size());
-          param.type = n == 2 ? ParameterType::kVec2 : ParameterType::kVec3;
+          param.type = n == 2 ? anim::ParamType::kVec2 : anim::ParamType::kVec3;
           if (!to_vec(v, p_, n, param.vec)) return std::nullopt;
           return param;
         }
@@ -1014,40 +996,42 @@ class Reader {
 
   std::optional<ParameterConfig> read_typed_parameter(ParameterConfig param, const ConfigValue& v) {
     Fields f(v, p_);
-    static constexpr EnumName<ParameterType> kTypes[] = {
-        {"float", ParameterType::kFloat},    {"int", ParameterType::kInt},
-        {"bool", ParameterType::kBool},      {"string", ParameterType::kString},
-        {"Vec2", ParameterType::kVec2},      {"Vec3", ParameterType::kVec3},
-        {"trigger", ParameterType::kTrigger}};
+    static constexpr EnumName<anim::ParamType> kTypes[] = {
+        {"float", anim::ParamType::kFloat},    {"int", anim::ParamType::kInt},
+        {"bool", anim::ParamType::kBool},      {"string", anim::ParamType::kString},
+        {"Vec2", anim::ParamType::kVec2},      {"Vec3", anim::ParamType::kVec3},
+        {"trigger", anim::ParamType::kTrigger}};
     if (!to_enum(*f.get("type"), p_, kTypes, param.type)) return std::nullopt;
     const ConfigValue* value = f.get("value");
     if (value == nullptr || value->is_null()) return param;
     bool ok = true;
     switch (param.type) {
-      case ParameterType::kFloat:
+      case anim::ParamType::kFloat:
         ok = to_float(*value, p_, param.number);
         break;
-      case ParameterType::kInt: {
+      case anim::ParamType::kInt: {
         int i = 0;
         ok = to_int(*value, p_, i);
         param.number = static_cast<float>(i);
         break;
       }
-      case ParameterType::kBool:
+      case anim::ParamType::kBool:
         ok = to_bool(*value, p_, param.boolean);
         break;
-      case ParameterType::kString:
+      case anim::ParamType::kString:
         ok = to_string_value(*value, p_, param.string);
         break;
-      case ParameterType::kVec2:
+      case anim::ParamType::kVec2:
         ok = to_vec(*value, p_, 2, param.vec);
         break;
-      case ParameterType::kVec3:
+      case anim::ParamType::kVec3:
         ok = to_vec(*value, p_, 3, param.vec);
         break;
-      case ParameterType::kTrigger:
+      case anim::ParamType::kTrigger:
         p_.error(ErrorCode::kInvalid, value->where, "a trigger parameter has no value");
         ok = false;
+        break;
+      case anim::ParamType::kUnset:  // not a type kTypes names
         break;
     }
     if (!ok) return std::nullopt;
@@ -1455,4 +1439,4 @@ Result<AnimationConfig> parse_animation_config(std::string_view text, std::strin
   return load_impl(std::string(path), &owned, options, diag, all_errors);
 }
 
-}  // namespace critter::io
+}  // namespace critter::config

@@ -1,7 +1,7 @@
 // Relaxed JSON reader and `extends` merge for animation configs. nlohmann-json's SAX parser does
 // the tokenising (it skips comments itself); this file adds trailing commas, locations and the
 // merge rules.
-#include "animation_config_json.h"
+#include "relaxed_json.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace critter::io {
+namespace critter::config {
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -60,7 +60,7 @@ bool ConfigValue::equals(const ConfigValue& other) const {
   return false;
 }
 
-namespace config_detail {
+namespace detail {
 
 void Problems::error(ErrorCode code, const SourceLocation& where, std::string message) {
   errors.push_back(Error::at(code, where.file, where.pointer, std::move(message)));
@@ -436,5 +436,5 @@ ConfigValue merge_values(const ConfigValue* parent, const ConfigValue& child, Pr
   return child;
 }
 
-}  // namespace config_detail
-}  // namespace critter::io
+}  // namespace detail
+}  // namespace critter::config

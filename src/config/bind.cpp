@@ -1,6 +1,7 @@
-// Animation config BIND phase: names against a model, drivers against the registry, expressions
-// through the compiler. Errors are collected per element so one bad entry does not hide the next.
-#include "critter/io/animation_config_bind.h"
+// Animation config BIND stage: names against a model, drivers against the registry; then the
+// description is built (desc_builder.cpp). Errors are collected per element so one bad entry does
+// not hide the next. Expressions are left to the one compile (anim::ControllerProgram::compile).
+#include "critter/config/bind.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,13 +12,15 @@
 #include <set>
 #include <utility>
 
-#include "animation_config_json.h"
 #include "critter/creature/builtin_parameters.h"
-#include "critter/io/load.h"
+#include "desc_builder.h"
+#include "relaxed_json.h"
 
-namespace critter::io {
+namespace critter::config {
 
-using config_detail::Problems;
+using detail::BoundLayer;
+using detail::BoundNames;
+using detail::Problems;
 
 namespace {
 
@@ -56,19 +59,27 @@ bool finite_float_value(const ConfigValue& v) {
   return std::isfinite(d) && std::fabs(d) <= static_cast<double>(std::numeric_limits<float>::max());
 }
 
+// Where an animation source leads once names are resolved.
+struct BoundSource {
+  SourceKind kind = SourceKind::kNone;   // kName is resolved to kClip (or through an alias)
+  int clip = -1;                         // kClip, kFile: index in Model::clips()
+  std::string driver;                    // kDriver: the registered name (as the registry spells it)
+  std::string file;                      // kFile: the resolved path
+  std::string file_clip;                 // kFile: the clip name in that file (first when empty)
+  std::string parameter;                 // kParameter
+  std::vector<std::string> alias_chain;  // aliases followed, nearest first (empty for none)
+};
+
 class Binder {
  public:
   Binder(const AnimationConfig& config, const Model& model, const BindOptions& options,
-         Problems& problems, BoundAnimationConfig& out)
+         Problems& problems, BoundNames& out)
       : config_(config),
         model_(model),
         options_(options),
         registry_(options.drivers != nullptr ? *options.drivers : anim::DriverRegistry::builtin()),
         p_(problems),
-        out_(out),
-        cache_(out.schema) {
-    out_.drivers = &registry_;
-  }
+        out_(out) {}
 
   void run() {
     declare_parameters();
@@ -78,7 +89,6 @@ class Binder {
     bind_animations();
     bind_states();
     bind_ik();
-    out_.expression_count = cache_.size();
   }
 
  private:
@@ -100,26 +110,28 @@ class Binder {
     for (const ParameterConfig& param : config_.parameters) {
       anim::ParameterValue v;
       switch (param.type) {
-        case ParameterType::kFloat:
+        case anim::ParamType::kFloat:
           v = anim::ParameterValue::of_float(param.number);
           break;
-        case ParameterType::kInt:
+        case anim::ParamType::kInt:
           v = anim::ParameterValue::of_int(static_cast<std::int64_t>(param.number));
           break;
-        case ParameterType::kBool:
+        case anim::ParamType::kBool:
           v = anim::ParameterValue::of_bool(param.boolean);
           break;
-        case ParameterType::kString:
+        case anim::ParamType::kString:
           v = anim::ParameterValue::of_string(param.string);
           break;
-        case ParameterType::kVec2:
+        case anim::ParamType::kVec2:
           v = anim::ParameterValue::of_vec2(vec2(param.vec));
           break;
-        case ParameterType::kVec3:
+        case anim::ParamType::kVec3:
           v = anim::ParameterValue::of_vec3(param.vec);
           break;
-        case ParameterType::kTrigger:
+        case anim::ParamType::kTrigger:
           v = anim::ParameterValue::of_trigger(false);
+          break;
+        case anim::ParamType::kUnset:
           break;
       }
       const anim::ParamIndex existing = out_.schema.find(param.name);
@@ -131,31 +143,8 @@ class Binder {
     }
   }
 
-  // Compiles one expression; undeclared names become warnings at `where`.
-  void compile(std::string_view text, const SourceLocation& where) {
-    const std::size_t before = cache_.undeclared_parameters().size();
-    auto compiled = cache_.get(text);
-    if (!compiled) {
-      const Error& e = compiled.error();
-      std::string message = "expression '" + std::string(text) + "': " + e.message;
-      if (const int column = anim::error_column(e); column > 0) {
-        message += " (column " + std::to_string(column) + ")";
-      }
-      p_.error(e.code, where, message);
-      return;
-    }
-    const auto undeclared = cache_.undeclared_parameters();
-    for (std::size_t i = before; i < undeclared.size(); ++i) undeclared_at(undeclared[i], where);
-  }
   void undeclared_at(const std::string& name, const SourceLocation& where) {
-    out_.undeclared_parameters.push_back(name);
     p_.warn(where, "parameter '" + name + "' is neither declared nor built in");
-  }
-  void compile(const DynamicFloat& f) {
-    if (f.is_expression()) compile(f.expression, f.where);
-  }
-  void compile(const DynamicBool& f) {
-    if (f.is_expression()) compile(f.expression, f.where);
   }
   // A parameter named directly (IK targets, driver parameter properties).
   void parameter_name(const std::string& name, const SourceLocation& where) {
@@ -249,8 +238,8 @@ class Binder {
         if (c->weight) l.weight = *c->weight <= 0.0f ? 1.0f : *c->weight;
         if (c->blend_curve) l.blend_curve = *c->blend_curve;
         if (c->blend_mode) l.blend_mode = *c->blend_mode;
-        if (c->driver) {
-          check_driver(c->driver->type, c->driver->type_where, &c->driver->properties);
+        if (c->driver &&
+            check_driver(c->driver->type, c->driver->type_where, &c->driver->properties)) {
           l.driver = c->driver;
         }
       }
@@ -409,10 +398,9 @@ class Binder {
           continue;
         }
         if (value.is_string() && !numeric_string(value.string)) {
-          // Each value is a number or an expression (the `[`/`]` rule does not apply here).
-          const anim::ClassifiedText c =
-              anim::classify_text(value.string, anim::ExpressionField::kCondition);
-          compile(c.text, value.where);
+          // Each value is a number or an expression (the `[`/`]` rule does not apply here); the
+          // program compiles the expression where the description locates it.
+          continue;
         } else {
           check_property(value, DriverPropertyType::kNumber, key);
         }
@@ -427,30 +415,31 @@ class Binder {
     return resolve_config_file(ref.target, ref.source_where.file, options_.asset_roots);
   }
 
-  // A `file:` source: the file loads and has the clip. Models are loaded once per path.
+  // A `file:` source: the file exists and the host placed its clip in the model.
   void bind_file(const AnimationReference& ref, BoundSource& out) {
     const auto path = resolve_file(ref);
     if (!path) {
       p_.error(ErrorCode::kIo, ref.source_where, "file '" + ref.target + "' not found");
       return;
     }
-    auto it = files_.find(*path);
-    if (it == files_.end()) it = files_.emplace(*path, load(*path)).first;
-    if (!it->second) {
-      p_.error(ErrorCode::kInvalid, ref.source_where,
-               "file '" + ref.target + "' does not load: " + it->second.error().to_string());
+    if (!options_.file_clips) {
+      p_.error(ErrorCode::kUnsupported, ref.source_where,
+               "file: sources need the host to load their clip into the model");
       return;
     }
-    const Model& m = *it->second;
-    if (ref.file_clip.empty() ? m.clips().empty() : m.find_clip(ref.file_clip) < 0) {
+    auto clip = options_.file_clips(ref);
+    if (!clip) {
+      p_.errors.push_back(std::move(clip.error()));
+      return;
+    }
+    if (*clip < 0 || static_cast<std::size_t>(*clip) >= model_.clips().size()) {
       p_.error(ErrorCode::kInvalid, ref.source_where,
-               "file '" + ref.target + "' has no clip" +
-                   (ref.file_clip.empty() ? std::string() : " '" + ref.file_clip + "'"));
+               "the clip of '" + ref.target + "' is not in the model");
       return;
     }
     out.kind = SourceKind::kFile;
-    out.file = *path;
-    out.file_clip = ref.file_clip;
+    out.clip = *clip;
+    out_.file_clips[&ref] = *clip;
   }
 
   // Resolves a source. `in_rule`: a name is an alias first, else a clip; in an `animations`
@@ -548,11 +537,6 @@ class Binder {
   }
 
   void bind_reference(const AnimationReference& ref) {
-    compile(ref.speed);
-    compile(ref.loop);
-    compile(ref.start_phase);
-    compile(ref.end_phase);
-    compile(ref.blend_duration);
     if (ref.root_motion && ref.root_motion->source_bone) {
       require_bone(*ref.root_motion->source_bone, ref.root_motion->source_bone_where,
                    "rootMotion.sourceBone");
@@ -567,18 +551,13 @@ class Binder {
 
   void bind_animations() {
     for (const AnimationAlias& a : config_.animations) {
-      out_.animations.push_back(bind_source(a.reference, false, a.name));
+      (void)bind_source(a.reference, false, a.name);
       bind_reference(a.reference);
     }
   }
 
   void bind_rules(const std::vector<RuleConfig>& rules, int layer) {
     for (const RuleConfig& rule : rules) {
-      if (!rule.condition.empty()) {
-        const anim::ClassifiedText c =
-            anim::classify_text(rule.condition, anim::ExpressionField::kCondition);
-        compile(c.text, rule.condition_where);
-      }
       if (rule.is_group) {
         bind_rules(rule.rules, layer);
       } else if (rule.animation) {
@@ -635,18 +614,11 @@ class Binder {
       parameter_name(c.target, c.where);
       parameter_name(c.aim, c.where);
       parameter_name(c.hint, c.where);
-      compile(c.enabled);
-      compile(c.weight);
-      compile(c.position_weight);
-      compile(c.aim_weight);
     }
     for (const LookAtConfig& l : config_.ik.look_ats) {
       for (std::size_t i = 0; i < l.bones.size(); ++i)
         require_bone(l.bones[i], l.bones_where[i], "bone");
       parameter_name(l.target, l.where);
-      compile(l.yaw);
-      compile(l.pitch);
-      compile(l.weight);
     }
   }
 
@@ -655,18 +627,8 @@ class Binder {
   const BindOptions& options_;
   const anim::DriverRegistry& registry_;
   Problems& p_;
-  BoundAnimationConfig& out_;
-  anim::ExpressionCache cache_;
-  std::map<std::string, Result<Model>> files_;
+  BoundNames& out_;
   std::set<std::pair<const ConfigValue*, bool>> checked_args_;
-
- public:
-  // Hands the models that loaded to the result.
-  void keep_files() {
-    for (auto& [path, model] : files_) {
-      if (model) out_.files.emplace(path, std::make_shared<const Model>(std::move(*model)));
-    }
-  }
 };
 
 }  // namespace
@@ -690,20 +652,27 @@ std::optional<std::string> resolve_config_file(std::string_view path,
   return std::nullopt;
 }
 
-Result<BoundAnimationConfig> bind_animation_config(const AnimationConfig& config,
-                                                   const Model& model, const BindOptions& options,
-                                                   Diagnostics* diag,
-                                                   std::vector<Error>* all_errors) {
+Result<anim::ControllerDesc> bind(const AnimationConfig& config, const Model& model,
+                                  const BindOptions& options, Diagnostics* diag,
+                                  std::vector<Error>* all_errors, anim::ControllerDesc* partial) {
   Problems problems{diag, {}};
-  BoundAnimationConfig bound;
-  Binder binder(config, model, options, problems, bound);
-  binder.run();
-  binder.keep_files();
+  BoundNames bound;
+  Binder(config, model, options, problems, bound).run();
+  const anim::DriverRegistry& drivers =
+      options.drivers != nullptr ? *options.drivers : anim::DriverRegistry::builtin();
+  anim::ControllerDesc desc;
+  if (problems.errors.empty() || partial != nullptr) {
+    desc = detail::build_desc(config, bound, model, drivers, problems);
+  }
   if (all_errors != nullptr) {
     all_errors->insert(all_errors->end(), problems.errors.begin(), problems.errors.end());
   }
-  if (!problems.errors.empty()) return fail(problems.errors.front());
-  return bound;
+  if (!problems.errors.empty()) {
+    if (partial != nullptr) *partial = std::move(desc);
+    return fail(problems.errors.front());
+  }
+  if (partial != nullptr) *partial = desc;
+  return desc;
 }
 
-}  // namespace critter::io
+}  // namespace critter::config

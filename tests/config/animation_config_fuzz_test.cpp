@@ -1,5 +1,5 @@
-// Hostile-input robustness of the whole animation-config chain: parse -> bind -> runtime
-// description -> compile -> Controller (and load_controller, CreatureModel). Seeds are mutated
+// Hostile-input robustness of the whole animation-config chain: parse -> bind (to the runtime
+// description) -> compile -> Controller (and load_controller, CreatureModel). Seeds are mutated
 // (truncations, byte flips/inserts/deletes, token swaps, hostile numbers, deep nesting, long
 // names, case-variant duplicate keys, extends cycles) and every mutant is driven for 60 frames
 // with hostile dt and parameter values. Properties checked: no crash, every error names its file
@@ -22,9 +22,8 @@
 
 #include "critter/anim/controller.h"
 #include "critter/anim/parameters.h"
-#include "critter/io/animation_config.h"
-#include "critter/io/animation_config_bind.h"
-#include "critter/io/animation_config_runtime.h"
+#include "critter/config/animation_config.h"
+#include "critter/config/bind.h"
 #include "critter/io/controller_loader.h"
 #include "critter/io/load.h"
 #include "support/config_fuzz.h"
@@ -159,7 +158,7 @@ void drive(const std::shared_ptr<const anim::ControllerProgram>& program, std::m
 }
 
 struct Outcome {
-  int parse_failed = 0, bind_failed = 0, desc_failed = 0, compile_failed = 0, driven = 0;
+  int parse_failed = 0, bind_failed = 0, compile_failed = 0, driven = 0;
 };
 
 // parse -> bind -> desc -> compile -> drive. `path` names the document (the base of `extends`).
@@ -170,7 +169,7 @@ void run_pipeline(const std::string& text, const std::string& path, const Model&
   if (const char* dump = std::getenv("CRITTER_FUZZ_DUMP")) write_file(dump, std::string_view(text));
   Diagnostics diag;
   std::vector<Error> errors;
-  auto config = io::parse_animation_config(text, path, {}, &diag, &errors);
+  auto config = critter::config::parse_animation_config(text, path, {}, &diag, &errors);
   // Bounded: warnings and errors grow with the input, not beyond it.
   ASSERT_LE(diag.size(), text.size() + 64) << text;
   ASSERT_LE(errors.size(), text.size() + 64) << text;
@@ -183,20 +182,16 @@ void run_pipeline(const std::string& text, const std::string& path, const Model&
     return;
   }
   errors.clear();
-  auto bound = io::bind_animation_config(*config, model, {}, &diag, &errors);
+  auto desc = critter::config::bind(*config, model, {}, &diag, &errors);
   for (const Error& e : errors) expect_located(e, "bind (all)", text);
-  if (!bound) {
-    expect_located(bound.error(), "bind", text);
+  if (!desc) {
+    expect_located(desc.error(), "bind", text);
     ++outcome.bind_failed;
     return;
   }
-  auto desc = io::make_controller_desc(*config, *bound, model);
-  if (!desc) {
-    expect_located(desc.error(), "desc", text);
-    ++outcome.desc_failed;
-    return;
-  }
-  auto program = anim::ControllerProgram::compile(model, std::move(*desc));
+  errors.clear();
+  auto program = anim::ControllerProgram::compile(model, std::move(*desc), nullptr, &diag, &errors);
+  for (const Error& e : errors) expect_located(e, "compile (all)", text);
   if (!program) {
     expect_located(program.error(), "compile", text);
     ++outcome.compile_failed;
@@ -241,11 +236,9 @@ TEST_F(AnimationConfigFuzzTest, SeedsRunCleanly) {
   const Model quadruped = test_support::spec_example_quadruped();
   for (const char* seed : {test_support::kSpecExampleConfig, test_support::kFeatureConfig}) {
     Diagnostics diag;
-    auto c = io::parse_animation_config(seed, folder_.file("seed.json"), {}, &diag);
+    auto c = critter::config::parse_animation_config(seed, folder_.file("seed.json"), {}, &diag);
     ASSERT_TRUE(c) << c.error().to_string();
-    auto b = io::bind_animation_config(*c, quadruped, {}, &diag);
-    ASSERT_TRUE(b) << b.error().to_string();
-    auto d = io::make_controller_desc(*c, *b, quadruped);
+    auto d = critter::config::bind(*c, quadruped, {}, &diag);
     ASSERT_TRUE(d) << d.error().to_string();
     auto p = anim::ControllerProgram::compile(quadruped, std::move(*d));
     ASSERT_TRUE(p) << p.error().to_string();
@@ -392,7 +385,7 @@ TEST_F(AnimationConfigFuzzTest, ExtendsCyclesThroughFiles) {
   Outcome outcome;
   for (const char* name : {"a.json", "b.json", "c.json", "self.json", "upper.json"}) {
     Diagnostics diag;
-    auto c = io::load_animation_config(folder_.file(name), {}, &diag);
+    auto c = critter::config::load_animation_config(folder_.file(name), {}, &diag);
     ASSERT_FALSE(c) << name;  // every one is a cycle (upper.json spells the key in capitals)
     expect_located(c.error(), name, name);
     EXPECT_NE(c.error().message.find("cycle"), std::string::npos) << c.error().to_string();
@@ -404,7 +397,7 @@ TEST_F(AnimationConfigFuzzTest, ExtendsCyclesThroughFiles) {
                std::string_view("{\"extends\": \"chain" + std::to_string(i + 1) + "\"}"));
   }
   write_file(folder_.file("chain200.json"), std::string_view(test_support::kFeatureConfig));
-  auto c = io::load_animation_config(folder_.file("chain0.json"));
+  auto c = critter::config::load_animation_config(folder_.file("chain0.json"));
   ASSERT_FALSE(c);
   expect_located(c.error(), "chain", "chain0.json");
   EXPECT_NE(c.error().message.find("deeper than 16"), std::string::npos) << c.error().to_string();
@@ -454,9 +447,9 @@ TEST_F(AnimationConfigFuzzTest, DriverNumberPropertyNotFiniteIsRejectedAtBind) {
   for (const auto& [from, to] : cases) {
     std::string text = test_support::kSpecExampleConfig;
     text.replace(text.find(from), std::string_view(from).size(), to);
-    auto c = io::parse_animation_config(text, folder_.file("c.json"));
+    auto c = critter::config::parse_animation_config(text, folder_.file("c.json"));
     ASSERT_TRUE(c) << c.error().to_string();
-    auto b = io::bind_animation_config(*c, model);
+    auto b = critter::config::bind(*c, model);
     ASSERT_FALSE(b) << to;
     const std::string key = std::string(from).substr(1, std::string_view(from).find('"', 1) - 1);
     const std::string layer = key == "BodyDrop" ? "Death" : "Head";
@@ -467,9 +460,9 @@ TEST_F(AnimationConfigFuzzTest, DriverNumberPropertyNotFiniteIsRejectedAtBind) {
   // The largest float and a numeric string inside the range still bind.
   std::string text = test_support::kSpecExampleConfig;
   text.replace(text.find("\"MaxAngleY\": 15"), 15, "\"MaxAngleY\": \"1e3\"");
-  auto c = io::parse_animation_config(text, folder_.file("c.json"));
+  auto c = critter::config::parse_animation_config(text, folder_.file("c.json"));
   ASSERT_TRUE(c);
-  EXPECT_TRUE(io::bind_animation_config(*c, model));
+  EXPECT_TRUE(critter::config::bind(*c, model));
 }
 
 // Bug: an IK chain's aim parameter with components above ~1e19 (finite) overflowed the length the
@@ -477,11 +470,10 @@ TEST_F(AnimationConfigFuzzTest, DriverNumberPropertyNotFiniteIsRejectedAtBind) {
 // aim must pose the chain exactly like the same direction at unit length.
 TEST_F(AnimationConfigFuzzTest, HugeIkAimParameterPosesLikeItsDirection) {
   const Model model = test_support::spec_example_quadruped();
-  auto c = io::parse_animation_config(test_support::kFeatureConfig, folder_.file("c.json"));
+  auto c =
+      critter::config::parse_animation_config(test_support::kFeatureConfig, folder_.file("c.json"));
   ASSERT_TRUE(c) << c.error().to_string();
-  auto b = io::bind_animation_config(*c, model);
-  ASSERT_TRUE(b) << b.error().to_string();
-  auto d = io::make_controller_desc(*c, *b, model);
+  auto d = critter::config::bind(*c, model);
   ASSERT_TRUE(d) << d.error().to_string();
   auto p = anim::ControllerProgram::compile(model, std::move(*d));
   ASSERT_TRUE(p) << p.error().to_string();
@@ -521,14 +513,14 @@ TEST_F(AnimationConfigFuzzTest, DeepNestingIsRefusedWithLimitError) {
            std::string(static_cast<std::size_t>(depth), ']') + "}}}";
   };
   // The root, animations and die take three levels: 125 arrays reach level 128, the limit.
-  auto c = io::parse_animation_config(nested(125), folder_.file("deep.json"));
+  auto c = critter::config::parse_animation_config(nested(125), folder_.file("deep.json"));
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, ErrorCode::kInvalid) << c.error().to_string();
   EXPECT_EQ(c.error().location, "/animations/die/preservePose");
   std::string pointer = "/animations/die/preservePose";
   for (int i = 0; i < 125; ++i) pointer += "/0";
   for (int depth : {126, 5000, 1000000}) {
-    c = io::parse_animation_config(nested(depth), folder_.file("deep.json"));
+    c = critter::config::parse_animation_config(nested(depth), folder_.file("deep.json"));
     ASSERT_FALSE(c);
     EXPECT_EQ(c.error().code, ErrorCode::kLimit) << depth;
     EXPECT_EQ(c.error().path, folder_.file("deep.json"));
@@ -542,11 +534,10 @@ TEST_F(AnimationConfigFuzzTest, DeepNestingIsRefusedWithLimitError) {
 // value), so the pose equals the pose with 0.
 TEST_F(AnimationConfigFuzzTest, DriverParameterNotFiniteReadsAsZero) {
   const Model model = test_support::spec_example_quadruped();
-  auto c = io::parse_animation_config(test_support::kSpecExampleConfig, folder_.file("c.json"));
+  auto c = critter::config::parse_animation_config(test_support::kSpecExampleConfig,
+                                                   folder_.file("c.json"));
   ASSERT_TRUE(c) << c.error().to_string();
-  auto b = io::bind_animation_config(*c, model);
-  ASSERT_TRUE(b) << b.error().to_string();
-  auto d = io::make_controller_desc(*c, *b, model);
+  auto d = critter::config::bind(*c, model);
   ASSERT_TRUE(d) << d.error().to_string();
   auto p = anim::ControllerProgram::compile(model, std::move(*d));
   ASSERT_TRUE(p) << p.error().to_string();
@@ -587,10 +578,9 @@ TEST_F(AnimationConfigFuzzTest, DriverParameterNotFiniteReadsAsZero) {
 TEST_F(AnimationConfigFuzzTest, TinyModelScaleKeepsRootCorrectionFinite) {
   const Model model = test_support::spec_example_quadruped();
   auto correction_y = [&](const char* text) {
-    auto c = io::parse_animation_config(text, folder_.file("c.json"));
+    auto c = critter::config::parse_animation_config(text, folder_.file("c.json"));
     EXPECT_TRUE(c) << c.error().to_string();
-    auto b = io::bind_animation_config(*c, model);
-    auto d = io::make_controller_desc(*c, *b, model);
+    auto d = critter::config::bind(*c, model);
     auto p = anim::ControllerProgram::compile(model, std::move(*d));
     anim::Controller ctl(*p);
     ctl.update(0.1f);
@@ -615,11 +605,9 @@ TEST_F(AnimationConfigFuzzTest, LookAtOverZeroScaledBoneKeepsPoseFinite) {
   std::string text = test_support::kFeatureConfig;
   const std::string weight = "\"weight\": 0.8,";
   text.erase(text.find(weight), weight.size());  // the Head layer at full weight
-  auto c = io::parse_animation_config(text, folder_.file("c.json"));
+  auto c = critter::config::parse_animation_config(text, folder_.file("c.json"));
   ASSERT_TRUE(c) << c.error().to_string();
-  auto b = io::bind_animation_config(*c, model);
-  ASSERT_TRUE(b) << b.error().to_string();
-  auto d = io::make_controller_desc(*c, *b, model);
+  auto d = critter::config::bind(*c, model);
   ASSERT_TRUE(d) << d.error().to_string();
   auto p = anim::ControllerProgram::compile(model, std::move(*d));
   ASSERT_TRUE(p) << p.error().to_string();
@@ -647,11 +635,11 @@ TEST_F(AnimationConfigFuzzTest, LookAtOverZeroScaledBoneKeepsPoseFinite) {
 // reported against the right pointer.
 TEST_F(AnimationConfigFuzzTest, UnreachableRuleWarningAfterManyRulesNamesTheFirstUnconditional) {
   Diagnostics diag;
-  auto c = io::parse_animation_config(R"({"states": {"s": {"layer": "Base", "rules": [
+  auto c = critter::config::parse_animation_config(R"({"states": {"s": {"layer": "Base", "rules": [
       {"condition": "true", "animation": "a"}, {"condition": "x", "animation": "b"},
       {"condition": "y", "animation": "c"}, {"condition": "z", "animation": "d"},
       {"condition": "w", "animation": "e"}]}}})",
-                                      folder_.file("c.json"), {}, &diag);
+                                                   folder_.file("c.json"), {}, &diag);
   ASSERT_TRUE(c) << c.error().to_string();
   std::vector<std::string> got;
   for (const Warning& w : diag.items()) got.push_back(w.location + " | " + w.message);

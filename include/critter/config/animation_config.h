@@ -1,8 +1,8 @@
 // AnimationConfig: the animation-controller JSON file (Survivalcraft's format with critter's
 // decisions, specs/animation-config.md) as plain data, after `extends` is merged and the template
-// is resolved. This is the PARSE phase: no model is needed. Binding names to a model is
-// animation_config_bind.h. Every element keeps the file and JSON pointer it came from so later
-// phases report located errors.
+// is resolved. This is the PARSE stage: no model is needed. Binding names to a model is
+// config/bind.h. Every element keeps the file and JSON pointer it came from so later stages
+// report located errors.
 #pragma once
 
 #include <cstdint>
@@ -11,14 +11,15 @@
 #include <string_view>
 #include <vector>
 
+#include "critter/anim/controller_desc.h"
 #include "critter/anim/ik_joint_limit.h"
 #include "critter/anim/ik_options.h"
+#include "critter/config/config_value.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 #include "critter/core/math.h"
-#include "critter/io/animation_config_value.h"
 
-namespace critter::io {
+namespace critter::config {
 
 // A float field that is either a static value or an expression (§15: a string containing both
 // '[' and ']', or starting with "expr:" which is stripped). A string without an expression is
@@ -44,16 +45,17 @@ struct DynamicBool {
   bool is_expression() const { return !expression.empty(); }
 };
 
-enum class LayerBlendMode : std::uint8_t { kOverride, kAdditive };
-enum class BlendCurve : std::uint8_t { kLinear, kSmoothstep };
+// The enums of the runtime description, read from their config names.
+using anim::BlendCurve;
+using anim::LayerBlendMode;
+using anim::RootMotionBlendMethod;
+using anim::RootMotionImpulseMethod;
+using anim::RootMotionMode;
+using anim::RootMotionPhysics;
+using anim::RootScaleMode;
+using anim::RootScaleSource;
 
 // ---- root motion (§13) ------------------------------------------------------------------------
-
-enum class RootMotionMode : std::uint8_t { kNone, kBlend, kAddImpulse, kOverride };
-enum class RootMotionBlendMethod : std::uint8_t { kSmoothDamp, kWeightedAverage, kSpringDamper };
-enum class ImpulseMethod : std::uint8_t { kAverage, kPeak, kWeighted };
-enum class RootScaleMode : std::uint8_t { kNone, kOverride };
-enum class RootScaleSource : std::uint8_t { kAnimation, kFixed };
 
 struct RootMotionTranslation {
   RootMotionMode mode = RootMotionMode::kNone;
@@ -62,7 +64,7 @@ struct RootMotionTranslation {
   float blend_weight = 0.5f;
   float spring_stiffness = 100.0f;
   float spring_damping = 10.0f;
-  ImpulseMethod impulse_method = ImpulseMethod::kAverage;
+  RootMotionImpulseMethod impulse_method = RootMotionImpulseMethod::kAverage;
   float impulse_scale = 1.0f;
   float impulse_phase = -1.0f;  // absolute clip phase; -1 = end phase (start phase in reverse)
   std::optional<vec3> impulse_override;        // body-local, metres per second
@@ -78,18 +80,6 @@ struct RootMotionScale {
   std::optional<float> value;
   float blend_duration = 0.2f;  // seconds
   std::optional<float> min_scale;
-};
-
-// Host body effects disabled while the root motion is active (all default false).
-struct RootMotionPhysics {
-  bool disable_gravity = false;
-  bool disable_terrain_collision = false;
-  bool disable_input_movement = false;
-  bool clear_velocity_on_exit = false;
-  bool disable_air_drag = false;
-  bool disable_water_drag = false;
-  bool disable_ground_drag = false;
-  bool disable_all = false;
 };
 
 struct RootMotionConfig {
@@ -229,17 +219,13 @@ std::vector<std::string_view> builtin_template_names();
 
 // ---- parameters (§16) -------------------------------------------------------------------------
 
-enum class ParameterType : std::uint8_t { kFloat, kInt, kBool, kString, kVec2, kVec3, kTrigger };
-
-std::string_view to_string(ParameterType type);
-
 // An initial parameter value. JSON numbers are floats, `[x,y]`/`{X,Y}` Vec2, `[x,y,z]`/`{X,Y,Z}`
 // Vec3. critter extension: `{"type": "int"|"trigger"|..., "value": v}` declares the type
 // explicitly (a trigger has no value).
 struct ParameterConfig {
   std::string name;
-  ParameterType type = ParameterType::kFloat;
-  float number = 0.0f;  // kFloat, kInt (integral)
+  anim::ParamType type = anim::ParamType::kFloat;  // never kUnset
+  float number = 0.0f;                             // kFloat, kInt (integral)
   bool boolean = false;
   std::string string;
   vec3 vec{0.0f};  // kVec2 uses x, y
@@ -348,4 +334,4 @@ Result<AnimationConfig> parse_animation_config(std::string_view text, std::strin
                                                Diagnostics* diag = nullptr,
                                                std::vector<Error>* all_errors = nullptr);
 
-}  // namespace critter::io
+}  // namespace critter::config

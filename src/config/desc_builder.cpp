@@ -1,4 +1,4 @@
-#include "critter/io/animation_config_runtime.h"
+#include "desc_builder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,26 +11,8 @@
 #include "critter/anim/expression.h"
 #include "critter/anim/parameters.h"
 
-namespace critter::io {
+namespace critter::config::detail {
 namespace {
-
-// The io and anim enums of §13 list the same values in the same order.
-static_assert(static_cast<int>(RootMotionMode::kOverride) ==
-              static_cast<int>(anim::RootMotionMode::kOverride));
-static_assert(static_cast<int>(RootMotionMode::kAddImpulse) ==
-              static_cast<int>(anim::RootMotionMode::kAddImpulse));
-static_assert(static_cast<int>(RootMotionBlendMethod::kSpringDamper) ==
-              static_cast<int>(anim::RootMotionBlendMethod::kSpringDamper));
-static_assert(static_cast<int>(ImpulseMethod::kWeighted) ==
-              static_cast<int>(anim::RootMotionImpulseMethod::kWeighted));
-static_assert(static_cast<int>(RootScaleMode::kOverride) ==
-              static_cast<int>(anim::RootScaleMode::kOverride));
-static_assert(static_cast<int>(RootScaleSource::kFixed) ==
-              static_cast<int>(anim::RootScaleSource::kFixed));
-
-Error located(ErrorCode code, const SourceLocation& where, std::string message) {
-  return Error::at(code, where.file, where.pointer, std::move(message));
-}
 
 anim::ParameterValue to_parameter(const ConfigValue& v) {
   switch (v.kind) {
@@ -75,15 +57,6 @@ anim::ControllerActionDesc to_action(const std::optional<ActionConfig>& a) {
   return out;
 }
 
-// "X", "XDriver": the same driver type.
-bool same_driver(std::string_view a, std::string_view b) {
-  auto strip = [](std::string_view n) {
-    if (n.size() > 6 && iequals(n.substr(n.size() - 6), "Driver")) n.remove_suffix(6);
-    return n;
-  };
-  return iequals(strip(a), strip(b));
-}
-
 // A number property: a number, or a string holding one, finite as a float (bind reports the
 // others; this keeps a description built without bind from reaching the drivers with them).
 bool read_number(const ConfigValue& v, float* out) {
@@ -112,10 +85,6 @@ int axis_index(const ConfigValue& v, int fallback) {
   return fallback;
 }
 
-anim::ConfigSite site(const SourceLocation& where) {
-  return anim::ConfigSite{where.file, where.pointer};
-}
-
 // An Expression driver channel: a number, or a string that is an expression or a literal.
 anim::DynamicFloatDesc channel(const ConfigValue& v, float fallback) {
   anim::DynamicFloatDesc out{fallback, {}};
@@ -129,9 +98,21 @@ anim::DynamicFloatDesc channel(const ConfigValue& v, float fallback) {
 
 class Builder {
  public:
-  Builder(const AnimationConfig& config, const Model& model, const FileClipIndex& file_clips,
-          const anim::DriverRegistry& drivers)
-      : config_(config), model_(model), file_clips_(file_clips), drivers_(drivers) {}
+  Builder(const AnimationConfig& config, const Model& model,
+          const std::map<const AnimationReference*, int>& file_clips,
+          const anim::DriverRegistry& drivers, Problems& problems)
+      : config_(config),
+        model_(model),
+        file_clips_(file_clips),
+        drivers_(drivers),
+        p_(problems),
+        quiet_(!problems.errors.empty()) {}
+
+  // A problem the binder reports itself when it sees it: reported here only for a config the
+  // binder accepted.
+  void soft_error(ErrorCode code, const SourceLocation& where, std::string message) {
+    if (!quiet_) p_.error(code, where, std::move(message));
+  }
 
   int bone(std::string_view name) const {
     return model_.find_bone(config_.resolve_bone_alias(name));
@@ -192,7 +173,7 @@ class Builder {
           for (int k = 0; k < 9; ++k) {
             if (const ConfigValue* c = b.find(kNames[k])) {
               out.channels[k] = channel(*c, out.channels[k].value);
-              out.channel_sites[k] = site(c->where);
+              out.channel_sites[k] = c->where;
             }
           }
           d.bones.push_back(std::move(out));
@@ -286,7 +267,8 @@ class Builder {
     d.type = registered != nullptr ? registered->name : std::string(type);
     d.target_bone = bone("Head");
     const ConfigValue* preset_properties =
-        preset != nullptr && same_driver(preset->type, type) ? &preset->properties : nullptr;
+        preset != nullptr && anim::same_driver_name(preset->type, type) ? &preset->properties
+                                                                        : nullptr;
     apply_properties(preset_properties, d);
     apply_properties(args, d);
     if (registered != nullptr) {
@@ -302,14 +284,13 @@ class Builder {
     anim::ControllerRootMotionDesc out;
     out.source_bone = in.source_bone ? bone(*in.source_bone) : -1;
     const RootMotionTranslation& t = in.translation;
-    out.mode = static_cast<anim::RootMotionMode>(static_cast<int>(t.mode));
-    out.blend_method = static_cast<anim::RootMotionBlendMethod>(static_cast<int>(t.blend_method));
+    out.mode = t.mode;
+    out.blend_method = t.blend_method;
     out.smooth_time = t.smooth_time;
     out.blend_weight = t.blend_weight;
     out.spring_stiffness = t.spring_stiffness;
     out.spring_damping = t.spring_damping;
-    out.impulse_method =
-        static_cast<anim::RootMotionImpulseMethod>(static_cast<int>(t.impulse_method));
+    out.impulse_method = t.impulse_method;
     out.impulse_scale = t.impulse_scale;
     out.impulse_phase = t.impulse_phase;
     out.impulse_override = t.impulse_override;
@@ -318,32 +299,28 @@ class Builder {
     out.max_speed = t.max_speed;
     out.max_impulse = t.max_impulse;
     const RootMotionScale& sc = in.scale;
-    out.scale.mode = static_cast<anim::RootScaleMode>(static_cast<int>(sc.mode));
-    out.scale.source = static_cast<anim::RootScaleSource>(static_cast<int>(sc.source));
+    out.scale.mode = sc.mode;
+    out.scale.source = sc.source;
     out.scale.value = sc.value.value_or(1.0f);  // Fixed without a value keeps the body's size
     out.scale.blend_duration = sc.blend_duration;
     out.scale.min_scale = sc.min_scale;
     if (in.physics) {
-      const RootMotionPhysics& ph = *in.physics;
-      out.physics.disable_gravity = ph.disable_gravity;
-      out.physics.disable_terrain_collision = ph.disable_terrain_collision;
-      out.physics.disable_input_movement = ph.disable_input_movement;
-      out.physics.clear_velocity_on_exit = ph.clear_velocity_on_exit;
-      out.physics.disable_air_drag = ph.disable_air_drag;
-      out.physics.disable_water_drag = ph.disable_water_drag;
-      out.physics.disable_ground_drag = ph.disable_ground_drag;
-      out.physics.disable_all = ph.disable_all;
+      out.physics = *in.physics;
     }
     return out;
   }
 
-  Result<anim::ControllerAnimationDesc> animation(const AnimationReference& rule_ref) {
+  // The animation of a rule (`self` empty: an alias wins over a clip of the same name) or of the
+  // `animations` entry `self` (a clip wins; the entry never names itself). A source that does
+  // not resolve plays nothing.
+  anim::ControllerAnimationDesc animation(const AnimationReference& rule_ref,
+                                          std::string_view self = {}) {
     // The references to merge, nearest the rule first, and the one that names the source.
     std::vector<const AnimationReference*> chain{&rule_ref};
     const AnimationReference* end = &rule_ref;
+    bool resolved = true;
     if (rule_ref.kind == SourceKind::kName) {
-      bool alias_first = true;  // in a rule, an alias wins over a clip of the same name
-      std::string_view self;
+      bool alias_first = self.empty();
       const AnimationReference* current = &rule_ref;
       for (;;) {
         const AnimationAlias* alias = config_.find_animation(current->target);
@@ -353,12 +330,16 @@ class Builder {
           break;
         }
         if (alias == nullptr) {
-          return fail(located(
+          soft_error(
               ErrorCode::kInvalid, rule_ref.source_where,
-              "'" + current->target + "' is neither an animation alias nor a clip of the model"));
+              "'" + current->target + "' is neither an animation alias nor a clip of the model");
+          resolved = false;
+          break;
         }
         if (chain.size() > config_.animations.size()) {
-          return fail(located(ErrorCode::kInvalid, rule_ref.source_where, "alias cycle"));
+          soft_error(ErrorCode::kInvalid, rule_ref.source_where, "alias cycle");
+          resolved = false;
+          break;
         }
         chain.push_back(&alias->reference);
         current = &alias->reference;
@@ -373,20 +354,26 @@ class Builder {
 
     anim::ControllerAnimationDesc out;
     using Source = anim::ControllerAnimationDesc::Source;
-    switch (end->kind) {
+    switch (resolved ? end->kind : SourceKind::kNone) {
       case SourceKind::kNone:
         out.source = Source::kNone;
         break;
       case SourceKind::kName:
       case SourceKind::kClip:
-        out.source = Source::kClip;
         out.clip = model_.find_clip(end->target);
         if (out.clip < 0) {
-          return fail(located(ErrorCode::kInvalid, end->source_where,
-                              "'" + end->target + "' is not a clip of the model"));
+          soft_error(ErrorCode::kInvalid, end->source_where,
+                     "'" + end->target + "' is not a clip of the model");
+          break;
         }
+        out.source = Source::kClip;
         break;
       case SourceKind::kDriver: {
+        if (drivers_.find(end->target) == nullptr) {
+          soft_error(ErrorCode::kInvalid, end->source_where,
+                     "unknown driver type '" + end->target + "'");
+          break;
+        }
         out.source = Source::kDriver;
         const ConfigValue* args = nullptr;
         for (const AnimationReference* r : chain) {
@@ -409,21 +396,14 @@ class Builder {
       case SourceKind::kParameter:
         out.source = Source::kParameter;
         out.parameter = end->target;
-        out.sites.source = site(end->source_where);
+        out.sites.source = end->source_where;
         break;
       case SourceKind::kFile: {
-        if (!file_clips_) {
-          return fail(located(ErrorCode::kUnsupported, end->source_where,
-                              "file: sources need the host to load their clip into the model"));
-        }
-        auto clip = file_clips_(*end);
-        if (!clip) return fail(std::move(clip.error()));
-        if (*clip < 0 || static_cast<std::size_t>(*clip) >= model_.clips().size()) {
-          return fail(located(ErrorCode::kInvalid, end->source_where,
-                              "the clip of '" + end->target + "' is not in the model"));
-        }
+        // The binder reported a reference the host did not place, where it is written.
+        const auto clip = file_clips_.find(end);
+        if (clip == file_clips_.end()) break;
         out.source = Source::kClip;
-        out.clip = *clip;
+        out.clip = clip->second;
         break;
       }
     }
@@ -447,14 +427,14 @@ class Builder {
     out.end_phase = to_float(end_phase);
     out.blend_duration = to_float(blend_duration);
     // Runtime warnings name the field where it was written: the rule's, or its alias's (§0.4).
-    out.sites.speed = site(speed.where);
-    out.sites.start_phase = site(start_phase.where);
-    out.sites.end_phase = site(end_phase.where);
-    out.sites.blend_duration = site(blend_duration.where);
+    out.sites.speed = speed.where;
+    out.sites.start_phase = start_phase.where;
+    out.sites.end_phase = end_phase.where;
+    out.sites.blend_duration = blend_duration.where;
     for (const AnimationReference* r : chain) {
       if (r->loop.written) {
         out.loop = anim::DynamicBoolDesc{r->loop.value, r->loop.expression};
-        out.sites.loop = site(r->loop.where);
+        out.sites.loop = r->loop.where;
         break;
       }
     }
@@ -503,62 +483,69 @@ class Builder {
     return out;
   }
 
-  Result<std::vector<anim::ControllerRuleDesc>> rules(const std::vector<RuleConfig>& in) {
+  std::vector<anim::ControllerRuleDesc> rules(const std::vector<RuleConfig>& in) {
     std::vector<anim::ControllerRuleDesc> out;
     out.reserve(in.size());
     for (const RuleConfig& r : in) {
       anim::ControllerRuleDesc rule;
-      rule.condition = r.condition;
-      rule.condition_site = site(r.condition_where);
+      // The text the expression compiler reads (`expr:` stripped).
+      rule.condition =
+          r.condition.empty()
+              ? std::string()
+              : std::string(
+                    anim::classify_text(r.condition, anim::ExpressionField::kCondition).text);
+      rule.condition_site = r.condition_where;
       rule.is_group = r.is_group;
       if (r.is_group) {
-        auto children = rules(r.rules);
-        if (!children) return fail(children.error());
-        rule.rules = std::move(*children);
+        rule.rules = rules(r.rules);
       } else if (r.animation) {
-        auto a = animation(*r.animation);
-        if (!a) return fail(a.error());
-        rule.animation = std::move(*a);
+        rule.animation = animation(*r.animation);
       }
       out.push_back(std::move(rule));
     }
     return out;
   }
 
+  // Whether the binder reported errors (the description then only serves to list the others).
+  bool quiet() const { return quiet_; }
+
+  // The joint of a config bone name in an IK entry; a bone the model lacks is the binder's error.
+  bool ik_bone(const std::string& name, const SourceLocation& where, int& joint) {
+    joint = bone(name);
+    if (joint >= 0) return true;
+    soft_error(ErrorCode::kInvalid, where, "'" + name + "' is not a bone of the model");
+    return false;
+  }
+
  private:
   const AnimationConfig& config_;
   const Model& model_;
-  const FileClipIndex& file_clips_;
+  const std::map<const AnimationReference*, int>& file_clips_;
   const anim::DriverRegistry& drivers_;
+  Problems& p_;
+  const bool quiet_;
   const DriverConfig* preset_ = nullptr;
 };
 
 }  // namespace
 
-Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
-                                                  const BoundAnimationConfig& bound,
-                                                  const Model& model,
-                                                  const FileClipIndex& file_clips) {
+anim::ControllerDesc build_desc(const AnimationConfig& config, const BoundNames& bound,
+                                const Model& model, const anim::DriverRegistry& drivers,
+                                Problems& problems) {
   anim::ControllerDesc desc;
   desc.source = config.path;
   desc.schema = bound.schema;
-  const anim::DriverRegistry& drivers =
-      bound.drivers != nullptr ? *bound.drivers : anim::DriverRegistry::builtin();
   desc.root_bone_rotation = config.root_bone_rotation.value_or(quat(1.0f, 0.0f, 0.0f, 0.0f));
   desc.root_bone_translation = config.root_bone_translation.value_or(vec3(0.0f));
   desc.model_scale = config.model_scale;
+  Builder builder(config, model, bound.file_clips, drivers, problems);
   for (const BoundLayer& l : bound.layers) {
     anim::ControllerLayerDesc layer;
     layer.name = l.name;
-    layer.blend_mode = l.blend_mode == LayerBlendMode::kAdditive ? anim::LayerBlendMode::kAdditive
-                                                                 : anim::LayerBlendMode::kOverride;
+    layer.blend_mode = l.blend_mode;
     layer.weight = l.weight;
-    layer.blend_curve = l.blend_curve == BlendCurve::kSmoothstep ? anim::BlendCurve::kSmoothstep
-                                                                 : anim::BlendCurve::kLinear;
-    if (l.driver) {
-      layer.driver =
-          Builder(config, model, file_clips, drivers).driver(l.driver->type, &*l.driver, nullptr);
-    }
+    layer.blend_curve = l.blend_curve;
+    if (l.driver) layer.driver = builder.driver(l.driver->type, &*l.driver, nullptr);
     bool all = true;
     for (bool b : l.mask) all = all && b;
     if (!all) {
@@ -566,7 +553,9 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     }
     desc.layers.push_back(std::move(layer));
   }
-  Builder builder(config, model, file_clips, drivers);
+  for (const AnimationAlias& a : config.animations) {
+    desc.animations.push_back(builder.animation(a.reference, a.name));
+  }
   for (std::size_t i = 0; i < config.states.size(); ++i) {
     anim::ControllerStateDesc state;
     state.name = config.states[i].name;
@@ -575,18 +564,19 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
                                      bound.layers[static_cast<std::size_t>(state.layer)].driver
                                  ? &*bound.layers[static_cast<std::size_t>(state.layer)].driver
                                  : nullptr);
-    auto rules = builder.rules(config.states[i].rules);
-    if (!rules) return fail(rules.error());
-    state.rules = std::move(*rules);
+    state.rules = builder.rules(config.states[i].rules);
     desc.states.push_back(std::move(state));
   }
+  const auto parents = model.skeleton().parents();
   for (const IkChainConfig& chain : config.ik.chains) {
     anim::ControllerIkChainDesc out;
     out.name = chain.name;
-    out.end_joint = model.find_bone(config.resolve_bone_alias(chain.end_bone));
-    if (out.end_joint < 0) {
-      return fail(located(ErrorCode::kInvalid, chain.end_bone_where,
-                          "'" + chain.end_bone + "' is not a bone of the model"));
+    bool bones_ok = builder.ik_bone(chain.end_bone, chain.end_bone_where, out.end_joint);
+    if (bones_ok && builder.quiet()) {
+      // A chain of one bone is the binder's error: leave the chain out of a description that
+      // only serves to list the other errors.
+      bones_ok =
+          parents[static_cast<std::size_t>(out.end_joint)] >= 0 && chain.max_chain_length >= 2;
     }
     out.max_chain_length = chain.max_chain_length;
     out.target = chain.target;
@@ -597,49 +587,46 @@ Result<anim::ControllerDesc> make_controller_desc(const AnimationConfig& config,
     out.position_weight =
         anim::DynamicFloatDesc{chain.position_weight.value, chain.position_weight.expression};
     out.aim_weight = anim::DynamicFloatDesc{chain.aim_weight.value, chain.aim_weight.expression};
-    out.sites.enabled = site(chain.enabled.where);
-    out.sites.weight = site(chain.weight.where);
-    out.sites.position_weight = site(chain.position_weight.where);
-    out.sites.aim_weight = site(chain.aim_weight.where);
+    out.sites.enabled = chain.enabled.where;
+    out.sites.weight = chain.weight.where;
+    out.sites.position_weight = chain.position_weight.where;
+    out.sites.aim_weight = chain.aim_weight.where;
     out.settings = chain.settings;
     for (const JointLimitConfig& l : chain.joint_limits) {
       anim::JointLimit limit;
-      limit.joint = model.find_bone(config.resolve_bone_alias(l.bone));
-      if (limit.joint < 0) {
-        return fail(located(ErrorCode::kInvalid, l.bone_where,
-                            "'" + l.bone + "' is not a bone of the model"));
-      }
+      bones_ok = builder.ik_bone(l.bone, l.bone_where, limit.joint) && bones_ok;
       limit.order = l.order;
       limit.min_degrees = l.min_degrees;
       limit.max_degrees = l.max_degrees;
       out.joint_limits.push_back(limit);
     }
-    desc.ik_chains.push_back(std::move(out));
+    if (bones_ok) desc.ik_chains.push_back(std::move(out));
   }
   for (const LookAtConfig& look : config.ik.look_ats) {
     anim::ControllerIkLookAtDesc out;
     out.name = look.name;
+    bool bones_ok = true;
     for (std::size_t i = 0; i < look.bones.size(); ++i) {
-      const int b = model.find_bone(config.resolve_bone_alias(look.bones[i]));
-      if (b < 0) {
-        return fail(located(ErrorCode::kInvalid,
-                            i < look.bones_where.size() ? look.bones_where[i] : look.where,
-                            "'" + look.bones[i] + "' is not a bone of the model"));
+      int b = -1;
+      if (builder.ik_bone(look.bones[i],
+                          i < look.bones_where.size() ? look.bones_where[i] : look.where, b)) {
+        out.bones.push_back(static_cast<std::int16_t>(b));
+      } else {
+        bones_ok = false;
       }
-      out.bones.push_back(static_cast<std::int16_t>(b));
     }
     out.shares = look.shares;
     out.target = look.target;
     out.yaw = anim::DynamicFloatDesc{look.yaw.value, look.yaw.expression};
     out.pitch = anim::DynamicFloatDesc{look.pitch.value, look.pitch.expression};
     out.weight = anim::DynamicFloatDesc{look.weight.value, look.weight.expression};
-    out.sites.yaw = site(look.yaw.where);
-    out.sites.pitch = site(look.pitch.where);
-    out.sites.weight = site(look.weight.where);
+    out.sites.yaw = look.yaw.where;
+    out.sites.pitch = look.pitch.where;
+    out.sites.weight = look.weight.where;
     out.settings = look.settings;
-    desc.ik_look_ats.push_back(std::move(out));
+    if (bones_ok) desc.ik_look_ats.push_back(std::move(out));
   }
   return desc;
 }
 
-}  // namespace critter::io
+}  // namespace critter::config::detail

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "critter/config/config_value.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
-#include "critter/io/animation_config_value.h"
 
-namespace critter::io::config_detail {
+namespace critter::config::detail {
 
 // Problems found while reading: every error is kept so a checker can list them all.
 struct Problems {
@@ -34,7 +34,7 @@ std::string line_column(std::string_view text, std::size_t offset);
 // `file` and their JSON pointer. Object members keep file order, duplicates included. A syntax
 // error is ErrorCode::kParse located "line:column". Arrays and objects nested deeper than
 // kMaxConfigNesting are refused (ErrorCode::kLimit, located at the JSON pointer of the container
-// that goes too deep): the later phases walk and copy the tree recursively, so hostile nesting
+// that goes too deep): the later stages walk and copy the tree recursively, so hostile nesting
 // would cost memory and stack far beyond the file's size.
 inline constexpr std::size_t kMaxConfigNesting = 128;
 Result<ConfigValue> parse_relaxed_json(std::string_view text, const std::string& file);
@@ -52,4 +52,4 @@ void check_duplicate_keys(const ConfigValue& root, const std::vector<std::string
 // the result.
 ConfigValue merge_values(const ConfigValue* parent, const ConfigValue& child, Problems& problems);
 
-}  // namespace critter::io::config_detail
+}  // namespace critter::config::detail

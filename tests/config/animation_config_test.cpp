@@ -1,7 +1,9 @@
-// Animation config parse phase: relaxed JSON, every field, located errors, extends, templates.
-#include "critter/io/animation_config.h"
+// Animation config parse stage (relaxed JSON, every field, located errors, extends, templates) and
+// the located errors and warnings of binding a parsed config to a model.
+#include "critter/config/animation_config.h"
 
-#include "critter/io/animation_config_bind.h"
+#include "critter/anim/controller.h"
+#include "critter/config/bind.h"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +23,8 @@ using critter::Error;
 using critter::ErrorCode;
 using critter::quat;
 using critter::vec3;
-using namespace critter::io;
+using namespace critter::config;
+namespace anim = critter::anim;
 
 class AnimationConfigTest : public ::testing::Test {
  protected:
@@ -51,6 +54,16 @@ class AnimationConfigTest : public ::testing::Test {
       if (w.location == pointer && w.message.find(needle) != std::string::npos) return true;
     }
     return false;
+  }
+  // bind, then the one compile of the description (the partial one where bind failed), as
+  // `critter check` does: the errors and warnings of both.
+  critter::Result<critter::anim::ControllerDesc> bind_and_compile(const AnimationConfig& c,
+                                                                  const critter::Model& model) {
+    critter::anim::ControllerDesc partial;
+    auto b = bind(c, model, {}, &diag_, &errors_, &partial);
+    (void)critter::anim::ControllerProgram::compile(model, b ? *b : std::move(partial), nullptr,
+                                                    &diag_, &errors_);
+    return b;
   }
   bool has_error(const std::string& pointer, const std::string& needle) const {
     for (const Error& e : errors_) {
@@ -189,21 +202,21 @@ TEST_F(AnimationConfigTest, ParametersOfEveryType) {
       "I": {"type": "int", "value": 7}, "T": {"type": "Trigger"}}})");
   ASSERT_TRUE(c) << c.error().to_string();
   ASSERT_EQ(c->parameters.size(), 8u);
-  EXPECT_EQ(c->parameters[0].type, ParameterType::kFloat);
+  EXPECT_EQ(c->parameters[0].type, anim::ParamType::kFloat);
   EXPECT_FLOAT_EQ(c->parameters[0].number, 0.5f);
-  EXPECT_EQ(c->parameters[1].type, ParameterType::kBool);
+  EXPECT_EQ(c->parameters[1].type, anim::ParamType::kBool);
   EXPECT_TRUE(c->parameters[1].boolean);
-  EXPECT_EQ(c->parameters[2].type, ParameterType::kString);
+  EXPECT_EQ(c->parameters[2].type, anim::ParamType::kString);
   EXPECT_EQ(c->parameters[2].string, "walk");
-  EXPECT_EQ(c->parameters[3].type, ParameterType::kVec2);
+  EXPECT_EQ(c->parameters[3].type, anim::ParamType::kVec2);
   EXPECT_EQ(c->parameters[3].vec, vec3(1, 2, 0));
-  EXPECT_EQ(c->parameters[4].type, ParameterType::kVec3);
+  EXPECT_EQ(c->parameters[4].type, anim::ParamType::kVec3);
   EXPECT_EQ(c->parameters[4].vec, vec3(1, 2, 3));
-  EXPECT_EQ(c->parameters[5].type, ParameterType::kVec2);
+  EXPECT_EQ(c->parameters[5].type, anim::ParamType::kVec2);
   EXPECT_EQ(c->parameters[5].vec, vec3(4, 5, 0));
-  EXPECT_EQ(c->parameters[6].type, ParameterType::kInt);
+  EXPECT_EQ(c->parameters[6].type, anim::ParamType::kInt);
   EXPECT_FLOAT_EQ(c->parameters[6].number, 7.0f);
-  EXPECT_EQ(c->parameters[7].type, ParameterType::kTrigger);
+  EXPECT_EQ(c->parameters[7].type, anim::ParamType::kTrigger);
   ASSERT_NE(c->find_parameter("v3"), nullptr);
 }
 
@@ -271,7 +284,7 @@ TEST_F(AnimationConfigTest, AnimationReferenceEveryField) {
   EXPECT_EQ(r.root_motion->source_bone.value_or(""), "Root");
   EXPECT_EQ(r.root_motion->translation.mode, RootMotionMode::kAddImpulse);
   EXPECT_EQ(r.root_motion->translation.blend_method, RootMotionBlendMethod::kSpringDamper);
-  EXPECT_EQ(r.root_motion->translation.impulse_method, ImpulseMethod::kPeak);
+  EXPECT_EQ(r.root_motion->translation.impulse_method, RootMotionImpulseMethod::kPeak);
   EXPECT_FLOAT_EQ(r.root_motion->translation.impulse_phase, 0.18f);
   EXPECT_EQ(r.root_motion->translation.velocity_mask, vec3(0, 1, 0));
   EXPECT_EQ(r.root_motion->translation.impulse_override.value_or(vec3(0)), vec3(0, 5, 0));
@@ -680,22 +693,28 @@ TEST_F(AnimationConfigTest, SpecExampleBindsToAModelBuiltInCode) {
   ASSERT_TRUE(c) << c.error().to_string() << all_errors();
   EXPECT_TRUE(diag_.empty()) << all_warnings();
   const critter::Model model = spec_example_quadruped();
-  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  auto b = bind(*c, model, {}, &diag_, &errors_);
   ASSERT_TRUE(b) << b.error().to_string() << all_errors();
   EXPECT_TRUE(diag_.empty()) << all_warnings();
   ASSERT_EQ(b->layers.size(), 3u);
   EXPECT_EQ(b->layers[1].name, "Head");
   EXPECT_EQ(b->layers[1].blend_curve, BlendCurve::kSmoothstep);
   // Head's template mask [Head, Neck] resolves through the aliases: the neck subtree.
-  EXPECT_EQ(b->layers[1].mask, (std::vector<bool>{false, false, true, true, false, false, false}));
-  EXPECT_EQ(b->layers[0].mask, std::vector<bool>(7, true));
+  EXPECT_EQ(b->layers[1].joint_weights, (std::vector<float>{0, 0, 1, 1, 0, 0, 0}));
+  EXPECT_TRUE(b->layers[0].joint_weights.empty());  // every joint
   ASSERT_EQ(b->animations.size(), 3u);
-  EXPECT_EQ(b->animations[0].kind, SourceKind::kClip);
+  EXPECT_EQ(b->animations[0].source, critter::anim::ControllerAnimationDesc::Source::kClip);
   EXPECT_EQ(b->animations[0].clip, model.find_clip("Idle"));
   EXPECT_EQ(b->animations[2].clip, model.find_clip("Jump"));
-  EXPECT_EQ(b->state_layers, (std::vector<int>{0, 2}));
-  EXPECT_TRUE(b->undeclared_parameters.empty());
-  EXPECT_GE(b->expression_count, 6u);
+  ASSERT_EQ(b->states.size(), 2u);
+  EXPECT_EQ(b->states[0].layer, 0);
+  EXPECT_EQ(b->states[1].layer, 2);
+  // The one compile: every expression compiles and reads only declared names.
+  auto p =
+      critter::anim::ControllerProgram::compile(model, std::move(*b), nullptr, &diag_, &errors_);
+  ASSERT_TRUE(p) << p.error().to_string();
+  EXPECT_TRUE(diag_.empty()) << all_warnings();
+  EXPECT_TRUE(errors_.empty()) << all_errors();
 }
 
 TEST_F(AnimationConfigTest, BindReportsEveryProblemWithItsPointer) {
@@ -716,7 +735,7 @@ TEST_F(AnimationConfigTest, BindReportsEveryProblemWithItsPointer) {
            "lookAt": [{"bones": ["Neck", "Eye"]}]}})json");
   ASSERT_TRUE(c) << c.error().to_string() << all_errors();
   const critter::Model model = spec_example_quadruped();
-  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  auto b = bind_and_compile(*c, model);
   ASSERT_FALSE(b);
   EXPECT_TRUE(has_error("/boneAliases/Tail", "'b_Tail' is not a bone")) << all_errors();
   EXPECT_TRUE(has_error("/layers/Head/bones/1", "bone 'Jaw' is not a bone")) << all_errors();
@@ -758,7 +777,7 @@ TEST_F(AnimationConfigTest, CreatureDriversLoadButWarnThatTheyDoNotRunYet) {
         {"condition": "true", "animation": "driver:LookAt"}]}}})json");
   ASSERT_TRUE(c) << c.error().to_string() << all_errors();
   const critter::Model model = spec_example_quadruped();
-  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  auto b = bind(*c, model, {}, &diag_, &errors_);
   ASSERT_TRUE(b) << b.error().to_string();
   EXPECT_TRUE(warned("/layers/Base/driver/type",
                      "driver 'FourLeggedWalk' is not implemented yet: its layer is left as it is"))
@@ -773,11 +792,11 @@ TEST_F(AnimationConfigTest, TemplateMaskBonesTheModelLacksOnlyWarn) {
   auto c = parse(R"({"template": "Fish"})");
   ASSERT_TRUE(c) << c.error().to_string();
   const critter::Model model = spec_example_quadruped();
-  auto b = bind_animation_config(*c, model, {}, &diag_, &errors_);
+  auto b = bind(*c, model, {}, &diag_, &errors_);
   ASSERT_TRUE(b) << b.error().to_string();
   EXPECT_TRUE(warned("/template", "masks bone 'Jaw'")) << all_warnings();
   // A mask with no bone of the model left affects nothing.
-  EXPECT_EQ(b->layers[1].mask, std::vector<bool>(7, false));
+  EXPECT_EQ(b->layers[1].joint_weights, std::vector<float>(7, 0.0f));
 }
 
 TEST_F(AnimationConfigTest, RequiredBonesAndDriverRegistry) {
@@ -785,7 +804,7 @@ TEST_F(AnimationConfigTest, RequiredBonesAndDriverRegistry) {
                               "layers": {"Base": {"index": 0}}})");
   auto c = parse(R"({"template": "T"})");
   ASSERT_TRUE(c) << c.error().to_string();
-  auto b = bind_animation_config(*c, spec_example_quadruped(), {}, &diag_, &errors_);
+  auto b = bind(*c, spec_example_quadruped(), {}, &diag_, &errors_);
   ASSERT_FALSE(b);
   EXPECT_TRUE(has_error("/template", "requires bone 'Wing'")) << all_errors();
   EXPECT_EQ(errors_.size(), 1u) << all_errors();
