@@ -4,7 +4,7 @@ PRESET ?= release
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc)
 
-.PHONY: all deps configure build demo test bench format clean
+.PHONY: all deps configure build demo test bench install format clean
 
 all: build
 
@@ -25,6 +25,12 @@ test: build
 
 bench: build
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b --benchmark_min_time=0.2; done
+
+# Installs the critter and critter-viewer programs, the headers, the libraries, the CMake package
+# (find_package(critter)) and critter.pc under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
