@@ -5,6 +5,8 @@
 #include <optional>
 #include <type_traits>
 #include <variant>
+
+#include "../common/posed_bounds.h"
 #include <utility>
 
 namespace critter::viewer {
@@ -66,9 +68,7 @@ Result<std::unique_ptr<CreaturePanel>> CreaturePanel::load(const tools::Creature
   return panel;
 }
 
-Aabb CreaturePanel::placed_bounds() const {
-  return model_->bounds().transformed(sim_->root_matrix());
-}
+Aabb CreaturePanel::placed_bounds() const { return tools::posed_bounds(*instance_); }
 
 Status CreaturePanel::set_value(const tools::StateField& field, const tools::StateValue& value) {
   if (!tools::store_state_value(state_, field, value)) {

@@ -63,7 +63,8 @@ class CreaturePanel {
   const std::shared_ptr<const Model>& shared_model() const { return model_; }
   const anim::Instance& instance() const { return *instance_; }
   const tools::CreatureSpec& spec() const { return spec_; }
-  // The model's bounds placed by the sim's root matrix (yaw), for framing the camera.
+  // The bounds of the creature as posed now, placed by the sim's root matrix (yaw), for
+  // framing the camera (tools::posed_bounds(), as `critter render` frames it).
   Aabb placed_bounds() const;
 
   // The state as the user set it: the --state values, changed by the setters. Unset names keep

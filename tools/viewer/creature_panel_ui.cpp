@@ -57,7 +57,14 @@ void CreaturePanelUi::state(CreaturePanel& panel, std::string& status) {
   for (const tools::StateField& field : tools::creature_state_fields()) {
     ImGui::PushID(field.name.data(), field.name.data() + field.name.size());
     const bool set = tools::state_is_set(panel.state(), field);
-    if (ImGui::SmallButton(set ? "x" : " ") && set) panel.unset(field);
+    if (set) {
+      if (ImGui::SmallButton("x")) panel.unset(field);
+    } else {
+      // The button's room, so the widgets line up whether or not a value is set.
+      const ImGuiStyle& style = ImGui::GetStyle();
+      ImGui::Dummy(ImVec2(ImGui::CalcTextSize("x").x + 2.0f * style.FramePadding.x,
+                          ImGui::GetTextLineHeight()));
+    }
     ImGui::SameLine();
     tools::StateValue v = shown_value(panel.state(), field);
     const std::string label(field.name);
