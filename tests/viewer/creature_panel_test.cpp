@@ -81,8 +81,8 @@ TEST(CreaturePanelSliders, UnsetNamesShowWhatTheSimUses) {
 }
 
 TEST(CreaturePanel, LoadChecksTheOptionsAsTheCommandLine) {
-  auto bad_kind = CreaturePanel::load(flags("four-leged"), builtin(legacy::Kind::kFourLegged),
-                                      "m.glb");
+  auto bad_kind =
+      CreaturePanel::load(flags("four-leged"), builtin(legacy::Kind::kFourLegged), "m.glb");
   ASSERT_FALSE(bad_kind);
   EXPECT_EQ(bad_kind.error().code, ErrorCode::kUsage);
   EXPECT_NE(bad_kind.error().to_string().find("did you mean four-legged"), std::string::npos);

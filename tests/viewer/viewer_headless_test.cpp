@@ -232,11 +232,17 @@ TEST_F(ViewerCreature, TheStateDrivesThePicture) {
   const fs::path still = dir_ / "still.png";
   const fs::path again = dir_ / "again.png";
   const std::string kind = "builtin:four-legged";
-  ASSERT_EQ(run_creature(kind, "--creature four-legged --state speed=3 --screenshot '" + run3.string() + "'"), 0)
+  ASSERT_EQ(run_creature(kind, "--creature four-legged --state speed=3 --screenshot '" +
+                                   run3.string() + "'"),
+            0)
       << err();
-  ASSERT_EQ(run_creature(kind, "--creature four-legged --state speed=0 --screenshot '" + still.string() + "'"), 0)
+  ASSERT_EQ(run_creature(kind, "--creature four-legged --state speed=0 --screenshot '" +
+                                   still.string() + "'"),
+            0)
       << err();
-  ASSERT_EQ(run_creature(kind, "--creature four-legged --state 'speed = 3' --screenshot '" + again.string() + "'"), 0)
+  ASSERT_EQ(run_creature(kind, "--creature four-legged --state 'speed = 3' --screenshot '" +
+                                   again.string() + "'"),
+            0)
       << err();
   const Picture p = inspect(run3);
   EXPECT_EQ(p.width, 240);
@@ -257,9 +263,9 @@ TEST_F(ViewerCreature, TheStateDrivesThePicture) {
 TEST_F(ViewerCreature, EveryKindOnItsBuiltinModelDraws) {
   for (const char* kind : {"human", "bird", "flightless-bird", "fish"}) {
     const fs::path png = dir_ / (std::string(kind) + ".png");
-    ASSERT_EQ(run_creature(std::string("builtin:") + kind,
-                           std::string("--creature ") + kind + " --state speed=1 --screenshot '" +
-                               png.string() + "'"),
+    ASSERT_EQ(run_creature(std::string("builtin:") + kind, std::string("--creature ") + kind +
+                                                               " --state speed=1 --screenshot '" +
+                                                               png.string() + "'"),
               0)
         << kind << ": " << err();
     EXPECT_GT(inspect(png).changed, 240 * 200 / 100) << kind;

@@ -1,6 +1,7 @@
 // CreatureSim: one simulated legacy creature (creatures.md Part A) as `critter pose --creature`,
-// `critter render --creature` and `critter-viewer --creature` drive it: state in, one local pose per step out, and a report
-// of what the rig shows. make_creature_sim() builds one from a model and a CreatureSpec.
+// `critter render --creature` and `critter-viewer --creature` drive it: state in, one local pose
+// per step out, and a report of what the rig shows. make_creature_sim() builds one from a model and
+// a CreatureSpec.
 //
 //   Result<std::unique_ptr<CreatureSim>> sim = make_creature_sim(model, spec);
 //   std::vector<Transform> pose(rest.begin(), rest.end());

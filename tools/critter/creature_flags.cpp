@@ -31,10 +31,11 @@ std::string type_column(const tools::StateField& field) {
 }  // namespace
 
 void add_creature_flags(CLI::App* app, CreatureFlags& flags) {
-  app->add_option("--creature", flags.creature,
-                  "Simulate a legacy creature rig instead of playing a clip: " + tools::creature_kind_list() +
-                      "; the simulation steps at 60 Hz from 0 to each --time with the --state "
-                      "values set before every step");
+  app->add_option(
+      "--creature", flags.creature,
+      "Simulate a legacy creature rig instead of playing a clip: " + tools::creature_kind_list() +
+          "; the simulation steps at 60 Hz from 0 to each --time with the --state "
+          "values set before every step");
   app->add_option("--species", flags.species,
                   "Species preset of the --creature rig (e.g. wolf, horse, cow, camel; default: "
                   "the rig's database defaults)");

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "../common/creature_state_track.h"
 #include "../common/creature_sim.h"
+#include "../common/creature_state_track.h"
 #include "creature_flags.h"
 #include "critter/anim/instance.h"
 #include "critter/asset/model.h"

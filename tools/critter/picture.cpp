@@ -3,7 +3,6 @@
 #include <charconv>
 #include <vector>
 
-
 namespace critter::cli {
 
 Result<Picture> Picture::create(int width, int height) {

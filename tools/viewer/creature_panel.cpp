@@ -6,8 +6,8 @@
 #include <type_traits>
 #include <variant>
 
-#include "../common/posed_bounds.h"
 #include <utility>
+#include "../common/posed_bounds.h"
 
 namespace critter::viewer {
 
@@ -68,7 +68,9 @@ Result<std::unique_ptr<CreaturePanel>> CreaturePanel::load(const tools::Creature
   return panel;
 }
 
-Aabb CreaturePanel::placed_bounds() const { return tools::posed_bounds(*instance_); }
+Aabb CreaturePanel::placed_bounds() const {
+  return tools::posed_bounds(*instance_);
+}
 
 Status CreaturePanel::set_value(const tools::StateField& field, const tools::StateValue& value) {
   if (!tools::store_state_value(state_, field, value)) {
@@ -82,7 +84,9 @@ void CreaturePanel::unset(const tools::StateField& field) {
   std::visit([&](auto member) { (state_.*member).reset(); }, field.member);
 }
 
-void CreaturePanel::kill() { state_.health = 0.0f; }
+void CreaturePanel::kill() {
+  state_.health = 0.0f;
+}
 
 Status CreaturePanel::revive() {
   state_.health = 1.0f;
@@ -90,8 +94,7 @@ Status CreaturePanel::revive() {
 }
 
 Status CreaturePanel::restart() {
-  Result<std::unique_ptr<tools::CreatureSim>> sim =
-      tools::make_creature_sim(*model_, path_, spec_);
+  Result<std::unique_ptr<tools::CreatureSim>> sim = tools::make_creature_sim(*model_, path_, spec_);
   if (!sim) return fail(std::move(sim.error()));
   sim_ = std::move(*sim);
   const std::span<const Transform> rest = model_->skeleton().rest_pose();

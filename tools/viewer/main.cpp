@@ -36,10 +36,10 @@ int main(int argc, char** argv) {
                  "true/false is a bool, a number a float, [x,y] or [x,y,z] a vector, 'text' or any "
                  "other word a string; built-ins of the body (Speed, IsOnGround, Health...) set "
                  "the body state");
-  app.add_option("--creature", o.creature.creature,
-                 "Simulate a legacy creature rig on the model: " +
-                     critter::tools::creature_kind_list() +
-                     "; a Creature window edits its state (60 Hz steps, as critter pose)");
+  app.add_option(
+      "--creature", o.creature.creature,
+      "Simulate a legacy creature rig on the model: " + critter::tools::creature_kind_list() +
+          "; a Creature window edits its state (60 Hz steps, as critter pose)");
   app.add_option("--species", o.creature.species,
                  "Species preset of the --creature rig (e.g. wolf, horse, cow, camel)");
   app.add_option("--state", o.creature.states,
@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   const bool creature = !o.creature.creature.empty();
   if (o.creature.any() && !creature) {
-    std::fprintf(stderr, "critter-viewer: --species, --state and --rig-param set up a --creature\n");
+    std::fprintf(stderr,
+                 "critter-viewer: --species, --state and --rig-param set up a --creature\n");
     return 2;
   }
   if (creature && o.model.empty()) {

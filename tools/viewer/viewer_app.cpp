@@ -113,7 +113,7 @@ class App {
   std::unique_ptr<CreaturePanel> creature_;
   CreaturePanelUi creature_ui_;
   bool creature_paused_ = false;
-  int open_exit_ = 1;  // run()'s exit code when the start-up model fails to open
+  int open_exit_ = 1;        // run()'s exit code when the start-up model fails to open
   std::string model_path_;   // the model shown
   std::string config_path_;  // the config applied to every model opened; empty: none
   // The model gpu_ was uploaded from when a controller owns it (it must outlive gpu_, also
@@ -242,8 +242,8 @@ bool App::open_with_creature(const std::string& model_path) {
   Diagnostics diag;
   Result<Model> model = tools::load_model(model_path, {}, &diag);
   if (!model) return fail_open(model.error().to_string());
-  auto panel = CreaturePanel::load(
-      options_.creature, std::make_shared<const Model>(std::move(*model)), model_path);
+  auto panel = CreaturePanel::load(options_.creature,
+                                   std::make_shared<const Model>(std::move(*model)), model_path);
   if (!panel) {
     open_exit_ = panel.error().code == ErrorCode::kUsage ? 2 : 1;
     return fail_open(panel.error().to_string());

@@ -7,8 +7,9 @@
 // Player, and a "Controller" window edits its body state and parameters and shows its layers and
 // events (controller_panel.h); a .json file dropped on the window is loaded as the config of the
 // model shown. With `creature` (--creature KIND) a legacy creature rig simulates the model instead
-// (creature_panel.h), and a "Creature" window edits its state and shows what the rig does. With `frames` > 0 it draws that many frames, optionally writes a screenshot, and
-// exits (tests run it under Xvfb).
+// (creature_panel.h), and a "Creature" window edits its state and shows what the rig does. With
+// `frames` > 0 it draws that many frames, optionally writes a screenshot, and exits (tests run it
+// under Xvfb).
 #pragma once
 
 #include <string>
