@@ -137,7 +137,7 @@ class LegacySim final : public CreatureSim {
     }
   }
 
-  CreatureFrameInfo info() const override {
+  CreatureFrameInfo motion() const override {
     const legacy::RigOutputs& out = rig_->outputs();
     CreatureFrameInfo info;
     info.kind = kind_;
@@ -145,9 +145,10 @@ class LegacySim final : public CreatureSim {
     info.phase = out.phase;
     info.bob = out.bob;
     info.death_phase = out.death_phase;
-    info.events = events_;
     return info;
   }
+
+  std::span<const CreatureEvent> events() const override { return events_; }
 
   mat4 root_matrix() const override { return creature::entity_transform(state_); }
 

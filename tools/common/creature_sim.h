@@ -57,8 +57,18 @@ class CreatureSim {
   // translations). Never writes a non-finite value.
   virtual void step(float dt, std::span<Transform> locals) = 0;
 
-  // What the rig shows after the last step (before the first: the rig's start).
-  virtual CreatureFrameInfo info() const = 0;
+  // What the rig shows after the last step (before the first: the rig's start), its `events`
+  // left empty: a caller that steps for long reads the events through events() without copying.
+  virtual CreatureFrameInfo motion() const = 0;
+  // Every event since the sim was made, in the order they happened.
+  virtual std::span<const CreatureEvent> events() const = 0;
+  // motion() with events() copied into it.
+  CreatureFrameInfo info() const {
+    CreatureFrameInfo out = motion();
+    const std::span<const CreatureEvent> all = events();
+    out.events.assign(all.begin(), all.end());
+    return out;
+  }
 
   // The instance's placement above the model root after the last step: the entity transform the
   // rig poses the Body against (creatures.md §2), e.g. R_Y(yaw). Identity by default.

@@ -103,8 +103,7 @@ Status CreaturePanel::restart() {
   events_seen_ = 0;
   time_ = 0.0;
   sim_->set_state(tools::with_creature_defaults(state_));
-  info_ = sim_->info();
-  info_.events.clear();
+  info_ = sim_->motion();
   place();
   return {};
 }
@@ -125,14 +124,14 @@ void CreaturePanel::update(float dt) {
     stepped = true;
   }
   if (!stepped) return;
-  info_ = sim_->info();
+  info_ = sim_->motion();
   // The sim keeps every event since it was made; take the new ones.
-  for (std::size_t i = events_seen_; i < info_.events.size(); ++i) {
-    events_.push_back(std::move(info_.events[i]));
+  const std::span<const tools::CreatureEvent> all = sim_->events();
+  for (std::size_t i = events_seen_; i < all.size(); ++i) {
+    events_.push_back(all[i]);
     if (events_.size() > kEventCount) events_.pop_front();
   }
-  events_seen_ = info_.events.size();
-  info_.events.clear();
+  events_seen_ = all.size();
   place();
 }
 
