@@ -113,6 +113,9 @@ class App {
   std::unique_ptr<CreaturePanel> creature_;
   CreaturePanelUi creature_ui_;
   bool creature_paused_ = false;
+  // World y of the creature's shadow: the lowest point of its pose when it was opened (a fish or
+  // a bird is simulated in place, so its shadow falls below it, not through it).
+  float creature_ground_ = 0.0f;
   int open_exit_ = 1;        // run()'s exit code when the start-up model fails to open
   std::string model_path_;   // the model shown
   std::string config_path_;  // the config applied to every model opened; empty: none
@@ -264,7 +267,9 @@ bool App::open_with_creature(const std::string& model_path) {
   const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
                        static_cast<float>(std::max(1, window_->framebuffer_height()));
   const bool ortho = camera_.orthographic;
-  camera_ = initial_view(shown_bounds(), aspect);
+  const Aabb bounds = shown_bounds();
+  creature_ground_ = bounds.empty() ? 0.0f : bounds.min.y;
+  camera_ = initial_view(bounds, aspect);
   set_orthographic(camera_, ortho);
   status_ = "opened " + model_path + " as " + std::string(tools::to_string(creature_->spec().kind));
   if (!diag.empty()) status_ += " (" + std::to_string(diag.size()) + " warnings on stderr)";
@@ -479,12 +484,14 @@ void App::draw_scene(int width, int height) {
     gl::RenderInstance ri;
     ri.model = baked_gpu_.get();
     ri.bounds = shown_bounds();
+    if (creature_) ri.ground_height = creature_ground_;
     (void)renderer_->submit(ri);
   } else {
     gl::RenderInstance ri;
     ri.model = gpu_.get();
     ri.model_transforms = instance.model_transforms();
     ri.morph_weights = instance.morph_weights();
+    if (creature_) ri.ground_height = creature_ground_;
     (void)renderer_->submit(ri);
   }
   const gl::Camera camera = camera_.camera(static_cast<float>(width) / static_cast<float>(height));
