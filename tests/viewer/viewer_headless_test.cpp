@@ -219,6 +219,112 @@ TEST_F(ViewerConfig, AMalformedParameterIsAUsageError) {
   EXPECT_NE(err().find("--param needs --config"), std::string::npos) << err();
 }
 
+// `--creature`: a legacy rig simulates a built-in creature, 30 frames of 1/60 s (60 Hz steps).
+class ViewerCreature : public ViewerHeadless {
+ protected:
+  int run_creature(const std::string& model, const std::string& args) const {
+    return run("'" + model + "' --frames 30 --width 240 --height 200 --hide-ui " + args);
+  }
+};
+
+TEST_F(ViewerCreature, TheStateDrivesThePicture) {
+  const fs::path run3 = dir_ / "run.png";
+  const fs::path still = dir_ / "still.png";
+  const fs::path again = dir_ / "again.png";
+  const std::string kind = "builtin:four-legged";
+  ASSERT_EQ(run_creature(kind, "--creature four-legged --state speed=3 --screenshot '" +
+                                   run3.string() + "'"),
+            0)
+      << err();
+  ASSERT_EQ(run_creature(kind, "--creature four-legged --state speed=0 --screenshot '" +
+                                   still.string() + "'"),
+            0)
+      << err();
+  ASSERT_EQ(run_creature(kind, "--creature four-legged --state 'speed = 3' --screenshot '" +
+                                   again.string() + "'"),
+            0)
+      << err();
+  const Picture p = inspect(run3);
+  EXPECT_EQ(p.width, 240);
+  EXPECT_GT(p.changed, 240 * 200 / 50);  // the creature is framed and drawn
+  EXPECT_GT(p.changed_centre, 0);
+  const auto a = pixels(run3);
+  const auto b = pixels(still);
+  const auto c = pixels(again);
+  ASSERT_EQ(a.size(), 240u * 200u * 3u);
+  ASSERT_EQ(b.size(), a.size());
+  ASSERT_EQ(c.size(), a.size());
+  // Half a second into a canter against standing: the legs differ; the same state gives the
+  // same picture.
+  EXPECT_GT(differing_pixels(a, b), 100);
+  EXPECT_EQ(differing_pixels(a, c), 0);
+}
+
+TEST_F(ViewerCreature, EveryKindOnItsBuiltinModelDraws) {
+  for (const char* kind : {"human", "bird", "flightless-bird", "fish"}) {
+    const fs::path png = dir_ / (std::string(kind) + ".png");
+    ASSERT_EQ(run_creature(std::string("builtin:") + kind, std::string("--creature ") + kind +
+                                                               " --state speed=1 --screenshot '" +
+                                                               png.string() + "'"),
+              0)
+        << kind << ": " << err();
+    EXPECT_GT(inspect(png).changed, 240 * 200 / 100) << kind;
+  }
+}
+
+TEST_F(ViewerCreature, WithTheUiTheCreatureWindowDraws) {
+  const fs::path png = dir_ / "ui.png";
+  ASSERT_EQ(run("builtin:bird --creature bird --state flying=true --state speed=2 --frames 3 "
+                "--width 640 --height 480 --screenshot '" +
+                png.string() + "'"),
+            0)
+      << err();
+  EXPECT_EQ(inspect(png).width, 640);
+}
+
+TEST_F(ViewerCreature, BadOptionsAreUsageErrorsWithTheCommandLinesMessages) {
+  const std::string model = "builtin:four-legged";
+  EXPECT_EQ(run_creature(model, "--creature four-leged"), 2);
+  EXPECT_NE(err().find("--creature: unknown creature kind 'four-leged' (did you mean "
+                       "four-legged?); the kinds are four-legged, human, bird, flightless-bird "
+                       "or fish"),
+            std::string::npos)
+      << err();
+  EXPECT_EQ(run_creature(model, "--creature four-legged --state sped=2"), 2);
+  EXPECT_NE(err().find("--state: 'sped=2': unknown state 'sped' (did you mean speed"),
+            std::string::npos)
+      << err();
+  EXPECT_EQ(run_creature(model, "--creature four-legged --state health=nan"), 2);
+  EXPECT_NE(err().find("--state: 'health=nan'"), std::string::npos) << err();
+  EXPECT_EQ(run_creature(model, "--creature four-legged --species dragon"), 2);
+  EXPECT_NE(err().find("--species: unknown four-legged species 'dragon'"), std::string::npos)
+      << err();
+  EXPECT_EQ(run_creature(model, "--state speed=2"), 2);
+  EXPECT_NE(err().find("set up a --creature"), std::string::npos) << err();
+  EXPECT_EQ(run("--creature fish --frames 1"), 2);
+  EXPECT_NE(err().find("--creature needs a model"), std::string::npos) << err();
+}
+
+TEST_F(ViewerCreature, MissingBonesExitWithTheBonesNamed) {
+  EXPECT_EQ(run_creature("builtin:fish", "--creature four-legged"), 1);
+  EXPECT_NE(err().find("the model lacks the bones the four-legged rig needs: Head"),
+            std::string::npos)
+      << err();
+}
+
+TEST_F(ViewerHeadless, BuiltinModelsOpenWithoutAFile) {
+  const fs::path png = dir_ / "blob.png";
+  ASSERT_EQ(run("builtin:blob --frames 3 --width 240 --height 200 --hide-ui --screenshot '" +
+                png.string() + "'"),
+            0)
+      << err();
+  EXPECT_GT(inspect(png).changed_centre, 0);
+  EXPECT_EQ(run("builtin:dragon --frames 1"), 1);
+  EXPECT_NE(err().find("no built-in model of that name (built in: builtin:quadruped"),
+            std::string::npos)
+      << err();
+}
+
 TEST_F(ViewerHeadless, ScreenshotNeedsFrames) {
   EXPECT_EQ(run("--screenshot x.png"), 2);
   EXPECT_NE(err().find("--screenshot needs --frames"), std::string::npos) << err();

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "../common/builtin_models.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
 #include "critter/io/load.h"
@@ -49,18 +50,10 @@ void add_load_flags(CLI::App* app, LoadFlags& flags);
 // The loader options the flags ask for; a malformed --clips is a located usage error.
 Result<io::LoadOptions> load_options_from(const LoadFlags& flags);
 
-// Prefix of the built-in model names the commands take in place of a file: "builtin:quadruped"
-// (the demo's keyframed quadruped), "builtin:blob" (the demo's morphing sphere) and one legacy
-// creature per rig kind, "builtin:four-legged", "builtin:human", "builtin:bird",
-// "builtin:flightless-bird", "builtin:fish" (creature/legacy/builtin_creatures.h).
-inline constexpr std::string_view kBuiltinPrefix = "builtin:";
-// The names after the prefix, in the order --help lists them.
-std::span<const std::string_view> builtin_model_names();
-
-// Loads the model a command names: a built-in model for "builtin:NAME" (an unknown NAME is a
-// kUsage error at the argument listing the names), else io::load(path, options, diag).
-Result<Model> load_model(const std::string& path, const io::LoadOptions& options,
-                         Diagnostics* diag);
+// The built-in models ("builtin:NAME") and the model loader every command uses.
+using tools::builtin_model_names;
+using tools::kBuiltinPrefix;
+using tools::load_model;
 
 // The clip an `--anim` argument names: a clip name first (exact, then case-insensitive), then a
 // 0-based index. An empty argument picks the first clip, or -1 (the rest pose) for a model without

@@ -2,20 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <optional>
 #include <utility>
 
 namespace critter::cli {
 namespace {
-
-std::string kind_list() {
-  std::string text;
-  const std::size_t n = tools::kCreatureKindNames.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    text.append(i == 0 ? "" : i + 1 == n ? " or " : ", ").append(tools::kCreatureKindNames[i]);
-  }
-  return text;
-}
 
 // "number", "true/false", "[x,y]", "[x,y,z]" or the enum's names joined by '|'.
 std::string type_column(const tools::StateField& field) {
@@ -40,10 +30,11 @@ std::string type_column(const tools::StateField& field) {
 }  // namespace
 
 void add_creature_flags(CLI::App* app, CreatureFlags& flags) {
-  app->add_option("--creature", flags.creature,
-                  "Simulate a legacy creature rig instead of playing a clip: " + kind_list() +
-                      "; the simulation steps at 60 Hz from 0 to each --time with the --state "
-                      "values set before every step");
+  app->add_option(
+      "--creature", flags.creature,
+      "Simulate a legacy creature rig instead of playing a clip: " + tools::creature_kind_list() +
+          "; the simulation steps at 60 Hz from 0 to each --time with the --state "
+          "values set before every step");
   app->add_option("--species", flags.species,
                   "Species preset of the --creature rig (e.g. wolf, horse, cow, camel; default: "
                   "the rig's database defaults)");
@@ -54,40 +45,6 @@ void add_creature_flags(CLI::App* app, CreatureFlags& flags) {
                   "Rig setting NAME=VALUE overriding the species preset (repeatable; the "
                   "database names, e.g. WalkAnimationSpeed=0.9 or CanTrot=true; values as "
                   "--param)");
-}
-
-Result<CreatureSpec> parse_creature_flags(const CreatureFlags& flags, const std::string& path) {
-  CreatureSpec spec;
-  const std::optional<CreatureKind> kind = tools::creature_kind_from_name(flags.creature);
-  if (!kind) {
-    const std::vector<std::string> near =
-        tools::closest_names(tools::kCreatureKindNames, flags.creature);
-    return fail(Error::at(ErrorCode::kUsage, path, "--creature",
-                          "unknown creature kind '" + flags.creature + "'" +
-                              tools::did_you_mean(near) + "; the kinds are " + kind_list()));
-  }
-  spec.kind = *kind;
-  spec.species = flags.species;
-  for (const std::string& text : flags.rig_params) {
-    const std::size_t eq = text.find('=');
-    auto usage = [&](std::string message) {
-      return fail(Error::at(ErrorCode::kUsage, path, "--rig-param",
-                            "'" + text + "': " + std::move(message)));
-    };
-    if (eq == std::string::npos) return usage("expected NAME=VALUE");
-    tools::ParamArg arg;
-    arg.name = std::string(tools::param_arg_detail::trim(std::string_view(text).substr(0, eq)));
-    if (arg.name.empty()) return usage("the setting name is empty");
-    Result<anim::ParameterValue> value =
-        tools::parse_param_value(std::string_view(text).substr(eq + 1), path, "--rig-param", text);
-    if (!value) return fail(std::move(value.error()));
-    arg.value = std::move(*value);
-    spec.rig_params.push_back(std::move(arg));
-  }
-  for (const std::string& text : flags.states) {
-    if (Status s = tools::parse_state_arg(text, path, spec.state); !s) return fail(s.error());
-  }
-  return spec;
 }
 
 Status check_creature_usage(const CreatureFlags& flags, const PoseSources& sources,

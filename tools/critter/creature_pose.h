@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "../common/creature_sim.h"
 #include "../common/creature_state_track.h"
 #include "creature_flags.h"
-#include "creature_sim.h"
 #include "critter/anim/instance.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
@@ -19,6 +19,11 @@
 #include "timeline.h"
 
 namespace critter::cli {
+
+using tools::CreatureEvent;
+using tools::CreatureFrameInfo;
+using tools::CreatureSim;
+using tools::make_creature_sim;
 
 class CreaturePose {
  public:

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "../common/posed_bounds.h"
 #include "critter/anim/instance.h"
 #include "critter/anim/player.h"
 #include "critter/asset/model.h"
@@ -35,8 +36,7 @@ void pose_at(anim::Player& player, anim::Instance& instance, int clip, float t);
 // (world_from_model identity: the instance's root is already applied).
 gl::RenderInstance posed_instance(const gl::GpuModel& model, const anim::Instance& instance);
 
-// Model-space bounds of every mesh vertex in the instance's current pose (CPU skinning).
-Aabb posed_bounds(const anim::Instance& instance);
+using tools::posed_bounds;
 
 // Parses "WxH" (each 1..4096); fails (kUsage) naming the option.
 Result<std::pair<int, int>> parse_size(const std::string& text);

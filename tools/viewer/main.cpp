@@ -1,6 +1,7 @@
 // critter-viewer: interactive viewer for creature models (see viewer_app.h).
 #include <CLI/CLI.hpp>
 
+#include "../common/creature_spec.h"
 #include "../common/param_arg.h"
 #include "viewer_app.h"
 
@@ -35,7 +36,41 @@ int main(int argc, char** argv) {
                  "true/false is a bool, a number a float, [x,y] or [x,y,z] a vector, 'text' or any "
                  "other word a string; built-ins of the body (Speed, IsOnGround, Health...) set "
                  "the body state");
+  app.add_option(
+      "--creature", o.creature.creature,
+      "Simulate a legacy creature rig on the model: " + critter::tools::creature_kind_list() +
+          "; a Creature window edits its state (60 Hz steps, as critter pose)");
+  app.add_option("--species", o.creature.species,
+                 "Species preset of the --creature rig (e.g. wolf, horse, cow, camel)");
+  app.add_option("--state", o.creature.states,
+                 "Creature state NAME=VALUE at start (repeatable; the names of critter pose "
+                 "--help, e.g. speed=2, health=0, yaw=90, row=both)");
+  app.add_option("--rig-param", o.creature.rig_params,
+                 "Rig setting NAME=VALUE overriding the species preset (repeatable)");
   CLI11_PARSE(app, argc, argv);
+  const bool creature = !o.creature.creature.empty();
+  if (o.creature.any() && !creature) {
+    std::fprintf(stderr,
+                 "critter-viewer: --species, --state and --rig-param set up a --creature\n");
+    return 2;
+  }
+  if (creature && o.model.empty()) {
+    std::fprintf(stderr, "critter-viewer: --creature needs a model\n");
+    return 2;
+  }
+  if (creature && !o.config.empty()) {
+    std::fprintf(stderr,
+                 "critter-viewer: --creature and --config are two pose sources; give one\n");
+    return 2;
+  }
+  // The kind, the state names and values and the rig settings' syntax before a window opens;
+  // the species and setting names are checked against the rig once the model loads.
+  if (creature) {
+    if (auto spec = critter::tools::parse_creature_flags(o.creature, o.model); !spec) {
+      std::fprintf(stderr, "critter-viewer: %s\n", spec.error().to_string().c_str());
+      return 2;
+    }
+  }
   if (!o.config.empty() && o.model.empty()) {
     std::fprintf(stderr, "critter-viewer: --config needs a model\n");
     return 2;

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "critter/io/load.h"
+#include "../common/builtin_models.h"
 
 namespace critter::viewer {
 namespace {
@@ -23,7 +23,7 @@ Session::Session(Model model)
       pinned_(model_->meshes().size()) {}
 
 Result<std::unique_ptr<Session>> Session::open(std::string_view path, Diagnostics* diag) {
-  Result<Model> model = io::load(path, {}, diag);
+  Result<Model> model = tools::load_model(std::string(path), {}, diag);
   if (!model) return std::unexpected(model.error());
   return std::make_unique<Session>(std::move(*model));
 }

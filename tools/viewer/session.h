@@ -32,7 +32,8 @@ class Session {
 
   // Takes ownership of `model`. Plays nothing until play(); starts in the rest pose.
   explicit Session(Model model);
-  // Loads a model file (any format io::load reads); warnings go to `diag` when given.
+  // Loads a model file (any format io::load reads) or a built-in model ("builtin:NAME",
+  // tools/common/builtin_models.h); warnings go to `diag` when given.
   static Result<std::unique_ptr<Session>> open(std::string_view path, Diagnostics* diag = nullptr);
 
   const Model& model() const { return *model_; }

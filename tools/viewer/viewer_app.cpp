@@ -16,17 +16,19 @@
 #include <string>
 #include <vector>
 
+#include "../common/builtin_models.h"
 #include "bone_overlay.h"
 #include "camera_control.h"
 #include "controller_panel.h"
 #include "controller_panel_ui.h"
 #include "cpu_bake.h"
+#include "creature_panel.h"
+#include "creature_panel_ui.h"
 #include "critter/gl/context.h"
 #include "critter/gl/gpu_model.h"
 #include "critter/gl/renderer.h"
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/image/image_writer.h"
-#include "critter/io/load.h"
 #include "frame_stats.h"
 #include "input.h"
 #include "session.h"
@@ -65,17 +67,24 @@ class App {
   // Player. `strict`: a --param that fails fails the open (start-up); otherwise it is reported.
   bool open(const std::string& path, bool strict = false);
   bool open_with_config(const std::string& model_path, const std::string& config_path, bool strict);
+  // Opens a model for the --creature rig (options_.creature).
+  bool open_with_creature(const std::string& model_path);
   void reload_config();
-  bool has_model() const { return session_ || controller_; }
-  // The model shown and its posed instance: the controller's when a config drives it.
+  bool has_model() const { return session_ || controller_ || creature_; }
+  // The model shown and its posed instance: the controller's when a config drives it, the
+  // creature panel's when a rig does.
   const Model& shown_model() const {
-    return controller_ ? controller_->model() : session_->model();
+    return controller_ ? controller_->model() : creature_ ? creature_->model() : session_->model();
   }
   const anim::Instance& shown_instance() const {
-    return controller_ ? controller_->instance() : session_->instance();
+    return controller_ ? controller_->instance()
+           : creature_ ? creature_->instance()
+                       : session_->instance();
   }
   Aabb shown_bounds() const {
-    return controller_ ? controller_->placed_bounds() : session_->model().bounds();
+    return controller_ ? controller_->placed_bounds()
+           : creature_ ? creature_->placed_bounds()
+                       : session_->model().bounds();
   }
   bool fail_open(const std::string& message);
   void start_clip(const std::string& which);
@@ -88,6 +97,7 @@ class App {
   void ui_controller_morphs();
   void ui_display();
   void ui_controller();
+  void ui_creature();
   bool write_screenshot(int width, int height) const;
   static void on_drop(GLFWwindow* window, int count, const char** paths);
 
@@ -99,6 +109,14 @@ class App {
   std::unique_ptr<ControllerPanel> controller_;
   ControllerPanelUi controller_ui_;
   bool controller_paused_ = false;
+  // With --creature: the rig's simulation and the Creature window over it.
+  std::unique_ptr<CreaturePanel> creature_;
+  CreaturePanelUi creature_ui_;
+  bool creature_paused_ = false;
+  // World y of the creature's shadow: the lowest point of its pose when it was opened (a fish or
+  // a bird is simulated in place, so its shadow falls below it, not through it).
+  float creature_ground_ = 0.0f;
+  int open_exit_ = 1;        // run()'s exit code when the start-up model fails to open
   std::string model_path_;   // the model shown
   std::string config_path_;  // the config applied to every model opened; empty: none
   // The model gpu_ was uploaded from when a controller owns it (it must outlive gpu_, also
@@ -145,6 +163,7 @@ bool App::fail_open(const std::string& message) {
 
 bool App::open(const std::string& path, bool strict) {
   if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
+  if (!options_.creature.creature.empty()) return open_with_creature(path);
   Diagnostics diag;
   auto session = Session::open(path, &diag);
   if (!session) {
@@ -163,6 +182,7 @@ bool App::open(const std::string& path, bool strict) {
   gpu_ = std::move(*gpu);
   gpu_source_.reset();
   controller_.reset();
+  creature_.reset();
   session_ = std::move(*session);
   model_path_ = path;
   const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
@@ -178,7 +198,7 @@ bool App::open(const std::string& path, bool strict) {
 bool App::open_with_config(const std::string& model_path, const std::string& config_path,
                            bool strict) {
   Diagnostics diag;
-  Result<Model> model = io::load(model_path, {}, &diag);
+  Result<Model> model = tools::load_model(model_path, {}, &diag);
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options_.asset_roots;
@@ -202,6 +222,7 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
   gpu_ = std::move(*gpu);
   gpu_source_ = (*panel)->shared_model();
   session_.reset();
+  creature_.reset();
   controller_ = std::move(*panel);
   model_path_ = model_path;
   config_path_ = config_path;
@@ -217,6 +238,42 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
   if (!param_error.empty()) status_ += "\n" + param_error;
   std::snprintf(path_field_, sizeof path_field_, "%s", model_path.c_str());
   std::snprintf(config_field_, sizeof config_field_, "%s", config_path.c_str());
+  return true;
+}
+
+bool App::open_with_creature(const std::string& model_path) {
+  Diagnostics diag;
+  Result<Model> model = tools::load_model(model_path, {}, &diag);
+  if (!model) return fail_open(model.error().to_string());
+  auto panel = CreaturePanel::load(options_.creature,
+                                   std::make_shared<const Model>(std::move(*model)), model_path);
+  if (!panel) {
+    open_exit_ = panel.error().code == ErrorCode::kUsage ? 2 : 1;
+    return fail_open(panel.error().to_string());
+  }
+  auto gpu = renderer_->upload((*panel)->model(), io::decode_image, &diag);
+  if (!gpu) return fail_open(gpu.error().to_string());
+  for (const Warning& w : diag.items())
+    std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
+
+  baked_gpu_.reset();
+  baked_.reset();
+  gpu_ = std::move(*gpu);
+  gpu_source_ = (*panel)->shared_model();
+  session_.reset();
+  controller_.reset();
+  creature_ = std::move(*panel);
+  model_path_ = model_path;
+  const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
+                       static_cast<float>(std::max(1, window_->framebuffer_height()));
+  const bool ortho = camera_.orthographic;
+  const Aabb bounds = shown_bounds();
+  creature_ground_ = bounds.empty() ? 0.0f : bounds.min.y;
+  camera_ = initial_view(bounds, aspect);
+  set_orthographic(camera_, ortho);
+  status_ = "opened " + model_path + " as " + std::string(tools::to_string(creature_->spec().kind));
+  if (!diag.empty()) status_ += " (" + std::to_string(diag.size()) + " warnings on stderr)";
+  std::snprintf(path_field_, sizeof path_field_, "%s", model_path.c_str());
   return true;
 }
 
@@ -301,7 +358,7 @@ int App::run() {
   config_path_ = options_.config;
   std::snprintf(config_field_, sizeof config_field_, "%s", config_path_.c_str());
   if (!options_.model.empty()) {
-    if (!open(options_.model, true)) return 1;
+    if (!open(options_.model, true)) return open_exit_;
     if (session_) {
       if (Status s = session_->set_mode(static_cast<anim::PlaybackMode>(options_.mode)); !s)
         status_ = s.error().to_string();
@@ -370,6 +427,7 @@ void App::frame(float dt) {
     if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) {
       if (session_) session_->set_paused(!session_->paused());
       if (controller_) controller_paused_ = !controller_paused_;
+      if (creature_) creature_paused_ = !creature_paused_;
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_F, false) && has_model())
       camera_ = initial_view(shown_bounds(),
@@ -385,12 +443,14 @@ void App::frame(float dt) {
     if (Status s = controller_->update(controller_paused_ ? 0.0f : dt); !s)
       status_ = s.error().to_string();
   }
+  if (creature_ && !creature_paused_) creature_->update(dt);
 
   draw_scene(width, height);
   if (display_.bones && has_model()) draw_overlay(width, height);
   if (display_.ui) {
     draw_ui();
     if (controller_) ui_controller();
+    if (creature_) ui_creature();
   }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -424,12 +484,14 @@ void App::draw_scene(int width, int height) {
     gl::RenderInstance ri;
     ri.model = baked_gpu_.get();
     ri.bounds = shown_bounds();
+    if (creature_) ri.ground_height = creature_ground_;
     (void)renderer_->submit(ri);
   } else {
     gl::RenderInstance ri;
     ri.model = gpu_.get();
     ri.model_transforms = instance.model_transforms();
     ri.morph_weights = instance.morph_weights();
+    if (creature_) ri.ground_height = creature_ground_;
     (void)renderer_->submit(ri);
   }
   const gl::Camera camera = camera_.camera(static_cast<float>(width) / static_cast<float>(height));
@@ -535,6 +597,17 @@ void App::ui_controller() {
       controller_ui_.draw(*controller_, controller_paused_, status_);
   ImGui::End();
   if (action == ControllerPanelUi::Action::kReload) reload_config();
+}
+
+void App::ui_creature() {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(std::max(10.0f, io.DisplaySize.x - 430.0f), 10.0f),
+                          ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(420.0f, std::max(200.0f, io.DisplaySize.y - 20.0f)),
+                           ImGuiCond_FirstUseEver);
+  ImGui::Begin("Creature");
+  creature_ui_.draw(*creature_, creature_paused_, status_);
+  ImGui::End();
 }
 
 void App::ui_animation() {

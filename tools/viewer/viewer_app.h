@@ -6,12 +6,16 @@
 // animation config (`config`) the creature is driven by a creature::CreatureModel instead of the
 // Player, and a "Controller" window edits its body state and parameters and shows its layers and
 // events (controller_panel.h); a .json file dropped on the window is loaded as the config of the
-// model shown. With `frames` > 0 it draws that many frames, optionally writes a screenshot, and
-// exits (tests run it under Xvfb).
+// model shown. With `creature` (--creature KIND) a legacy creature rig simulates the model instead
+// (creature_panel.h), and a "Creature" window edits its state and shows what the rig does. With
+// `frames` > 0 it draws that many frames, optionally writes a screenshot, and exits (tests run it
+// under Xvfb).
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "../common/creature_spec.h"
 
 namespace critter::viewer {
 
@@ -35,12 +39,17 @@ struct ViewerOptions {
   std::string config;
   std::vector<std::string> asset_roots;  // searched for the config's extends, template, file:
   std::vector<std::string> params;       // NAME=VALUE, set once after the config loads
+  // --creature KIND [--species NAME] [--state NAME=VALUE ...] [--rig-param NAME=VALUE ...]: a
+  // legacy creature rig drives the model (requires `model`, excludes `config`); creature.creature
+  // empty: no creature.
+  tools::CreatureFlags creature;
 };
 
 // Runs the viewer; returns the process exit code (0 on success, 1 when the window, the renderer
 // or the start-up model could not be created, the config failed to load (the located error on
-// stderr), a --param named no parameter of the config or did not fit its parameter, or the
-// screenshot could not be written).
+// stderr), a --param named no parameter of the config or did not fit its parameter, the
+// --creature rig found the model without the bones it needs, or the screenshot could not be
+// written; 2 when the rig rejects the --species or a --rig-param (the located error on stderr).
 int run_viewer(const ViewerOptions& options);
 
 }  // namespace critter::viewer

@@ -1,5 +1,5 @@
-// make_creature_sim(): a legacy rig (creatures.md Part A, creature/legacy/) driven by the
-// command line's state. The creature stays where it is (position 0: it walks on the spot, so a
+// make_creature_sim(): a legacy rig (creatures.md Part A, creature/legacy/) driven by a tool's
+// state. The creature stays where it is (position 0: it walks on the spot, so a
 // render keeps it in frame) while its velocity drives the gaits.
 #include "creature_sim.h"
 
@@ -11,7 +11,7 @@
 #include "critter/creature/legacy/rest_translation.h"
 #include "critter/creature/legacy/rig_factory.h"
 
-namespace critter::cli {
+namespace critter::tools {
 
 namespace {
 
@@ -81,28 +81,28 @@ class LegacySim final : public CreatureSim {
     s.dig_order = a.dig_order;
     s.walk_order = a.walk_order.value_or(vec2(0.0f));
     s.crouch = a.crouch.value_or(false);
-    switch (a.row.value_or(tools::RowSide::kNone)) {
-      case tools::RowSide::kNone:
+    switch (a.row.value_or(RowSide::kNone)) {
+      case RowSide::kNone:
         s.row = creature::CreatureState::Row::kNone;
         break;
-      case tools::RowSide::kLeft:
+      case RowSide::kLeft:
         s.row = creature::CreatureState::Row::kLeft;
         break;
-      case tools::RowSide::kRight:
+      case RowSide::kRight:
         s.row = creature::CreatureState::Row::kRight;
         break;
-      case tools::RowSide::kBoth:
+      case RowSide::kBoth:
         s.row = creature::CreatureState::Row::kBoth;
         break;
     }
-    switch (a.mount.value_or(tools::Mount::kNone)) {
-      case tools::Mount::kNone:
+    switch (a.mount.value_or(Mount::kNone)) {
+      case Mount::kNone:
         s.mount = creature::CreatureState::Mount::kNone;
         break;
-      case tools::Mount::kBoat:
+      case Mount::kBoat:
         s.mount = creature::CreatureState::Mount::kBoat;
         break;
-      case tools::Mount::kOther:
+      case Mount::kOther:
         s.mount = creature::CreatureState::Mount::kOther;
         break;
     }
@@ -137,7 +137,7 @@ class LegacySim final : public CreatureSim {
     }
   }
 
-  CreatureFrameInfo info() const override {
+  CreatureFrameInfo motion() const override {
     const legacy::RigOutputs& out = rig_->outputs();
     CreatureFrameInfo info;
     info.kind = kind_;
@@ -145,9 +145,10 @@ class LegacySim final : public CreatureSim {
     info.phase = out.phase;
     info.bob = out.bob;
     info.death_phase = out.death_phase;
-    info.events = events_;
     return info;
   }
+
+  std::span<const CreatureEvent> events() const override { return events_; }
 
   mat4 root_matrix() const override { return creature::entity_transform(state_); }
 
@@ -182,7 +183,7 @@ std::optional<float> setting_value(const anim::ParameterValue& v) {
 
 Result<std::unique_ptr<CreatureSim>> make_creature_sim(const Model& model, const std::string& path,
                                                        const CreatureSpec& spec) {
-  const std::string_view kind = tools::to_string(spec.kind);
+  const std::string_view kind = to_string(spec.kind);
   Result<std::unique_ptr<legacy::LegacyRig>> rig =
       legacy::make_rig(kind, spec.species, model.skeleton());
   if (!rig) {
@@ -190,7 +191,7 @@ Result<std::unique_ptr<CreatureSim>> make_creature_sim(const Model& model, const
     const std::string where = e.location == "species" ? "--species" : "--creature";
     return fail(Error::at(e.code, path, where, e.message));
   }
-  for (const tools::ParamArg& p : spec.rig_params) {
+  for (const ParamArg& p : spec.rig_params) {
     const std::optional<float> value = setting_value(p.value);
     if (!value) {
       return fail(Error::at(ErrorCode::kUsage, path, "--rig-param",
@@ -204,4 +205,4 @@ Result<std::unique_ptr<CreatureSim>> make_creature_sim(const Model& model, const
       std::make_unique<LegacySim>(model, spec.kind, std::move(*rig)));
 }
 
-}  // namespace critter::cli
+}  // namespace critter::tools

@@ -1,10 +1,11 @@
-// CreatureSim: one simulated legacy creature (creatures.md Part A) as `critter pose --creature`
-// and `critter render --creature` drive it: state in, one local pose per step out, and a report
-// of what the rig shows. make_creature_sim() builds one from a model and a CreatureSpec.
+// CreatureSim: one simulated legacy creature (creatures.md Part A) as `critter pose --creature`,
+// `critter render --creature` and `critter-viewer --creature` drive it: state in, one local pose
+// per step out, and a report of what the rig shows. make_creature_sim() builds one from a model and
+// a CreatureSpec.
 //
 //   Result<std::unique_ptr<CreatureSim>> sim = make_creature_sim(model, spec);
 //   std::vector<Transform> pose(rest.begin(), rest.end());
-//   (*sim)->set_state(tools::with_creature_defaults(spec.state));
+//   (*sim)->set_state(with_creature_defaults(spec.state));
 //   (*sim)->step(1.0f / 60.0f, pose);  // pose: the creature's locals after 1/60 s
 #pragma once
 
@@ -13,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "creature_flags.h"
+#include "creature_spec.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
 #include "critter/core/math.h"
 #include "critter/core/transform.h"
 
-namespace critter::cli {
+namespace critter::tools {
 
 // A moment the rig reports: a footstep, an attack hit.
 struct CreatureEvent {
@@ -44,7 +45,7 @@ class CreatureSim {
  public:
   virtual ~CreatureSim() = default;
 
-  // The state the next steps use, as given (the caller applies tools::with_creature_defaults()
+  // The state the next steps use, as given (the caller applies with_creature_defaults()
   // first). A member left unset keeps the rig's default. Called before every step; the same
   // state may come again, and an order (head_shake, attack, ...) that stays set stays held.
   virtual void set_state(const CreatureStateArgs& state) = 0;
@@ -56,8 +57,18 @@ class CreatureSim {
   // translations). Never writes a non-finite value.
   virtual void step(float dt, std::span<Transform> locals) = 0;
 
-  // What the rig shows after the last step (before the first: the rig's start).
-  virtual CreatureFrameInfo info() const = 0;
+  // What the rig shows after the last step (before the first: the rig's start), its `events`
+  // left empty: a caller that steps for long reads the events through events() without copying.
+  virtual CreatureFrameInfo motion() const = 0;
+  // Every event since the sim was made, in the order they happened.
+  virtual std::span<const CreatureEvent> events() const = 0;
+  // motion() with events() copied into it.
+  CreatureFrameInfo info() const {
+    CreatureFrameInfo out = motion();
+    const std::span<const CreatureEvent> all = events();
+    out.events.assign(all.begin(), all.end());
+    return out;
+  }
 
   // The instance's placement above the model root after the last step: the entity transform the
   // rig poses the Body against (creatures.md §2), e.g. R_Y(yaw). Identity by default.
@@ -73,4 +84,4 @@ class CreatureSim {
 Result<std::unique_ptr<CreatureSim>> make_creature_sim(const Model& model, const std::string& path,
                                                        const CreatureSpec& spec);
 
-}  // namespace critter::cli
+}  // namespace critter::tools
