@@ -69,9 +69,11 @@ Result<ZooCreature> make_zoo_creature(const ZooMember& m) {
 }
 
 // What a zoo creature showed over the loop, sampled at the frame times: the gaits in the order
-// they first came (creatures.md's gait names, "dead" once dying) and the death phase at the end.
+// they first came (creatures.md's gait names, "dead" once dying), the names of its events
+// (footsteps, attack hits) in the order they first came, and the death phase at the end.
 struct ZooReport {
   std::vector<std::string> gaits;
+  std::vector<std::string> events;
   float death_phase = 0.0f;
 };
 
@@ -84,6 +86,11 @@ ZooReport watch(CreaturePose& pose, int frames) {
       r.gaits.push_back(info.gait);
     }
     r.death_phase = info.death_phase;
+  }
+  for (const CreatureEvent& e : pose.info().events) {
+    if (std::find(r.events.begin(), r.events.end(), e.name) == r.events.end()) {
+      r.events.push_back(e.name);
+    }
   }
   return r;
 }
@@ -109,6 +116,7 @@ int describe(const DemoOptions& o, std::ostream& out, std::ostream& err) {
       e["species"] = zoo[i].species;
       e["shows"] = zoo[i].shows;
       e["gaits"] = reports[i].gaits;
+      e["events"] = reports[i].events;
       e["death_phase"] = json_number(reports[i].death_phase);
       members.push_back(std::move(e));
     }
