@@ -41,8 +41,8 @@ struct ZooMember {
 // The zoo over a loop of `loop_seconds` (> 0): a wolf walking, trotting and cantering as its speed
 // rises, a horse walking then cantering, a camel watching the bird, a cow that walks and dies, a
 // human walking and punching, an ostrich running, a fish swimming and a bird flying circles
-// above the stage. The stage is the square from -3 to 3 m in x and z around the demo's
-// keyframed quadruped and blob, which keep its centre (radius 1.7 m) free.
+// above the stage. They stand in two rows, at z = -1.9 m behind and z = 2 m in front of the
+// keyframed quadruped's lap (radius 1 m about the origin), within 2.5 m of x = 0.
 std::vector<ZooMember> make_zoo(float loop_seconds);
 
 // The member's world placement at loop time `t` seconds: translation, heading, scale (and the
