@@ -292,6 +292,53 @@ TEST_F(CliTest, DemoDescribesTheQuadruped) {
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+TEST_F(CliTest, DemoListsTheZooAndWhatItsRigsShowed) {
+  const RunResult r = run({"demo", "--info", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  const nlohmann::json& zoo = j["zoo"];
+  ASSERT_TRUE(zoo.is_array()) << r.out;
+  auto member = [&](const std::string& name) {
+    for (const nlohmann::json& m : zoo) {
+      if (m["name"] == name) return m;
+    }
+    ADD_FAILURE() << "no " << name << " in the zoo";
+    return nlohmann::json::object();
+  };
+  auto has = [](const nlohmann::json& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  // Every rig kind is in the zoo.
+  for (const char* kind : {"four-legged", "human", "bird", "flightless-bird", "fish"}) {
+    bool found = false;
+    for (const nlohmann::json& m : zoo) found = found || m["kind"] == kind;
+    EXPECT_TRUE(found) << kind;
+  }
+  const nlohmann::json wolf = member("wolf");
+  EXPECT_TRUE(has(wolf["gaits"], "walk") && has(wolf["gaits"], "trot") &&
+              has(wolf["gaits"], "canter"))
+      << wolf;
+  const nlohmann::json horse = member("horse");
+  EXPECT_TRUE(has(horse["gaits"], "canter")) << horse;
+  EXPECT_FALSE(has(horse["gaits"], "trot")) << horse;
+  const nlohmann::json cow = member("cow");
+  EXPECT_TRUE(has(cow["gaits"], "dead")) << cow;
+  EXPECT_EQ(cow["death_phase"], 1.0) << cow;
+  EXPECT_TRUE(has(member("human")["events"], "AttackHit")) << member("human");
+  EXPECT_TRUE(has(member("ostrich")["gaits"], "run")) << member("ostrich");
+  EXPECT_TRUE(has(member("bird")["gaits"], "fly")) << member("bird");
+  EXPECT_TRUE(has(member("fish")["gaits"], "swim")) << member("fish");
+  EXPECT_EQ(member("camel")["death_phase"], 0.0);
+  // The text form lists the same zoo.
+  const RunResult text = run({"demo", "--info"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(contains(text.out,
+                       "\n  wolf (four-legged, wolf): walks, trots, then canters as its "
+                       "speed rises; gaits: idle walk trot canter\n"))
+      << text.out;
+}
+
 TEST_F(CliTest, DemoJsonHasTheStableKeys) {
   const RunResult r = run({"demo", "--info", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -112,6 +112,39 @@ TEST_F(CreatureCliTest, EveryKindRunsOnItsBuiltInCreatureAndRenders) {
   EXPECT_TRUE(std::filesystem::exists(png));
 }
 
+TEST_F(CreatureCliTest, RenderedGifStepsTheCreatureThroughTheTimeline) {
+  // 45 frames at 15 fps: 0..2.93 s. The wolf walks, trots from 1 s and canters from 2 s; the GIF
+  // path simulates every frame's time, so the canter's sound comes only after 2 s and footsteps
+  // only before it.
+  const std::string timeline = write("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
+      {"t": 1, "state": {"speed": 2.4}}, {"t": 2, "state": {"speed": 3.5}}]})");
+  const std::string gif = (dir_ / "walk.gif").string();
+  const RunResult r =
+      run({"render", "builtin:four-legged", "--creature", "four-legged", "--species", "wolf",
+           "--timeline", timeline, "--frames", "45", "-o", gif, "--size", "64x48"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + gif + " (64x48, 45 frames)\n");
+  int canters = 0;
+  int footsteps = 0;
+  std::size_t at = 0;
+  while ((at = r.err.find("event at ", at)) != std::string::npos) {
+    at += 9;
+    const double t = std::stod(r.err.substr(at));
+    const std::size_t colon = r.err.find(": ", at);
+    const std::string name = r.err.substr(colon + 2, r.err.find('\n', colon) - colon - 2);
+    if (name == "CanterSound") {
+      ++canters;
+      EXPECT_GE(t, 2.0) << r.err;
+    } else if (name == "Footstep") {
+      ++footsteps;
+      EXPECT_LT(t, 2.0 + 1e-6) << r.err;
+    }
+  }
+  EXPECT_GE(canters, 1) << r.err;
+  EXPECT_GE(footsteps, 2) << r.err;
+  EXPECT_EQ(test_support::slurp(gif).substr(0, 6), "GIF89a");
+}
+
 TEST_F(CreatureCliTest, UnknownSpeciesAndSettingsAreUsageErrorsWithSuggestions) {
   RunResult r = run({"pose", "builtin:four-legged", "--creature", "four-legged", "--species",
                      "wolfy", "--time", "1"});

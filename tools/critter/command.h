@@ -62,8 +62,9 @@ Result<int> clip_from_arg(const Model& model, const std::string& anim, const std
 
 // `critter info FILE [--json]`: loads a model file and describes it.
 Command add_info_command(CLI::App& root);
-// `critter demo [-o demo.gif] [--info] [--json]`: renders the built-in creatures into an animated
-// GIF (or describes the demo quadruped with --info / --json).
+// `critter demo [-o demo.gif] [--info] [--json]`: renders the built-in creatures and the zoo of
+// legacy creatures into an animated GIF (or, with --info / --json, describes the demo quadruped
+// and lists the zoo).
 Command add_demo_command(CLI::App& root);
 // `critter convert IN... (-o OUT | --out-dir DIR) [--format glb|gltf|obj] ...`: writes models
 // as glTF or OBJ.

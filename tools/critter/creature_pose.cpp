@@ -67,11 +67,17 @@ Result<CreaturePose> CreaturePose::load(const CreatureSpec& spec,
                                         const Timeline* timeline) {
   Result<std::vector<tools::CreatureStateTrack::Key>> keys = state_keys(timeline);
   if (!keys) return fail(std::move(keys.error()));
+  return load(spec, std::move(model), path, std::move(*keys));
+}
+
+Result<CreaturePose> CreaturePose::load(const CreatureSpec& spec,
+                                        std::shared_ptr<const Model> model, const std::string& path,
+                                        std::vector<tools::CreatureStateTrack::Key> keys) {
   CreaturePose pose;
   pose.model_ = std::move(model);
   pose.path_ = path;
   pose.spec_ = spec;
-  pose.track_ = tools::CreatureStateTrack(spec.state, std::move(*keys));
+  pose.track_ = tools::CreatureStateTrack(spec.state, std::move(keys));
   if (Status s = pose.restart(); !s) return fail(std::move(s.error()));
   return pose;
 }

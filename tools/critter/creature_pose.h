@@ -38,6 +38,11 @@ class CreaturePose {
   // of make_creature_sim().
   static Result<CreaturePose> load(const CreatureSpec& spec, std::shared_ptr<const Model> model,
                                    const std::string& path, const Timeline* timeline);
+  // The same with the state's keys given in code (increasing times; e.g. a scripted scene).
+  // Errors: those of make_creature_sim().
+  static Result<CreaturePose> load(const CreatureSpec& spec, std::shared_ptr<const Model> model,
+                                   const std::string& path,
+                                   std::vector<tools::CreatureStateTrack::Key> keys);
 
   const Model& model() const { return *model_; }
   // Simulated seconds since the start.
