@@ -48,13 +48,12 @@ std::string legacy_driver_param_help() {
          "docs/creatures.md) read these parameters (--param NAME=VALUE):\n"
          "  Speed (m/s forward), IsOnGround (legs move only on the ground or in water),\n"
          "  ImmersionFactor, IsFlying, LookAngleX/LookAngleY (radians), IsAttacking, IsFeeding,\n"
-         "  DeathCauseOffset=[x,y,z], and, unless given: Health 1 (IsDead=true makes it 0),\n"
-         "  WalkSpeed 4, BodyHeight and BodyDepth (the model's size), GameTime and DeltaTime\n"
-         "  (the simulation's clock); the orders\n"
-         "  HasFlyOrder + FlyOrder=[x,y,z], HasSwimOrder + SwimOrder=[x,y,z],\n"
-         "  HasLookAtOrder + LookAtOrder=[x,y,z], LookRandomOrder, HeadShake, HasDigOrder +\n"
-         "  DigOrder, LastTurnOrderX/Y, WalkOrder=[x,y]; the human's IsCrouching, RowLeft,\n"
-         "  RowRight, IsRiding, IsBoat, IsMining, IsAiming, IsSleeping, IsOnLadder.\n";
+         "  DeathCauseOffset=[x,y,z]; unless given, Health is 1 (IsDead=true makes it 0),\n"
+         "  WalkSpeed 4, BodyHeight and BodyDepth the model's size, GameTime and DeltaTime the\n"
+         "  simulation's clock. The orders HasFlyOrder + FlyOrder=[x,y,z], HasSwimOrder +\n"
+         "  SwimOrder=[x,y,z], HasLookAtOrder + LookAtOrder=[x,y,z], LookRandomOrder, HeadShake,\n"
+         "  HasDigOrder + DigOrder, LastTurnOrderX/Y, WalkOrder=[x,y]; the human's IsCrouching,\n"
+         "  RowLeft, RowRight, IsRiding, IsBoat, IsMining, IsAiming, IsSleeping, IsOnLadder.\n";
 }
 
 Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
