@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "critter/creature/builtin_parameters.h"
+#include "critter/creature/default_drivers.h"
 #include "desc_builder.h"
 #include "relaxed_json.h"
 
@@ -31,7 +32,7 @@ using anim::DriverPropertyType;
 std::span<const std::string_view> known_drivers() {
   static const std::vector<std::string_view> names = [] {
     std::vector<std::string_view> out;
-    for (const anim::DriverType& t : anim::DriverRegistry::builtin().types()) {
+    for (const anim::DriverType& t : creature::default_drivers().types()) {
       out.push_back(t.name);
     }
     return out;
@@ -40,7 +41,7 @@ std::span<const std::string_view> known_drivers() {
 }
 
 bool is_known_driver(std::string_view name) {
-  return anim::DriverRegistry::builtin().find(name) != nullptr;
+  return creature::default_drivers().find(name) != nullptr;
 }
 
 namespace {
@@ -77,7 +78,7 @@ class Binder {
       : config_(config),
         model_(model),
         options_(options),
-        registry_(options.drivers != nullptr ? *options.drivers : anim::DriverRegistry::builtin()),
+        registry_(options.drivers != nullptr ? *options.drivers : creature::default_drivers()),
         p_(problems),
         out_(out) {}
 
@@ -331,8 +332,8 @@ class Binder {
       return nullptr;
     }
     if (!type->implemented()) {
-      // Survivalcraft's creature drivers are known by name (their configs load) but run only
-      // once the procedural-creatures work registers them; the modder should know.
+      // A declared type (GltfBodyTurn in the default registry) is known by name, so its configs
+      // load, but it runs nothing; the modder should know.
       p_.warn(where,
               "driver '" + type->name + "' is not implemented yet: its layer is left as it is");
       return type;  // declared types take any property by name
@@ -659,7 +660,7 @@ Result<anim::ControllerDesc> bind(const AnimationConfig& config, const Model& mo
   BoundNames bound;
   Binder(config, model, options, problems, bound).run();
   const anim::DriverRegistry& drivers =
-      options.drivers != nullptr ? *options.drivers : anim::DriverRegistry::builtin();
+      options.drivers != nullptr ? *options.drivers : creature::default_drivers();
   anim::ControllerDesc desc;
   if (problems.errors.empty() || partial != nullptr) {
     desc = detail::build_desc(config, bound, model, drivers, problems);

@@ -47,6 +47,7 @@ CreatureModel::CreatureModel(const Model& model,
   if (program) {
     const anim::ParameterSchema& schema = program->schema();
     indices_ = BuiltinParameterIndices::resolve(schema);
+    rig_indices_ = legacy::RigParameterIndices::resolve(schema);
     death_speed_ = schema.find("DeathSpeed");
     walk_animation_speed_ = schema.find("WalkAnimationSpeed");
     rules_ = std::make_unique<GameRules>(schema);
@@ -189,6 +190,9 @@ Status CreatureModel::update(float dt, const CreatureState& state) {
   advance_phases(dt);
   if (controller_) {
     write_builtin_parameters(state_, phases_, dt, indices_, controller_->parameters());
+    // The legacy creature drivers read these beside the built-ins, so a config layer running
+    // one sees the inputs the procedural rig would get from the same state.
+    legacy::write_rig_parameters(state_, rig_indices_, controller_->parameters());
   }
   animate(dt);
 

@@ -13,6 +13,7 @@
 
 #include "critter/config/animation_config.h"
 #include "critter/config/bind.h"
+#include "critter/creature/default_drivers.h"
 #include "critter/io/load.h"
 
 namespace critter::io {
@@ -229,9 +230,11 @@ Result<LoadedController> load_controller(std::string_view config_path,
     target = std::make_shared<const Model>(std::move(*extended));
   }
 
+  const anim::DriverRegistry* drivers =
+      options.drivers != nullptr ? options.drivers : &creature::default_drivers();
   config::BindOptions bind_options;
   bind_options.asset_roots = options.asset_roots;
-  bind_options.drivers = options.drivers;
+  bind_options.drivers = drivers;
   bind_options.file_clips = [&](const AnimationReference& ref) -> Result<int> {
     const auto it = clip_of.find(&ref);
     if (it == clip_of.end()) {
@@ -246,14 +249,14 @@ Result<LoadedController> load_controller(std::string_view config_path,
   if (!desc) {
     // A checker still gets the expression errors of what did bind.
     if (all_errors != nullptr) {
-      (void)anim::ControllerProgram::compile(*target, std::move(partial), options.drivers, diag,
+      (void)anim::ControllerProgram::compile(*target, std::move(partial), drivers, diag,
                                              all_errors);
     }
     return fail(std::move(desc.error()));
   }
 
-  auto program = anim::ControllerProgram::compile(*target, std::move(*desc), options.drivers, diag,
-                                                  all_errors);
+  auto program =
+      anim::ControllerProgram::compile(*target, std::move(*desc), drivers, diag, all_errors);
   if (!program) return fail(std::move(program.error()));
   return LoadedController{std::move(target), std::move(*program)};
 }

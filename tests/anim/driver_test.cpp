@@ -414,6 +414,7 @@ TEST_F(CustomDriverTest, BindEnforcesThePropertySchemaWithPointers) {
 }
 
 TEST_F(CustomDriverTest, DeclaredDriversAcceptAnyPropertyAndLeaveTheirLayerAlone) {
+  // anim's registry only declares the creature drivers (the creature module implements them).
   auto program = load(R"json({
     "template": "FourLegged",
     "layers": { "Head": { "driver": { "type": "FourLeggedWalk",
@@ -421,7 +422,7 @@ TEST_F(CustomDriverTest, DeclaredDriversAcceptAnyPropertyAndLeaveTheirLayerAlone
     "states": { "gait": { "layer": "Base", "rules": [ { "condition": "true", "animation": {
         "source": "driver:BirdFlyDriver", "driverArgs": { "Whatever": { "x": 1 } } } } ] } }
   })json",
-                      nullptr);
+                      &DriverRegistry::builtin());
   ASSERT_TRUE(program) << program.error().to_string() << all_errors();
   Controller c(*program);
   c.parameters().set_float("Speed", 1.0);

@@ -766,9 +766,10 @@ TEST_F(AnimationConfigTest, BindReportsEveryProblemWithItsPointer) {
   EXPECT_EQ(b.error().location, errors_.front().location);
 }
 
-TEST_F(AnimationConfigTest, CreatureDriversLoadButWarnThatTheyDoNotRunYet) {
-  // Survivalcraft's creature drivers are known names: the config binds, and each use is a
-  // warning at its location, so a modder knows why the layer does not move.
+TEST_F(AnimationConfigTest, DeclaredDriversLoadButWarnThatTheyDoNotRunYet) {
+  // A registry that only declares Survivalcraft's creature drivers (anim's own): the config
+  // binds, and each use is a warning at its location, so a modder knows why the layer does not
+  // move.
   auto c = parse(R"json({"template": "FourLegged",
     "layers": {"Base": {"driver": {"type": "FourLeggedWalkDriver",
                                    "properties": {"WalkAnimationSpeed": 0.7}}}},
@@ -777,7 +778,9 @@ TEST_F(AnimationConfigTest, CreatureDriversLoadButWarnThatTheyDoNotRunYet) {
         {"condition": "true", "animation": "driver:LookAt"}]}}})json");
   ASSERT_TRUE(c) << c.error().to_string() << all_errors();
   const critter::Model model = spec_example_quadruped();
-  auto b = bind(*c, model, {}, &diag_, &errors_);
+  BindOptions declared_only;
+  declared_only.drivers = &critter::anim::DriverRegistry::builtin();
+  auto b = critter::config::bind(*c, model, declared_only, &diag_, &errors_);
   ASSERT_TRUE(b) << b.error().to_string();
   EXPECT_TRUE(warned("/layers/Base/driver/type",
                      "driver 'FourLeggedWalk' is not implemented yet: its layer is left as it is"))
@@ -786,6 +789,36 @@ TEST_F(AnimationConfigTest, CreatureDriversLoadButWarnThatTheyDoNotRunYet) {
       << all_warnings();
   // LookAt runs: no such warning for it.
   EXPECT_FALSE(warned("/states/gait/rules/1/animation", "not implemented")) << all_warnings();
+}
+
+TEST_F(AnimationConfigTest, TheDefaultRegistryRunsTheLegacyCreatureDrivers) {
+  // bind's default registry (creature::default_drivers()) implements the legacy drivers: no
+  // warning, and their properties are checked; GltfBodyTurn stays declared only.
+  auto c = parse(R"json({"template": "FourLegged",
+    "layers": {"Base": {"driver": {"type": "FourLeggedWalkDriver",
+                                   "properties": {"WalkAnimationSpeed": 0.7}}}},
+    "states": {"gait": {"layer": "Base", "rules": [
+        {"condition": "[IsDead]", "animation": "driver:FourLeggedDeath"},
+        {"condition": "true", "animation": "driver:GltfBodyTurn"}]}}})json");
+  ASSERT_TRUE(c) << c.error().to_string() << all_errors();
+  const critter::Model model = spec_example_quadruped();
+  auto b = bind(*c, model, {}, &diag_, &errors_);
+  ASSERT_TRUE(b) << b.error().to_string() << all_errors();
+  EXPECT_FALSE(warned("/layers/Base/driver/type", "not implemented")) << all_warnings();
+  EXPECT_FALSE(warned("/states/gait/rules/0/animation", "not implemented")) << all_warnings();
+  EXPECT_TRUE(warned("/states/gait/rules/1/animation",
+                     "driver 'GltfBodyTurn' is not implemented yet: its layer is left as it is"))
+      << all_warnings();
+
+  auto typo = parse(R"json({"template": "FourLegged",
+    "layers": {"Base": {"driver": {"type": "FourLeggedWalk",
+                                   "properties": {"WalkAnimSpeed": 0.7}}}}})json");
+  ASSERT_TRUE(typo) << typo.error().to_string();
+  errors_.clear();
+  EXPECT_FALSE(bind(*typo, model, {}, &diag_, &errors_));
+  EXPECT_TRUE(has_error("/layers/Base/driver/properties/WalkAnimSpeed",
+                        "unknown driver property 'WalkAnimSpeed' for driver 'FourLeggedWalk'"))
+      << all_errors();
 }
 
 TEST_F(AnimationConfigTest, TemplateMaskBonesTheModelLacksOnlyWarn) {

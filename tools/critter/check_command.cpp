@@ -9,7 +9,6 @@
 
 #include "command.h"
 #include "critter/io/controller_loader.h"
-#include "critter/io/load.h"
 
 namespace critter::cli {
 namespace {
@@ -31,7 +30,7 @@ nlohmann::ordered_json located(const std::string& file, const std::string& point
 }
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-  auto model = io::load(options.model);
+  auto model = load_model(options.model, {}, nullptr);
   if (!model) return report(model.error(), err);
 
   Diagnostics diag;
@@ -68,7 +67,8 @@ Command add_check_command(CLI::App& root) {
       "check",
       "Check an animation config against a model: every error and warning with its JSON pointer");
   app->add_option("CONFIG", options->config, "Animation config (.json)")->required();
-  app->add_option("MODEL", options->model, "Model file (.gltf, .glb, ...)")->required();
+  app->add_option("MODEL", options->model, "Model file (.gltf, .glb, ...) or builtin:NAME")
+      ->required();
   app->add_option("--asset-root", options->asset_roots,
                   "Folder searched for extends, template and file: paths (repeatable)");
   app->add_flag("--json", options->json, "Print {\"errors\": [...], \"warnings\": [...]} as JSON");

@@ -1,6 +1,7 @@
 #include "controller_flags.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <utility>
 
@@ -9,6 +10,9 @@
 
 namespace critter::cli {
 namespace {
+
+// WalkSpeed when none is given, m/s: the CLI's creature simulations use the same.
+constexpr double kDefaultWalkSpeed = 4.0;
 
 const char* kind_name(anim::ControllerRecord::Kind kind) {
   switch (kind) {
@@ -39,6 +43,19 @@ void add_controller_flags(CLI::App* app, ControllerFlags& flags) {
                   "closest names (host names such as Gait count when an expression reads them)");
 }
 
+std::string legacy_driver_param_help() {
+  return "Legacy creature drivers in a --config (FourLeggedWalk, BirdFly, FishSwim, ...;\n"
+         "docs/creatures.md) read these parameters (--param NAME=VALUE):\n"
+         "  Speed (m/s forward), IsOnGround (legs move only on the ground or in water),\n"
+         "  ImmersionFactor, IsFlying, LookAngleX/LookAngleY (radians), IsAttacking, IsFeeding,\n"
+         "  DeathCauseOffset=[x,y,z]; unless given, Health is 1 (IsDead=true makes it 0),\n"
+         "  WalkSpeed 4, BodyHeight and BodyDepth the model's size, GameTime and DeltaTime the\n"
+         "  simulation's clock. The orders HasFlyOrder + FlyOrder=[x,y,z], HasSwimOrder +\n"
+         "  SwimOrder=[x,y,z], HasLookAtOrder + LookAtOrder=[x,y,z], LookRandomOrder, HeadShake,\n"
+         "  HasDigOrder + DigOrder, LastTurnOrderX/Y, WalkOrder=[x,y]; the human's IsCrouching,\n"
+         "  RowLeft, RowRight, IsRiding, IsBoat, IsMining, IsAiming, IsSleeping, IsOnLadder.\n";
+}
+
 Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
                                             std::shared_ptr<const Model> model, Diagnostics* diag) {
   // Every --param is checked for syntax before the config is read: a usage error comes first.
@@ -57,6 +74,18 @@ Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
   // With `file:` sources the program drives a copy of the model with those clips appended.
   pose.model_ = std::move(loaded->model);
   pose.program_ = std::move(loaded->program);
+  const anim::ParameterSchema& schema = pose.program_->schema();
+  pose.game_time_ = schema.find("GameTime");
+  pose.delta_time_ = schema.find("DeltaTime");
+  pose.health_ = schema.find("Health");
+  pose.is_dead_ = schema.find("IsDead");
+  pose.walk_speed_ = schema.find("WalkSpeed");
+  pose.body_height_ = schema.find("BodyHeight");
+  pose.body_depth_ = schema.find("BodyDepth");
+  const vec3 size = pose.model_->bounds().max - pose.model_->bounds().min;
+  for (int a = 0; a < 3; ++a) {
+    pose.body_size_[a] = std::isfinite(size[a]) ? std::max(0.0f, size[a]) : 0.0f;
+  }
   for (ParamArg& arg : args) {
     Result<Setting> s =
         pose.resolve(arg.name, std::move(arg.value), flags.config, "--param", ErrorCode::kUsage);
@@ -119,7 +148,12 @@ void ControllerPose::restart() {
   next_key_ = 0;
 }
 
-void ControllerPose::set_parameters() {
+bool ControllerPose::given(anim::ParamIndex index) const {
+  return std::any_of(settings_.begin(), settings_.end(),
+                     [&](const Setting& s) { return s.index == index; });
+}
+
+void ControllerPose::set_parameters(double dt) {
   anim::ParameterValues& values = controller_->parameters();
   for (Setting& s : settings_) {
     if (s.trigger) {
@@ -132,6 +166,19 @@ void ControllerPose::set_parameters() {
     }
     values.set(s.index, s.value);
   }
+  // After the given values, so that the life pair follows them. The table's zeros would show the
+  // legacy drivers (which read Health and GameTime as a game writes them) a dead creature frozen
+  // at time 0; creature_sim's defaults are the same.
+  if (!given(game_time_)) values.set_float(game_time_, time_);
+  if (!given(delta_time_)) values.set_float(delta_time_, dt);
+  if (!given(health_)) {
+    const bool dead = given(is_dead_) && values.boolean(is_dead_);
+    values.set_float(health_, dead ? 0.0 : 1.0);
+  }
+  if (!given(is_dead_)) values.set_bool(is_dead_, !(values.number(health_) > 0.0));
+  if (!given(walk_speed_)) values.set_float(walk_speed_, kDefaultWalkSpeed);
+  if (!given(body_height_)) values.set_float(body_height_, body_size_.y);
+  if (!given(body_depth_)) values.set_float(body_depth_, body_size_.z);
 }
 
 void ControllerPose::advance_to(double t) {
@@ -151,7 +198,7 @@ void ControllerPose::advance_to(double t) {
       }
       ++next_key_;
     }
-    set_parameters();
+    set_parameters(dt);
     controller_->update(static_cast<float>(dt));
     time_ += dt;
     for (const anim::ControllerRecord& r : controller_->records()) {

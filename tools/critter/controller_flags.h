@@ -20,6 +20,7 @@
 #include "critter/asset/model.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
+#include "critter/core/math.h"
 #include "timeline.h"
 
 namespace critter::cli {
@@ -41,6 +42,10 @@ struct ControllerFlags {
 // Registers --config, --asset-root and --param on `app`, writing into `flags` (which must outlive
 // the parse). The --param help states the value syntax and the unknown-name rule.
 void add_controller_flags(CLI::App* app, ControllerFlags& flags);
+
+// The --help paragraph on the parameters the legacy creature drivers (FourLeggedWalk, BirdFly,
+// FishSwim, ...) read, for the footers of pose and render.
+std::string legacy_driver_param_help();
 
 // The --param syntax (NAME=VALUE) and the close-name suggestions, shared with the viewer.
 using tools::closest_parameter_names;
@@ -99,6 +104,12 @@ class ControllerPose {
   // has come (t_key <= the step's start) are applied and the --param and timeline values are set
   // again (a trigger is fired once, before the first step of a restart or of its key); records go
   // to fired().
+  // As a game would, it also sets these parameters (animation-config.md §16) when neither
+  // --param nor the timeline gives them, before every step: GameTime (simulated seconds at the
+  // step's start), DeltaTime (the step), Health (1, alive; 0 when IsDead is given true), IsDead
+  // (Health <= 0), WalkSpeed (4 m/s, as --creature), BodyHeight and BodyDepth (the model's
+  // bounds along Y and Z), so a legacy creature driver (FourLeggedWalk, ...) shows a live
+  // creature of the model's size, as --creature does, unless told otherwise.
   void advance_to(double t);
   // The controller's pose (compute_pose) placed on `instance`, which must be made from model():
   // root matrix, root-bone correction and model scale (animation-config.md §12), then the
@@ -137,7 +148,9 @@ class ControllerPose {
   Result<Setting> resolve(const std::string& name, anim::ParameterValue value,
                           const std::string& path, const std::string& location,
                           ErrorCode code) const;
-  void set_parameters();
+  void set_parameters(double dt);
+  // True when --param or the timeline keys applied so far set `index`.
+  bool given(anim::ParamIndex index) const;
   // Moves the controller's new runtime warnings into runtime_warnings_, skipping known ones.
   void collect_warnings();
 
@@ -148,6 +161,15 @@ class ControllerPose {
   std::vector<TimedSettings> keys_;      // from the timeline, in time order
   std::vector<Setting> settings_;        // what is set before each step
   std::size_t next_key_ = 0;             // first key of keys_ not applied yet
+  // The host-set built-ins (kNoParam where the schema lacks them).
+  anim::ParamIndex game_time_ = anim::kNoParam;
+  anim::ParamIndex delta_time_ = anim::kNoParam;
+  anim::ParamIndex health_ = anim::kNoParam;
+  anim::ParamIndex is_dead_ = anim::kNoParam;
+  anim::ParamIndex walk_speed_ = anim::kNoParam;
+  anim::ParamIndex body_height_ = anim::kNoParam;
+  anim::ParamIndex body_depth_ = anim::kNoParam;
+  vec3 body_size_{0.0f};  // the model's bounds, metres (finite, >= 0)
   std::vector<FiredRecord> fired_;
   std::vector<Warning> runtime_warnings_;
   double time_ = 0.0;

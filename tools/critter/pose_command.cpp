@@ -398,7 +398,7 @@ Command add_pose_command(CLI::App& root) {
   add_controller_flags(app, options->controller);
   add_creature_flags(app, options->creature);
   add_timeline_flag(app, options->timeline);
-  app->footer(creature_state_help() + "\n" + timeline_help());
+  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help());
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_pose(*options, out, err);
                  }};

@@ -354,7 +354,7 @@ Command add_render_command(CLI::App& root) {
   add_controller_flags(app, o->controller);
   add_creature_flags(app, o->creature);
   add_timeline_flag(app, o->timeline);
-  app->footer(creature_state_help() + "\n" + timeline_help());
+  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help());
   return Command{app,
                  [o](std::ostream& out, std::ostream& err) { return run_render(*o, out, err); }};
 }

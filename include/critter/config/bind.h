@@ -8,7 +8,8 @@
 //
 //   auto config = config::load_animation_config("wolf.json");
 //   auto desc = config::bind(*config, model);
-//   auto program = anim::ControllerProgram::compile(model, std::move(*desc));
+//   auto program = anim::ControllerProgram::compile(model, std::move(*desc),
+//                                                   &creature::default_drivers());
 #pragma once
 
 #include <functional>
@@ -42,17 +43,17 @@ std::optional<std::string> resolve_config_file(std::string_view path,
                                                std::string_view containing_file,
                                                std::span<const std::string> asset_roots);
 
-// The driver names of the default registry (anim::DriverRegistry::builtin(), §14): LookAt, Death,
-// Expression and the declared creature drivers, as registered. is_known_driver() looks a name up
-// there (case-insensitive, a "Driver" suffix accepted).
+// The driver names of the default registry (creature::default_drivers(), §14): LookAt, Death,
+// Expression, the legacy creature drivers and the declared GltfBodyTurn, as registered.
+// is_known_driver() looks a name up there (case-insensitive, a "Driver" suffix accepted).
 std::span<const std::string_view> known_drivers();
 bool is_known_driver(std::string_view name);
 
 struct BindOptions {
   // Folders searched after the config file's folder for `file:` sources.
   std::vector<std::string> asset_roots;
-  // The driver types configs may name (null: anim::DriverRegistry::builtin()); used during the
-  // call only.
+  // The driver types configs may name (null: creature::default_drivers(), the engine and legacy
+  // creature drivers); used during the call only. Compile the description with the same registry.
   const anim::DriverRegistry* drivers = nullptr;
   // The host's `file:` clips; empty: a `file:` source is a kUnsupported error, as the host must
   // load the file's clip into the model first.

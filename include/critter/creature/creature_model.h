@@ -3,8 +3,8 @@
 // creature produces its local pose:
 //   1. the host hook (a mod taking over the frame) when it returns true;
 //   2. the Controller, when the creature has a ControllerProgram (animation-config.md): the §16
-//      built-ins are written from the state, set_body(velocity, rotation) feeds root motion, then
-//      update() and compute_pose() (§19);
+//      built-ins and the legacy rig parameters are written from the state, set_body(velocity,
+//      rotation) feeds root motion, then update() and compute_pose() (§19);
 //   3. the simple player: without a controller, a Player that loops the model's first clip;
 //   4. the procedural rig: without a controller and without clips; none set: the rest pose.
 // The pose and its morph weights are then placed and posed into an anim::Instance (model-space
@@ -36,6 +36,7 @@
 #include "critter/creature/creature_state.h"
 #include "critter/creature/game_rules.h"
 #include "critter/creature/legacy/procedural_rig.h"
+#include "critter/creature/legacy/rig_inputs.h"
 #include "critter/creature/pose_modifier.h"
 
 namespace critter::creature {
@@ -92,9 +93,11 @@ class CreatureModel {
   //    WAS being the controller's WalkAnimationSpeed when above 0, else
   //    options.walk_animation_speed. The integrated phase is kept in [0, 1) (whole cycles
   //    dropped), which periodic uses such as sin(2π·φ) do not see;
-  //  - with a controller, the §16 built-ins are written into its parameters (before the hook, so
-  //    a hook that drives the controller itself finds them set) and its records of the previous
-  //    update are cleared;
+  //  - with a controller, the §16 built-ins and the rig parameters the legacy creature drivers
+  //    read (legacy/rig_inputs.h write_rig_parameters: orders, IsCrouching, ...; those the
+  //    program's schema holds) are written into its parameters (before the hook, so a hook that
+  //    drives the controller itself finds them set) and its records of the previous update are
+  //    cleared;
   //  - the chain above. A hook frame does not advance the controller or the player;
   //  - the instance is posed: root = entity (or identity in model space), through the
   //    controller's root_matrix(entity) and root_correction() when there is a controller (§12:
@@ -182,6 +185,7 @@ class CreatureModel {
   anim::Player player_;
   std::optional<anim::Controller> controller_;
   BuiltinParameterIndices indices_;
+  legacy::RigParameterIndices rig_indices_{};
   anim::ParamIndex death_speed_ = anim::kNoParam;
   anim::ParamIndex walk_animation_speed_ = anim::kNoParam;
   std::unique_ptr<GameRules> rules_;  // on the heap: the controller's event hook points at it

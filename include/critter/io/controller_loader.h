@@ -21,8 +21,8 @@ struct ControllerLoadOptions {
   // Folders searched (in order) after the config file's folder for `extends`, `template` and
   // `file:` paths.
   std::vector<std::string> asset_roots;
-  // The driver types the config may name (null: anim::DriverRegistry::builtin()); used by bind
-  // and compile during the call only.
+  // The driver types the config may name (null: creature::default_drivers(), the engine drivers
+  // and the legacy creature drivers); used by bind and compile during the call only.
   const anim::DriverRegistry* drivers = nullptr;
 };
 

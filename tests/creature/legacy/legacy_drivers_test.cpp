@@ -92,7 +92,7 @@ struct Script {
 
 // The rig path (CreatureModel's procedural rig) and the driver path (a config layer naming the
 // driver, fed the §16 built-ins and the rig parameters of the same state) give bit-identical
-// poses.
+// poses, whether the host writes the parameters itself or CreatureModel runs the config.
 TEST(LegacyDrivers, ConfigLayerAnimatesTheBonesLikeTheRig) {
   const anim::DriverRegistry drivers = registry();
   const Script scripts[] = {
@@ -161,6 +161,9 @@ TEST(LegacyDrivers, ConfigLayerAnimatesTheBonesLikeTheRig) {
     auto rig = make_rig(to_string(sc.kind), sc.species, model->skeleton());
     ASSERT_TRUE(rig);
     creature.set_procedural_rig(std::move(*rig));
+    // The same config through CreatureModel, which writes both parameter sets from the state.
+    auto configured = CreatureModel::create(*model, *program);
+    ASSERT_TRUE(configured) << configured.error().to_string();
 
     for (int f = 0; f < 300; ++f) {
       const CreatureState s = sc.state(f);
@@ -169,15 +172,21 @@ TEST(LegacyDrivers, ConfigLayerAnimatesTheBonesLikeTheRig) {
       write_rig_parameters(s, rig_params, controller.parameters());
       controller.update(test::kDt);
       const auto pose = controller.compute_pose();
+      ASSERT_TRUE(configured->update(test::kDt, s));
+      ASSERT_EQ(configured->source(), PoseSource::kController);
       const auto expected = creature.local_pose();
-      ASSERT_EQ(pose.size(), expected.size());
-      for (std::size_t j = 0; j < pose.size(); ++j) {
-        const float dq = test::angle_between(pose[j].rotation, expected[j].rotation);
-        const float dt = glm::length(pose[j].translation - expected[j].translation);
-        const float ds = glm::length(pose[j].scale - expected[j].scale);
-        ASSERT_TRUE(pose[j] == expected[j])
-            << sc.driver << " frame " << f << " joint " << model->skeleton().names()[j]
-            << " rotation " << dq << " translation " << dt << " scale " << ds;
+      for (const auto& [door, got] :
+           {std::pair{"controller", pose}, std::pair{"CreatureModel", configured->local_pose()}}) {
+        ASSERT_EQ(got.size(), expected.size());
+        for (std::size_t j = 0; j < got.size(); ++j) {
+          const float dq = test::angle_between(got[j].rotation, expected[j].rotation);
+          const float dt = glm::length(got[j].translation - expected[j].translation);
+          const float ds = glm::length(got[j].scale - expected[j].scale);
+          ASSERT_TRUE(got[j] == expected[j])
+              << sc.driver << " through " << door << " frame " << f << " joint "
+              << model->skeleton().names()[j] << " rotation " << dq << " translation " << dt
+              << " scale " << ds;
+        }
       }
     }
   }

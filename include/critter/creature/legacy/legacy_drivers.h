@@ -4,6 +4,7 @@
 //
 //   anim::DriverRegistry drivers = anim::DriverRegistry::with_builtins();
 //   creature::legacy::register_legacy_drivers(drivers);     // implements the declared names
+//   (creature::default_drivers() in default_drivers.h is this registry, ready made)
 //   ... bind and compile the config with `drivers` ...
 //   each frame: write_builtin_parameters(state, ...) and write_rig_parameters(state, ...) into
 //   the controller's parameters, then update().
