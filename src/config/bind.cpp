@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include "critter/core/strings.h"
 #include "critter/creature/builtin_parameters.h"
 #include "desc_builder.h"
 #include "relaxed_json.h"

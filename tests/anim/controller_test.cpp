@@ -10,13 +10,15 @@
 #include "critter/asset/demo_creature.h"
 
 #include "support/controller_builders.h"
+#include "support/math_helpers.h"
 #include "support/raw_track.h"
 #include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
+using critter::testing::kPi;
+
 constexpr float kDt = 1.0f / 60.0f;
 
 quat about_x(float a) {

@@ -13,12 +13,14 @@
 #include "critter/config/animation_config.h"
 #include "critter/config/bind.h"
 #include "critter/io/controller_loader.h"
+#include "support/math_helpers.h"
 #include "support/spec_example.h"
 
 namespace critter::anim {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
+using critter::testing::kPi;
+
 constexpr float kDeg = kPi / 180.0f;
 
 float angle_between(const quat& a, const quat& b) {

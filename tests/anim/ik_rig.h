@@ -10,22 +10,13 @@
 
 #include "critter/anim/local_to_model_job.h"
 #include "critter/core/transform.h"
+#include "support/math_helpers.h"
 
 namespace critter::anim::test {
 
-constexpr float kPi = 3.14159265358979f;
-
-inline quat axis_angle(vec3 axis, float radians) {
-  return glm::angleAxis(radians, glm::normalize(axis));
-}
-
-inline Transform trs(vec3 t, quat r = quat_xyzw(0, 0, 0, 1), vec3 s = vec3(1.0f)) {
-  Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
+using critter::testing::axis_angle;
+using critter::testing::kPi;
+using critter::testing::trs;
 
 // Angle in radians between two unit quaternions (0..π).
 inline float angle_between(const quat& a, const quat& b) {

@@ -15,14 +15,16 @@
 #include "critter/asset/model.h"
 #include "critter/io/load.h"
 
+#include "support/math_helpers.h"
 #include "support/raw_track.h"
 #include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
 
+using critter::testing::kPi;
+
 using Mode = PlaybackMode;
-constexpr float kPi = 3.14159265358979f;
 constexpr float kTol = 1e-5f;
 
 quat about_z(float angle) {

@@ -19,14 +19,16 @@
 #include "critter/io/controller_loader.h"
 #include "support/allocation_counter.h"
 #include "support/glb_builder.h"
+#include "support/math_helpers.h"
 
 namespace critter::creature {
 namespace {
 
+using critter::testing::kPi;
+
 using critter::testing::TempFolder;
 using critter::testing::write_file;
 
-constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kEps = 1e-4f;
 
 enum Joint { kRoot = 0, kBody = 1, kHead = 3, kFrontLeftUpper = 6 };

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "critter/core/strings.h"
 #include "critter/io/atomic_file.h"
 #include "io/exception_guard.h"
 #include "io/image/output_images.h"
@@ -40,14 +41,6 @@ static_assert(sizeof(vec2) == 8 && sizeof(vec3) == 12 && sizeof(vec4) == 16 && s
 
 std::string str(std::size_t v) {
   return std::to_string(v);
-}
-
-bool ends_with_glb(std::string_view path) {
-  if (path.size() < 4) return false;
-  std::string ext(path.substr(path.size() - 4));
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext == ".glb";
 }
 
 bool is_identity(const Transform& t) {
@@ -695,7 +688,7 @@ Result<GltfWriteReport> write_impl(const Model& model, std::string_view path,
                                    const GltfWriteOptions& options, Diagnostics* diag) {
   const std::string out(path);
   const bool glb = options.container == GltfContainer::kGlb ||
-                   (options.container == GltfContainer::kAuto && ends_with_glb(path));
+                   (options.container == GltfContainer::kAuto && iends_with(path, ".glb"));
   AtomicFileSet files;
   GltfWriteReport report;
   report.files.push_back(out);
