@@ -4,8 +4,6 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
 
 #include <unistd.h>
 
@@ -151,16 +149,6 @@ std::string base64_encode(std::span<const std::uint8_t> bytes) {
 
 std::span<const std::uint8_t> as_bytes(std::string_view text) {
   return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
-}
-
-void write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!f) throw std::runtime_error("cannot write " + path);
-}
-
-void write_file(const std::string& path, std::string_view text) {
-  write_file(path, as_bytes(text));
 }
 
 TempFolder::TempFolder() {

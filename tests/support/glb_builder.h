@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/files.h"
+
 namespace critter::testing {
 
 // glTF component types.
@@ -82,8 +84,6 @@ std::vector<std::uint8_t> make_glb(std::string_view json, std::span<const std::u
                                    bool with_bin = true);
 std::string base64_encode(std::span<const std::uint8_t> bytes);
 std::span<const std::uint8_t> as_bytes(std::string_view text);
-void write_file(const std::string& path, std::span<const std::uint8_t> bytes);
-void write_file(const std::string& path, std::string_view text);
 
 // A fresh folder under the system temporary folder, removed with its contents on destruction.
 class TempFolder {

@@ -54,32 +54,6 @@ json floats(std::initializer_list<float> values) {
   return a;
 }
 
-const char* interpolation_name(Interpolation i) {
-  switch (i) {
-    case Interpolation::kStep:
-      return "STEP";
-    case Interpolation::kCubicSpline:
-      return "CUBICSPLINE";
-    case Interpolation::kLinear:
-      break;
-  }
-  return "LINEAR";
-}
-
-const char* path_name(TrackTarget t) {
-  switch (t) {
-    case TrackTarget::kTranslation:
-      return "translation";
-    case TrackTarget::kRotation:
-      return "rotation";
-    case TrackTarget::kScale:
-      return "scale";
-    case TrackTarget::kWeights:
-      break;
-  }
-  return "weights";
-}
-
 class Encoder {
  public:
   Encoder(const Model& model, std::string out_name, Diagnostics* diag, OutputImages* sink)
@@ -618,11 +592,10 @@ class Encoder {
         const int comps = tr.target == TrackTarget::kWeights ? 1 : static_cast<int>(tr.components);
         const int output = add_floats(
             values.data(), values.size() / static_cast<std::size_t>(comps), comps, type, 0, false);
-        samplers.push_back(json{{"input", input},
-                                {"output", output},
-                                {"interpolation", interpolation_name(tr.interpolation)}});
+        samplers.push_back(json{
+            {"input", input}, {"output", output}, {"interpolation", to_string(tr.interpolation)}});
         channels.push_back(json{{"sampler", samplers.size() - 1},
-                                {"target", {{"node", node[t]}, {"path", path_name(tr.target)}}}});
+                                {"target", {{"node", node[t]}, {"path", to_string(tr.target)}}}});
       }
       if (channels.empty()) {
         warn(where, "clip '" + clip.name() + "' has no track to write and was left out");

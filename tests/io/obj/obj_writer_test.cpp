@@ -10,12 +10,14 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "critter/io/load.h"
+#include "support/files.h"
 #include "support/gltf_validation.h"
 
 namespace critter {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_text;
 using testing::ScratchDir;
 
 const std::vector<std::uint8_t> kPng = {
@@ -24,17 +26,6 @@ const std::vector<std::uint8_t> kPng = {
     0xD4, 0x9A, 0x73, 0x00, 0x00, 0x00, 0x12, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8,
     0xCF, 0xC0, 0xC0, 0x00, 0xC2, 0x0C, 0xFF, 0x81, 0x00, 0x00, 0x1F, 0xEE, 0x05, 0xFB, 0x0B,
     0xD9, 0x68, 0x8B, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82};
-
-std::string read_text(const fs::path& p) {
-  std::string out;
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (!f) return out;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
-  std::fclose(f);
-  return out;
-}
 
 // The `v` lines of an OBJ file, parsed.
 std::vector<vec3> obj_positions(const std::string& text) {
