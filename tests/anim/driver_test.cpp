@@ -19,14 +19,10 @@
 namespace critter::anim {
 namespace {
 
+using critter::testing::angle_between;
 using critter::testing::kPi;
 
 constexpr float kDeg = kPi / 180.0f;
-
-float angle_between(const quat& a, const quat& b) {
-  const quat r = glm::conjugate(a) * b;
-  return 2.0f * std::atan2(glm::length(vec3(r.x, r.y, r.z)), std::abs(r.w));
-}
 
 quat about(int axis, float radians) {
   vec3 v(0.0f);

@@ -14,15 +14,10 @@
 
 namespace critter::anim::test {
 
+using critter::testing::angle_between;
 using critter::testing::axis_angle;
 using critter::testing::kPi;
 using critter::testing::trs;
-
-// Angle in radians between two unit quaternions (0..π).
-inline float angle_between(const quat& a, const quat& b) {
-  const float d = std::min(1.0f, std::abs(glm::dot(a, b)));
-  return 2.0f * std::acos(d);
-}
 
 struct Rig {
   std::vector<std::int16_t> parents;

@@ -33,7 +33,7 @@
 namespace {
 
 using namespace critter;
-using critter::testing::TempFolder;
+using critter::testing::ScratchDir;
 using critter::testing::write_file;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -228,7 +228,7 @@ class AnimationConfigFuzzTest : public ::testing::Test {
     return outcome;
   }
 
-  TempFolder folder_;
+  ScratchDir folder_;
 };
 
 TEST_F(AnimationConfigFuzzTest, SeedsRunCleanly) {

@@ -22,7 +22,7 @@
 namespace {
 
 using namespace critter;
-using critter::testing::TempFolder;
+using critter::testing::ScratchDir;
 using critter::testing::write_file;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -41,7 +41,7 @@ float random_dt(std::mt19937& rng) {
 }
 
 TEST(CreatureModelFuzzTest, HostileConfigsAndStates) {
-  TempFolder folder;
+  ScratchDir folder;
   write_file(folder.file("fuzz_base.json"), std::string_view(test_support::kFuzzBaseConfig));
   write_file(folder.file("fuzz_quad.template.json"), std::string_view(test_support::kFuzzTemplate));
   auto model = std::make_shared<const Model>(test_support::spec_example_quadruped());

@@ -26,7 +26,7 @@ namespace {
 
 using critter::testing::kPi;
 
-using critter::testing::TempFolder;
+using critter::testing::ScratchDir;
 using critter::testing::write_file;
 
 constexpr float kEps = 1e-4f;
@@ -98,7 +98,7 @@ std::shared_ptr<const Model> slide_model() {
 // A controller program for `model` from config text (through a temporary file, as a host would).
 std::shared_ptr<const anim::ControllerProgram> program_from(
     const std::shared_ptr<const Model>& model, std::string_view config) {
-  TempFolder dir;
+  ScratchDir dir;
   const std::string path = dir.file("creature.json");
   write_file(path, config);
   auto loaded = io::load_controller(path, model);

@@ -1,5 +1,9 @@
 #include "support/files.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -44,6 +48,27 @@ void write_file(const std::filesystem::path& path, std::span<const std::uint8_t>
 void write_file(const std::filesystem::path& path, std::string_view text) {
   write_file(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()),
                                                  text.size()));
+}
+
+ScratchDir::ScratchDir(const std::string& tag) {
+  static std::atomic<int> counter{0};
+  path_ = std::filesystem::temp_directory_path() /
+          ("critter_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::vector<std::string> ScratchDir::list() const {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(path_))
+    out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace critter::testing

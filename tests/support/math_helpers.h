@@ -24,6 +24,13 @@ inline quat axis_angle(vec3 axis, float radians) {
   return quat_xyzw(n.x * s, n.y * s, n.z * s, std::cos(radians * 0.5f));
 }
 
+// The angle in radians (0..π) of the rotation that takes `a` to `b`; q and -q are the same
+// rotation. atan2 of the relative rotation's vector and scalar parts stays precise near 0.
+inline float angle_between(const quat& a, const quat& b) {
+  const quat r = glm::conjugate(a) * b;
+  return 2.0f * std::atan2(glm::length(vec3(r.x, r.y, r.z)), std::abs(r.w));
+}
+
 // A transform from translation, rotation and scale.
 inline Transform trs(vec3 t, quat r = kIdentityRotation, vec3 s = vec3(1.0f)) {
   Transform x;
