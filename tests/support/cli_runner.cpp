@@ -5,8 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
+#include <cstdint>
+#include <vector>
+
+#include "support/files.h"
 
 extern char** environ;
 
@@ -15,10 +17,8 @@ namespace critter::test_support {
 namespace fs = std::filesystem;
 
 std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const std::vector<std::uint8_t> bytes = testing::read_bytes(path);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 std::string shared_model(const std::string& relative) {

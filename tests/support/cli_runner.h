@@ -19,6 +19,11 @@ struct RunResult {
 // Reads a whole file (empty when it cannot be read).
 std::string slurp(const std::filesystem::path& path);
 
+// True when `text` contains `part`.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // Path of a model under CRITTER_SHARED_MODELS.
 std::string shared_model(const std::string& relative);
 
