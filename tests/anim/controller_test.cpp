@@ -72,21 +72,7 @@ int count(const Controller& c, ControllerRecord::Kind kind, std::string_view nam
   return n;
 }
 
-class ControllerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto m = build_demo_quadruped();
-    ASSERT_TRUE(m) << m.error().to_string();
-    demo_ = std::make_unique<Model>(std::move(*m));
-    walk_ = demo_->find_clip("walk");
-    idle_ = demo_->find_clip("idle");
-    ASSERT_GE(walk_, 0);
-    ASSERT_GE(idle_, 0);
-  }
-  std::unique_ptr<Model> demo_;
-  int walk_ = -1;
-  int idle_ = -1;
-};
+class ControllerTest : public testing::DemoQuadrupedTest {};
 
 // Rules: IsDead -> null; group [IsOnGround] { [SpeedXZ] > 0.2 -> walk }; true -> idle.
 ControllerDesc gait_desc(int walk, int idle, float blend = 0.0f) {
