@@ -71,4 +71,10 @@ RunResult CliTest::run(const std::vector<std::string>& args) const {
   return r;
 }
 
+std::string CliTest::write_text(const std::string& name, std::string_view text) const {
+  const std::string path = (dir_ / name).string();
+  testing::write_file(path, text);
+  return path;
+}
+
 }  // namespace critter::test_support
