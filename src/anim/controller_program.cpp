@@ -8,6 +8,7 @@
 #include "critter/anim/ik_chain_job.h"
 #include "critter/anim/ik_look_at_job.h"
 #include "critter/asset/clip.h"
+#include "critter/core/strings.h"
 
 namespace critter::anim {
 namespace {
@@ -88,7 +89,7 @@ vec3 ControllerProgram::root_scale(int clip, int bone, float time) const {
 
 int ControllerProgram::find_layer(std::string_view name) const {
   for (std::size_t i = 0; i < desc_.layers.size(); ++i) {
-    if (equals_ascii_ci(desc_.layers[i].name, name)) return static_cast<int>(i);
+    if (iequals(desc_.layers[i].name, name)) return static_cast<int>(i);
   }
   return -1;
 }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "builtin_drivers.h"
+#include "critter/core/strings.h"
 
 namespace critter::anim {
 namespace {
@@ -17,29 +18,28 @@ Error registry_error(std::string name, std::string message) {
 const DriverProperty* find_driver_property(std::span<const DriverProperty> properties,
                                            std::string_view name) {
   for (const DriverProperty& p : properties) {
-    if (equals_ascii_ci(p.name, name)) return &p;
+    if (iequals(p.name, name)) return &p;
   }
   return nullptr;
 }
 
 const DriverPropertySpec* DriverType::property(std::string_view property_name) const {
   for (const DriverPropertySpec& s : properties) {
-    if (equals_ascii_ci(s.name, property_name)) return &s;
+    if (iequals(s.name, property_name)) return &s;
   }
   return nullptr;
 }
 
 std::string_view driver_base_name(std::string_view name) {
   constexpr std::string_view kSuffix = "Driver";
-  if (name.size() > kSuffix.size() &&
-      equals_ascii_ci(name.substr(name.size() - kSuffix.size()), kSuffix)) {
+  if (name.size() > kSuffix.size() && iequals(name.substr(name.size() - kSuffix.size()), kSuffix)) {
     name.remove_suffix(kSuffix.size());
   }
   return name;
 }
 
 bool same_driver_name(std::string_view a, std::string_view b) {
-  return equals_ascii_ci(driver_base_name(a), driver_base_name(b));
+  return iequals(driver_base_name(a), driver_base_name(b));
 }
 
 DriverRegistry DriverRegistry::with_builtins() {
@@ -59,7 +59,7 @@ Status DriverRegistry::add(std::string name, std::vector<DriverPropertySpec> pro
   if (!factory) return fail(registry_error(name, "an implemented driver type needs a factory"));
   for (std::size_t i = 0; i < properties.size(); ++i) {
     for (std::size_t k = 0; k < i; ++k) {
-      if (equals_ascii_ci(properties[i].name, properties[k].name)) {
+      if (iequals(properties[i].name, properties[k].name)) {
         return fail(registry_error(name, "property '" + properties[i].name + "' named twice"));
       }
     }

@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "anim/expression_ops.h"
+#include "critter/core/strings.h"
 
 namespace critter::anim {
 
@@ -133,7 +134,7 @@ bool compare(const Value& a, const Value& b, int* order) {
 
 const FuncInfo* find_function(std::string_view name) {
   for (const FuncInfo& f : kFunctions) {
-    if (equals_ascii_ci(f.name, name)) return &f;
+    if (iequals(f.name, name)) return &f;
   }
   return nullptr;
 }

@@ -11,6 +11,7 @@
 
 #include "anim/expression_ops.h"
 #include "critter/anim/expression.h"
+#include "critter/core/strings.h"
 
 namespace critter::anim {
 
@@ -301,7 +302,7 @@ class ExpressionCompiler {
   const Token& next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
   bool peek_op(std::string_view op) const { return peek().type == Tok::kOp && peek().raw == op; }
   bool peek_keyword(std::string_view word) const {
-    return peek().type == Tok::kIdent && equals_ascii_ci(peek().raw, word);
+    return peek().type == Tok::kIdent && iequals(peek().raw, word);
   }
 
   int add(Node n) {
@@ -427,7 +428,7 @@ class ExpressionCompiler {
 
   void report_unknown(std::string_view name) {
     for (const std::string& u : unknown_) {
-      if (equals_ascii_ci(u, name)) return;
+      if (iequals(u, name)) return;
     }
     unknown_.emplace_back(name);
   }
@@ -498,16 +499,16 @@ class ExpressionCompiler {
     }
     const std::string_view word = t.raw;
     const int column = t.column;
-    if (equals_ascii_ci(word, "true") || equals_ascii_ci(word, "false")) {
+    if (iequals(word, "true") || iequals(word, "false")) {
       next();
-      return add_const(Value::of_bool(equals_ascii_ci(word, "true")));
+      return add_const(Value::of_bool(iequals(word, "true")));
     }
-    if (equals_ascii_ci(word, "and") || equals_ascii_ci(word, "or")) {
+    if (iequals(word, "and") || iequals(word, "or")) {
       return fail(expected("an expression"));
     }
     next();
     if (peek_op("(")) return parse_call(word, column);
-    if (equals_ascii_ci(word, "pi") && !schema_.contains(word)) {
+    if (iequals(word, "pi") && !schema_.contains(word)) {
       return add_const(Value::of_number(std::numbers::pi));
     }
     return parameter(word, column);

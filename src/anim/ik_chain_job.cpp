@@ -210,15 +210,10 @@ int solve_fabrik(const Chain& c, const vec3& target, const IkChainSettings& s) {
 }  // namespace
 
 Status IkChainJob::validate() const {
-  if (parents.size() > 32767) return job_error("parents", "more than 32767 joints");
-  if (locals.size() != parents.size())
-    return job_error("locals", "size " + std::to_string(locals.size()) + " != joint count " +
-                                   std::to_string(parents.size()));
-  if (models.size() != parents.size())
-    return job_error("models", "size " + std::to_string(models.size()) + " != joint count " +
-                                   std::to_string(parents.size()));
-  if (auto where = detail::broken_parent(parents); !where.empty())
-    return job_error(where, "a parent must be -1 or below its child");
+  if (Status pose =
+          detail::validate_pose_spans("IkChainJob", parents, locals.size(), models.size());
+      !pose)
+    return pose;
   const int joint_count = static_cast<int>(parents.size());
   if (end_joint < 0 || end_joint >= joint_count)
     return job_error("end_joint",

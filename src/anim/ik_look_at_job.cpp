@@ -33,15 +33,10 @@ bool is_descendant(std::span<const std::int16_t> parents, int joint, int ancesto
 }  // namespace
 
 Status IkLookAtJob::validate() const {
-  if (parents.size() > 32767) return job_error("parents", "more than 32767 joints");
-  if (locals.size() != parents.size())
-    return job_error("locals", "size " + std::to_string(locals.size()) + " != joint count " +
-                                   std::to_string(parents.size()));
-  if (models.size() != parents.size())
-    return job_error("models", "size " + std::to_string(models.size()) + " != joint count " +
-                                   std::to_string(parents.size()));
-  if (auto where = detail::broken_parent(parents); !where.empty())
-    return job_error(where, "a parent must be -1 or below its child");
+  if (Status pose =
+          detail::validate_pose_spans("IkLookAtJob", parents, locals.size(), models.size());
+      !pose)
+    return pose;
   if (bones.empty() || bones.size() > static_cast<std::size_t>(kMaxIkChainLength))
     return job_error("bones", "needs 1 to 32 bones");
   const int joint_count = static_cast<int>(parents.size());

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "critter/core/error.h"
 #include "critter/core/transform.h"
@@ -114,6 +115,26 @@ inline std::string broken_parent(std::span<const std::int16_t> parents) {
     const int p = parents[i];
     if (p < -1 || p >= static_cast<int>(i)) return "parents/" + std::to_string(i);
   }
+  return {};
+}
+
+// The first rule that the pose spans of the IK job `job` break (at most 32767 joints, a local
+// transform and a model matrix for each, parents first), as that job's usage error; success when
+// they keep every rule.
+inline Status validate_pose_spans(const char* job, std::span<const std::int16_t> parents,
+                                  std::size_t local_count, std::size_t model_count) {
+  const auto error = [&](std::string location, std::string message) {
+    return fail(Error::at(ErrorCode::kUsage, job, std::move(location), std::move(message)));
+  };
+  if (parents.size() > 32767) return error("parents", "more than 32767 joints");
+  if (local_count != parents.size())
+    return error("locals", "size " + std::to_string(local_count) + " != joint count " +
+                               std::to_string(parents.size()));
+  if (model_count != parents.size())
+    return error("models", "size " + std::to_string(model_count) + " != joint count " +
+                               std::to_string(parents.size()));
+  if (auto where = broken_parent(parents); !where.empty())
+    return error(where, "a parent must be -1 or below its child");
   return {};
 }
 

@@ -3,13 +3,11 @@
 #include <cmath>
 #include <utility>
 
+#include "critter/core/strings.h"
+
 namespace critter::anim {
 
 namespace {
-
-char fold_char(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 bool same_number(double a, double b) {
   return a == b || (std::isnan(a) && std::isnan(b));
@@ -23,20 +21,6 @@ bool same_vec(vec3 a, vec3 b) {
 }
 
 }  // namespace
-
-std::string fold_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = fold_char(c);
-  return out;
-}
-
-bool equals_ascii_ci(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (fold_char(a[i]) != fold_char(b[i])) return false;
-  }
-  return true;
-}
 
 std::string_view to_string(ParamType type) {
   switch (type) {
@@ -148,7 +132,7 @@ Result<ParamIndex> ParameterSchema::declare(std::string_view name, ParameterValu
   if (name.empty()) {
     return fail(Error::at(ErrorCode::kInvalid, "", "", "parameter name is empty"));
   }
-  std::string folded = fold_ascii(name);
+  std::string folded = to_lower(name);
   if (by_folded_name_.contains(folded)) {
     return fail(Error::at(ErrorCode::kInvalid, "", std::string(name),
                           "parameter '" + std::string(name) + "' is already declared"));
@@ -174,7 +158,7 @@ bool ParameterSchema::set_initial(ParamIndex index, ParameterValue initial) {
 }
 
 ParamIndex ParameterSchema::find(std::string_view name) const {
-  const auto it = by_folded_name_.find(fold_ascii(name));
+  const auto it = by_folded_name_.find(to_lower(name));
   return it == by_folded_name_.end() ? kNoParam : it->second;
 }
 

@@ -5,6 +5,8 @@
 
 #include "anim/controller_state.h"
 
+#include "critter/core/strings.h"
+
 namespace critter::anim::detail {
 namespace {
 
@@ -147,7 +149,7 @@ void RuleMachine::apply(ControllerState& s, int layer_index, int animation) {
   if (d.source == Source::kNone) {
     deactivate(s, layer_index);
     // §8: on Base the root-bone correction goes back to the top-level value over 0.2 s.
-    if (equals_ascii_ci(cfg.name, "Base")) {
+    if (iequals(cfg.name, "Base")) {
       s.root_bone.start(p.desc_.root_bone_rotation, p.desc_.root_bone_translation,
                         kDeactivateSeconds);
     }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "critter/anim/controller.h"
+#include "critter/core/strings.h"
 
 namespace critter::anim::detail {
 namespace {
@@ -47,12 +48,8 @@ std::string format_number(T v) {
   return std::string(buffer, r.ptr);
 }
 
-// A string value in a message: quoted, long ones cut.
-std::string quoted(std::string_view text) {
-  constexpr std::size_t kShown = 64;
-  if (text.size() <= kShown) return "'" + std::string(text) + "'";
-  return "'" + std::string(text.substr(0, kShown)) + "...'";
-}
+// How much of a string value a message shows before cutting it.
+constexpr std::size_t kShownChars = 64;
 }  // namespace
 
 RuntimeLog::RuntimeLog(const ControllerProgram& program) : program_(&program) {
@@ -118,7 +115,7 @@ std::string what_failed(const Value& result, bool number_field) {
       return "fails: its text needs more than " + std::to_string(EvalScratch::kScratchBytes) +
              " bytes";
     case kString:
-      return "evaluates to the string " + quoted(result.text) + ", not " +
+      return "evaluates to the string " + in_quotes(result.text, kShownChars) + ", not " +
              (number_field ? "a number" : "a bool");
     default:
       return "evaluates to " + format_number(result.number) + ", not " +
@@ -155,7 +152,7 @@ void RuntimeLog::no_clip(const void* field, std::string_view parameter, std::str
   const ControllerProgram::Site* s = site(field);
   add(field, {}, kNoClip, 0.0, name, s ? s->file : std::string_view(),
       s ? s->pointer : std::string(),
-      "[" + std::string(parameter) + "] names no clip " + quoted(name) +
+      "[" + std::string(parameter) + "] names no clip " + in_quotes(name, kShownChars) +
           ": the layer keeps its animation");
 }
 

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "critter/anim/expression.h"
+#include "critter/core/strings.h"
 #include "relaxed_json.h"
 
 namespace critter::config {
@@ -88,10 +89,6 @@ std::string trim(std::string_view s) {
   while (b < e && std::isspace(static_cast<unsigned char>(s[b])) != 0) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])) != 0) --e;
   return std::string(s.substr(b, e - b));
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }
 
 // §15: outside conditions a string is an expression when it holds both '[' and ']' or starts
@@ -541,13 +538,13 @@ class Reader {
     const std::string t = trim(s);
     if (t.empty()) {
       ref.kind = SourceKind::kNone;
-    } else if (starts_with_ci(t, "animation://")) {
+    } else if (istarts_with(t, "animation://")) {
       ref.kind = SourceKind::kClip;
       ref.target = t.substr(12);
-    } else if (starts_with_ci(t, "driver:")) {
+    } else if (istarts_with(t, "driver:")) {
       ref.kind = SourceKind::kDriver;
       ref.target = trim(std::string_view(t).substr(7));
-    } else if (starts_with_ci(t, "file:")) {
+    } else if (istarts_with(t, "file:")) {
       ref.kind = SourceKind::kFile;
       const std::string rest = t.substr(5);
       const std::size_t hash = rest.find('#');

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "critter/config/animation_config.h"
+#include "critter/core/strings.h"
 
 namespace critter::config {
 namespace {

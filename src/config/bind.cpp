@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include "critter/core/strings.h"
 #include "critter/creature/builtin_parameters.h"
 #include "critter/creature/default_drivers.h"
 #include "desc_builder.h"

@@ -10,6 +10,7 @@
 
 #include "critter/anim/expression.h"
 #include "critter/anim/parameters.h"
+#include "critter/core/strings.h"
 
 namespace critter::config::detail {
 namespace {

@@ -11,17 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace critter::config {
+#include "critter/core/strings.h"
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto ca = static_cast<unsigned char>(a[i]);
-    const auto cb = static_cast<unsigned char>(b[i]);
-    if (std::tolower(ca) != std::tolower(cb)) return false;
-  }
-  return true;
-}
+namespace critter::config {
 
 const ConfigValue* ConfigValue::find(std::string_view key) const {
   if (kind != Kind::kObject) return nullptr;

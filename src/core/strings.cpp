@@ -1,6 +1,7 @@
 #include "critter/core/strings.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace critter {
 
@@ -16,6 +17,23 @@ bool istarts_with(std::string_view text, std::string_view affix) {
 
 bool iends_with(std::string_view text, std::string_view affix) {
   return text.size() >= affix.size() && iequals(text.substr(text.size() - affix.size()), affix);
+}
+
+std::size_t iedit_distance(std::string_view a, std::string_view b) {
+  // One row of the distance table at a time: row[j] is the distance of a[0, i) to b[0, j).
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t substitute = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]) ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + substitute});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
 }
 
 std::string to_lower(std::string_view text) {

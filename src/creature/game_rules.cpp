@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "critter/core/strings.h"
+
 namespace critter::creature {
 namespace {
 
@@ -30,8 +32,7 @@ void GameRules::set_attack_end_hook(std::function<void()> hook) {
 
 void GameRules::on_event(const anim::ControllerRecord& event, anim::ParameterValues& parameters,
                          double time) {
-  using anim::equals_ascii_ci;
-  if (equals_ascii_ci(event.name, "Footstep")) {
+  if (iequals(event.name, "Footstep")) {
     // An index the schema lacks reads as unset: not standing, not immersed.
     const bool standing =
         parameters.boolean(is_on_ground_) || parameters.number(immersion_factor_) > 0.5;
@@ -39,13 +40,13 @@ void GameRules::on_event(const anim::ControllerRecord& event, anim::ParameterVal
       last_footstep_ = time;
       if (footstep_) footstep_(event.data);
     }
-  } else if (equals_ascii_ci(event.name, "AttackHit")) {
+  } else if (iequals(event.name, "AttackHit")) {
     attack_hit_moment_ = true;
     parameters.set_bool(attack_hit_moment_param_, true);
     if (attack_hit_) attack_hit_();
-  } else if (equals_ascii_ci(event.name, "AttackStart")) {
+  } else if (iequals(event.name, "AttackStart")) {
     if (attack_start_) attack_start_();
-  } else if (equals_ascii_ci(event.name, "AttackEnd")) {
+  } else if (iequals(event.name, "AttackEnd")) {
     attack_hit_moment_ = false;
     parameters.set_bool(attack_hit_moment_param_, false);
     if (attack_end_) attack_end_();

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "anim/quat_slerp.h"
+#include "critter/core/strings.h"
 
 namespace critter::io {
 
@@ -43,15 +44,6 @@ std::string frame_text(double f) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof(buf), f);
   return std::string(buf, r.ptr);
-}
-
-std::string in_quotes(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  out.append(s);
-  out.push_back('\'');
-  return out;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "critter/config/animation_config.h"
 #include "critter/config/bind.h"
+#include "critter/core/strings.h"
 #include "critter/creature/default_drivers.h"
 #include "critter/io/load.h"
 
@@ -21,7 +22,6 @@ namespace {
 
 using config::AnimationAlias;
 using config::AnimationReference;
-using config::iequals;
 using config::RuleConfig;
 using config::SourceKind;
 using config::StateConfig;
@@ -111,12 +111,6 @@ std::string appended_name(const std::string& path, const Clip& clip, int index,
   std::string name = base;
   for (int k = 2; is_taken(name); ++k) name = base + "~" + std::to_string(k);
   return name;
-}
-
-std::string quoted_list(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
-  return out;
 }
 
 }  // namespace

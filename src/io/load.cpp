@@ -1,11 +1,10 @@
 #include "critter/io/load.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include "critter/core/strings.h"
 #include "critter/io/assimp/assimp_importer.h"
 #include "critter/io/gltf/gltf_reader.h"
 #include "critter/io/insomniac/insomniac_reader.h"
@@ -13,17 +12,6 @@
 namespace critter::io {
 
 namespace {
-
-std::string lower_extension(std::string_view path) {
-  const std::size_t slash = path.find_last_of('/');
-  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  const std::size_t dot = name.find_last_of('.');
-  std::string ext(dot == std::string_view::npos || dot == 0 ? std::string_view()
-                                                            : name.substr(dot));
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
-}
 
 // True when the file starts with the GLB magic "glTF", whatever its extension.
 bool has_glb_magic(const std::string& path) {
@@ -51,12 +39,12 @@ Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostic
   const std::string file(path);
   const std::string ext = lower_extension(path);
   // The glTF reader reports a missing file itself; skipping the checks below saves path walks.
-  if (ext == ".gltf" || ext == ".glb") return load_gltf(path, options, diag);
+  if (ext == "gltf" || ext == "glb") return load_gltf(path, options, diag);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))
     return fail(Error::at(ErrorCode::kIo, file, "", "cannot open '" + file + "'"));
   if (has_glb_magic(file)) return load_gltf(path, options, diag);
-  if (ext == ".model" || has_insomniac_magic(file)) {
+  if (ext == "model" || has_insomniac_magic(file)) {
     auto insomniac = insomniac_options_from(options);
     if (!insomniac) return fail(Error::at(ErrorCode::kUsage, file, "", insomniac.error().message));
     return load_insomniac(path, *insomniac, diag);
@@ -64,7 +52,7 @@ Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostic
   if (is_assimp_extension(file)) return import_assimp(path, ImportOptions::from(options), diag);
   return fail(Error::at(
       ErrorCode::kUnsupported, file, "",
-      "no reader for '" + (ext.empty() ? std::string("(no extension)") : ext) + "' files"));
+      "no reader for '" + (ext.empty() ? std::string("(no extension)") : "." + ext) + "' files"));
 }
 
 }  // namespace critter::io

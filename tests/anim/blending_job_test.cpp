@@ -7,38 +7,17 @@
 #include <vector>
 
 #include "support/allocation_counter.h"
+#include "support/math_helpers.h"
 
 namespace critter::anim {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-const quat kIdentity = quat_xyzw(0, 0, 0, 1);
-
-quat axis_angle(vec3 axis, float angle) {
-  const float s = std::sin(angle * 0.5f);
-  return quat_xyzw(axis.x * s, axis.y * s, axis.z * s, std::cos(angle * 0.5f));
-}
-
-void expect_quat_near(const quat& got, const quat& want, float tol) {
-  EXPECT_NEAR(got.x, want.x, tol);
-  EXPECT_NEAR(got.y, want.y, tol);
-  EXPECT_NEAR(got.z, want.z, tol);
-  EXPECT_NEAR(got.w, want.w, tol);
-}
-
-void expect_vec_near(const vec3& got, const vec3& want, float tol) {
-  EXPECT_NEAR(got.x, want.x, tol);
-  EXPECT_NEAR(got.y, want.y, tol);
-  EXPECT_NEAR(got.z, want.z, tol);
-}
-
-Transform trs(vec3 t, quat r, vec3 s) {
-  Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
+using critter::testing::axis_angle;
+using critter::testing::expect_quat_near;
+using critter::testing::expect_vec_near;
+using critter::testing::kIdentityRotation;
+using critter::testing::kPi;
+using critter::testing::trs;
 
 // Three joints; rest is translation (0, j, 0), identity rotation, scale 1. Two morph weights with
 // defaults (0, 0.5).
@@ -50,7 +29,7 @@ struct Fixture {
 
   Fixture() {
     for (int j = 0; j < 3; ++j)
-      rest.push_back(trs(vec3(0, static_cast<float>(j), 0), kIdentity, vec3(1)));
+      rest.push_back(trs(vec3(0, static_cast<float>(j), 0), kIdentityRotation, vec3(1)));
     out.resize(rest.size());
     out_weights.resize(defaults.size());
   }
@@ -214,11 +193,11 @@ TEST(BlendingJob, NoActiveLayerGivesRestAndDefaults) {
   f.run({});
   for (int j = 0; j < 3; ++j) {
     expect_vec_near(f.out[j].translation, f.rest[j].translation, 0.0f);
-    expect_quat_near(f.out[j].rotation, kIdentity, 0.0f);
+    expect_quat_near(f.out[j].rotation, kIdentityRotation, 0.0f);
   }
   EXPECT_EQ(f.out_weights, f.defaults);
   // A layer at weight 0 is off.
-  const auto a = uniform_pose(trs(vec3(5), kIdentity, vec3(2)));
+  const auto a = uniform_pose(trs(vec3(5), kIdentityRotation, vec3(2)));
   const std::vector<BlendingLayer> zero{layer(kOverride, a, 0.0f)};
   f.run(zero);
   expect_vec_near(f.out[1].translation, vec3(0, 1, 0), 0.0f);
@@ -283,8 +262,8 @@ TEST(BlendingJob, OverrideRotationTakesTheShortArc) {
 
 TEST(BlendingJob, JointMaskScalesTheLayerPerJoint) {
   Fixture f;
-  const auto a = uniform_pose(trs(vec3(0), kIdentity, vec3(1)));
-  const auto b = uniform_pose(trs(vec3(4, 0, 0), kIdentity, vec3(1)));
+  const auto a = uniform_pose(trs(vec3(0), kIdentityRotation, vec3(1)));
+  const auto b = uniform_pose(trs(vec3(4, 0, 0), kIdentityRotation, vec3(1)));
   const std::vector<float> mask{0.0f, 0.5f, 1.0f};
   const std::vector<BlendingLayer> layers{layer(kOverride, a, 1.0f),
                                           layer(kOverride, b, 1.0f, mask)};
@@ -301,8 +280,8 @@ TEST(BlendingJob, JointMaskScalesTheLayerPerJoint) {
 
 TEST(BlendingJob, SampledJointsLimitTheLayer) {
   Fixture f;
-  const auto a = uniform_pose(trs(vec3(1, 0, 0), kIdentity, vec3(1)));
-  const auto b = uniform_pose(trs(vec3(5, 0, 0), kIdentity, vec3(1)));
+  const auto a = uniform_pose(trs(vec3(1, 0, 0), kIdentityRotation, vec3(1)));
+  const auto b = uniform_pose(trs(vec3(5, 0, 0), kIdentityRotation, vec3(1)));
   const std::vector<std::uint8_t> sampled{0, 1, 0};
   BlendingLayer top = layer(kOverride, b, 1.0f);
   top.sampled = sampled;
@@ -357,8 +336,8 @@ TEST(BlendingJob, AdditiveWeightAboveOneScalesTranslationButNotRotation) {
 
 TEST(BlendingJob, OrderMattersBetweenAdditiveAndOverride) {
   Fixture f;
-  const auto a = uniform_pose(trs(vec3(4, 0, 0), kIdentity, vec3(1)));
-  const auto delta = uniform_pose(trs(vec3(1, 0, 0), kIdentity, vec3(1)));
+  const auto a = uniform_pose(trs(vec3(4, 0, 0), kIdentityRotation, vec3(1)));
+  const auto delta = uniform_pose(trs(vec3(1, 0, 0), kIdentityRotation, vec3(1)));
   // An override at full weight above an additive layer hides it.
   const std::vector<BlendingLayer> hidden{layer(kAdditive, delta, 1.0f), layer(kOverride, a, 1.0f)};
   f.run(hidden);

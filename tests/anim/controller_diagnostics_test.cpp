@@ -38,18 +38,8 @@ std::vector<std::string> lines(const Controller& c) {
   return out;
 }
 
-class ControllerDiagnosticsTest : public ::testing::Test {
+class ControllerDiagnosticsTest : public testing::DemoQuadrupedTest {
  protected:
-  void SetUp() override {
-    auto m = build_demo_quadruped();
-    ASSERT_TRUE(m) << m.error().to_string();
-    demo_ = std::make_unique<Model>(std::move(*m));
-    walk_ = demo_->find_clip("walk");
-    idle_ = demo_->find_clip("idle");
-    ASSERT_GE(walk_, 0);
-    ASSERT_GE(idle_, 0);
-  }
-
   // One state "gait" on Base with the given rules; Gait is a string parameter ("walk").
   ControllerDesc gait(std::vector<ControllerRuleDesc> rules) const {
     ControllerDesc d;
@@ -79,10 +69,6 @@ class ControllerDiagnosticsTest : public ::testing::Test {
       c.clear_records();
     }
   }
-
-  std::unique_ptr<Model> demo_;
-  int walk_ = -1;
-  int idle_ = -1;
 };
 
 TEST_F(ControllerDiagnosticsTest, SpeedReadingAStringIsReportedOncePerValue) {

@@ -10,28 +10,18 @@
 #include "critter/asset/demo_creature.h"
 
 #include "support/controller_builders.h"
+#include "support/math_helpers.h"
 #include "support/raw_track.h"
 #include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
+using critter::testing::angle_between;
+using critter::testing::axis_angle;
+using critter::testing::kPi;
+
 constexpr float kDt = 1.0f / 60.0f;
-
-quat about_x(float a) {
-  return quat_xyzw(std::sin(a / 2), 0, 0, std::cos(a / 2));
-}
-quat about_y(float a) {
-  return quat_xyzw(0, std::sin(a / 2), 0, std::cos(a / 2));
-}
-
-// Angle in radians between two unit quaternions.
-float angle_between(const quat& a, const quat& b) {
-  // atan2 of the relative rotation's vector and scalar parts stays precise near 0.
-  const quat r = glm::conjugate(a) * b;
-  return 2.0f * std::atan2(glm::length(vec3(r.x, r.y, r.z)), std::abs(r.w));
-}
 
 // Largest per-joint change between two poses: rotation angle (radians) or translation (metres).
 float pose_jump(std::span<const Transform> a, std::span<const Transform> b) {
@@ -57,8 +47,8 @@ Model make_two_joint_model() {
   raw.name = "controller-test";
   raw.format = "code";
   raw.skeleton.joints = critter::testing::two_joint_rig();
-  const quat turn = about_y(kPi / 2);
-  const quat tilt = about_x(kPi / 3);
+  const quat turn = axis_angle(vec3(0, 1, 0), kPi / 2);
+  const quat tilt = axis_angle(vec3(1, 0, 0), kPi / 3);
   RawClip c_turn;
   c_turn.name = "turn";
   c_turn.tracks.push_back(
@@ -82,21 +72,7 @@ int count(const Controller& c, ControllerRecord::Kind kind, std::string_view nam
   return n;
 }
 
-class ControllerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto m = build_demo_quadruped();
-    ASSERT_TRUE(m) << m.error().to_string();
-    demo_ = std::make_unique<Model>(std::move(*m));
-    walk_ = demo_->find_clip("walk");
-    idle_ = demo_->find_clip("idle");
-    ASSERT_GE(walk_, 0);
-    ASSERT_GE(idle_, 0);
-  }
-  std::unique_ptr<Model> demo_;
-  int walk_ = -1;
-  int idle_ = -1;
-};
+class ControllerTest : public testing::DemoQuadrupedTest {};
 
 // Rules: IsDead -> null; group [IsOnGround] { [SpeedXZ] > 0.2 -> walk }; true -> idle.
 ControllerDesc gait_desc(int walk, int idle, float blend = 0.0f) {
@@ -252,8 +228,8 @@ TEST_F(ControllerTest, CrossfadeTimingAndInterruptionHaveNoPops) {
 
 TEST_F(ControllerTest, OverrideAndAdditiveLayersWithMasks) {
   Model model = make_two_joint_model();
-  const quat turn = about_y(kPi / 2);
-  const quat tilt = about_x(kPi / 3);
+  const quat turn = axis_angle(vec3(0, 1, 0), kPi / 2);
+  const quat tilt = axis_angle(vec3(1, 0, 0), kPi / 3);
   auto make = [&](LayerBlendMode mode, float weight, std::vector<float> mask) {
     ControllerDesc d;
     d.layers.push_back(layer("Base"));
@@ -302,7 +278,7 @@ TEST_F(ControllerTest, OverrideAndAdditiveLayersWithMasks) {
   // Additive at half weight, masked to the child: turn · (30 degrees about X), root unmoved.
   auto add_half = make(LayerBlendMode::kAdditive, 0.5f, {0.0f, 1.0f});
   p = add_half->compute_pose();
-  EXPECT_TRUE(near(p[1].rotation, turn * about_x(kPi / 6)));
+  EXPECT_TRUE(near(p[1].rotation, turn * axis_angle(vec3(1, 0, 0), kPi / 6)));
   EXPECT_NEAR(p[0].translation.x, 0.0f, 1e-6f);
 }
 
@@ -512,10 +488,10 @@ TEST_F(ControllerTest, LoopExpressionTurnedOnKeepsPlayingPastTheEnd) {
 
 TEST_F(ControllerTest, RootBoneCorrectionBlendsOnAnimationChange) {
   ControllerDesc d = gait_desc(walk_, idle_, 0.5f);
-  d.root_bone_rotation = about_y(kPi);
+  d.root_bone_rotation = axis_angle(vec3(0, 1, 0), kPi);
   d.states[0].rules[1].rules[0].animation.root_bone_rotation = quat(1, 0, 0, 0);
   Controller c(compile_or_die(*demo_, std::move(d)));
-  EXPECT_NEAR(angle_between(c.root_bone_rotation(), about_y(kPi)), 0.0f, 1e-4f);
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), axis_angle(vec3(0, 1, 0), kPi)), 0.0f, 1e-4f);
   c.parameters().set_bool("IsOnGround", true);
   c.parameters().set_float("SpeedXZ", 1.0);
   c.update(0.0f);
@@ -527,9 +503,10 @@ TEST_F(ControllerTest, RootBoneCorrectionBlendsOnAnimationChange) {
   c.parameters().set_bool("IsDead", true);
   c.update(0.0f);
   c.update(0.1f);  // smoothstep(0.5) = 0.5
-  EXPECT_NEAR(angle_between(c.root_bone_rotation(), about_y(kPi)), kPi / 2, 1e-3f);
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), axis_angle(vec3(0, 1, 0), kPi)), kPi / 2,
+              1e-3f);
   c.update(0.1f);
-  EXPECT_NEAR(angle_between(c.root_bone_rotation(), about_y(kPi)), 0.0f, 1e-3f);
+  EXPECT_NEAR(angle_between(c.root_bone_rotation(), axis_angle(vec3(0, 1, 0), kPi)), 0.0f, 1e-3f);
 }
 
 }  // namespace
@@ -556,7 +533,7 @@ TEST_F(ControllerTest, LookAtDriverPresetTurnsOnlyItsBoneWithinTheLimits) {
   const std::size_t h = static_cast<std::size_t>(demo_->find_bone("head"));
   // Yaw about Y by -0.5, then pitch about X (the default pitch axis) by 0.25; rest rotation is
   // identity and the rest translation is kept.
-  const quat expected = about_y(-0.5f) * about_x(0.25f);
+  const quat expected = axis_angle(vec3(0, 1, 0), -0.5f) * axis_angle(vec3(1, 0, 0), 0.25f);
   EXPECT_LT(angle_between(pose[h].rotation, expected), 1e-4f);
   EXPECT_EQ(pose[h].translation, rest[h].translation);
   for (std::size_t j = 0; j < pose.size(); ++j) {
@@ -568,7 +545,8 @@ TEST_F(ControllerTest, LookAtDriverPresetTurnsOnlyItsBoneWithinTheLimits) {
   c.parameters().set_float("LookAngleY", 0.0);
   c.update(kDt);
   pose = c.compute_pose();
-  EXPECT_LT(angle_between(pose[h].rotation, about_y(40.0f * kPi / 180.0f)), 1e-4f);
+  EXPECT_LT(angle_between(pose[h].rotation, axis_angle(vec3(0, 1, 0), 40.0f * kPi / 180.0f)),
+            1e-4f);
 }
 
 TEST_F(ControllerTest, ExpressionDriverFromARuleAndItsDeactivation) {
@@ -680,7 +658,7 @@ TEST_F(ControllerTest, IkLookAtTurnsTheLastBoneByTheYawExpression) {
   const std::size_t head = static_cast<std::size_t>(demo_->find_bone("head"));
   // Rest rotations are identity; all of the turn is on the head (no shares): yaw about +Y takes
   // the +Z forward toward +X.
-  EXPECT_LT(angle_between(pose[head].rotation, about_y(0.5f)), 1e-4f);
+  EXPECT_LT(angle_between(pose[head].rotation, axis_angle(vec3(0, 1, 0), 0.5f)), 1e-4f);
   EXPECT_EQ(pose[neck], rest[neck]);
   EXPECT_EQ(pose[head].translation, rest[head].translation);
 }
@@ -804,7 +782,7 @@ TEST(ControllerRootMotion, OverrideMeasuresTheClipAcrossTheLoopSeamAndStripsTheP
   // The root keeps its rest translation in the pose: the body carries the motion.
   EXPECT_NEAR(c.compute_pose()[0].translation.x, 0.0f, 1e-6f);
   // Body turned 90 degrees about Y: +X in the body is -Z in the world.
-  c.set_body(vec3(0.0f), about_y(kPi / 2));
+  c.set_body(vec3(0.0f), axis_angle(vec3(0, 1, 0), kPi / 2));
   c.update(0.8f);  // at 0.9 s
   c.update(0.2f);  // wraps to 0.1 s: 0.2 m before the seam and 0.2 m after it over 0.2 s
   EXPECT_NEAR(glm::length(*c.root_motion_velocity() - vec3(0, 0, -2)), 0.0f, 1e-4f);

@@ -13,18 +13,16 @@
 #include "critter/config/animation_config.h"
 #include "critter/config/bind.h"
 #include "critter/io/controller_loader.h"
+#include "support/math_helpers.h"
 #include "support/spec_example.h"
 
 namespace critter::anim {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDeg = kPi / 180.0f;
+using critter::testing::angle_between;
+using critter::testing::kPi;
 
-float angle_between(const quat& a, const quat& b) {
-  const quat r = glm::conjugate(a) * b;
-  return 2.0f * std::atan2(glm::length(vec3(r.x, r.y, r.z)), std::abs(r.w));
-}
+constexpr float kDeg = kPi / 180.0f;
 
 quat about(int axis, float radians) {
   vec3 v(0.0f);

@@ -10,28 +10,14 @@
 
 #include "critter/anim/local_to_model_job.h"
 #include "critter/core/transform.h"
+#include "support/math_helpers.h"
 
 namespace critter::anim::test {
 
-constexpr float kPi = 3.14159265358979f;
-
-inline quat axis_angle(vec3 axis, float radians) {
-  return glm::angleAxis(radians, glm::normalize(axis));
-}
-
-inline Transform trs(vec3 t, quat r = quat_xyzw(0, 0, 0, 1), vec3 s = vec3(1.0f)) {
-  Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
-
-// Angle in radians between two unit quaternions (0..π).
-inline float angle_between(const quat& a, const quat& b) {
-  const float d = std::min(1.0f, std::abs(glm::dot(a, b)));
-  return 2.0f * std::acos(d);
-}
+using critter::testing::angle_between;
+using critter::testing::axis_angle;
+using critter::testing::kPi;
+using critter::testing::trs;
 
 struct Rig {
   std::vector<std::int16_t> parents;

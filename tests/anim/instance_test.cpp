@@ -9,15 +9,14 @@
 #include "critter/anim/player.h"
 #include "critter/anim/pose.h"
 #include "critter/asset/demo_creature.h"
+#include "support/math_helpers.h"
 
 namespace critter::anim {
 namespace {
 
-void expect_mat_near(const mat4& a, const mat4& b, float eps = 1e-4f) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      EXPECT_NEAR(a[c][r], b[c][r], eps) << "column " << c << " row " << r;
-}
+using critter::testing::expect_mat_near;
+
+constexpr float kMatTol = 1e-4f;
 
 class InstanceTest : public ::testing::Test {
  protected:
@@ -34,7 +33,7 @@ TEST_F(InstanceTest, StartsPosedAtRestWithTheDefaultWeights) {
   ASSERT_EQ(inst.model_transforms().size(),
             static_cast<std::size_t>(model_->skeleton().joint_count()));
   for (std::size_t j = 0; j < inst.model_transforms().size(); ++j)
-    expect_mat_near(inst.model_transforms()[j], model_->rest_model_transforms()[j]);
+    expect_mat_near(inst.model_transforms()[j], model_->rest_model_transforms()[j], kMatTol);
   const MorphLayout layout = MorphLayout::of(*model_);
   EXPECT_EQ(std::vector<float>(inst.morph_weights().begin(), inst.morph_weights().end()),
             layout.defaults);
@@ -54,8 +53,8 @@ TEST_F(InstanceTest, ModelTransformsChainTheLocalPose) {
   for (std::size_t j = 0; j < locals.size(); ++j) {
     const mat4 local = locals[j].to_matrix();
     expected[j] = parents[j] < 0 ? local : expected[static_cast<std::size_t>(parents[j])] * local;
-    expect_mat_near(inst.model_transforms()[j], expected[j]);
-    expect_mat_near(inst.bone_transform(static_cast<int>(j)), expected[j]);
+    expect_mat_near(inst.model_transforms()[j], expected[j], kMatTol);
+    expect_mat_near(inst.bone_transform(static_cast<int>(j)), expected[j], kMatTol);
   }
   // Something moved away from rest.
   bool moved = false;
@@ -66,7 +65,7 @@ TEST_F(InstanceTest, ModelTransformsChainTheLocalPose) {
             std::abs(glm::dot(locals[j].rotation, model_->skeleton().rest_pose()[j].rotation)) <
                 0.9999f;
   EXPECT_TRUE(moved);
-  expect_mat_near(inst.bone_transform(-1), mat4(1.0f));
+  expect_mat_near(inst.bone_transform(-1), mat4(1.0f), kMatTol);
 }
 
 TEST_F(InstanceTest, RootMatrixPlacesEveryBone) {
@@ -75,7 +74,7 @@ TEST_F(InstanceTest, RootMatrixPlacesEveryBone) {
   inst.set_root(root);
   ASSERT_TRUE(inst.pose(model_->skeleton().rest_pose()));
   for (std::size_t j = 0; j < inst.model_transforms().size(); ++j)
-    expect_mat_near(inst.model_transforms()[j], root * model_->rest_model_transforms()[j]);
+    expect_mat_near(inst.model_transforms()[j], root * model_->rest_model_transforms()[j], kMatTol);
 }
 
 TEST_F(InstanceTest, PoseWithRootCorrection) {
@@ -87,12 +86,13 @@ TEST_F(InstanceTest, PoseWithRootCorrection) {
   ASSERT_TRUE(inst.pose(pose));
   for (std::size_t j = 0; j < pose.size(); ++j)
     expect_mat_near(inst.model_transforms()[j],
-                    glm::translate(mat4(1.0f), vec3(0, 1, 0)) * model_->rest_model_transforms()[j]);
+                    glm::translate(mat4(1.0f), vec3(0, 1, 0)) * model_->rest_model_transforms()[j],
+                    kMatTol);
   // A correction after the root's local: for the root joint, model = local(root) · C.
   const mat4 c = glm::translate(mat4(1.0f), vec3(0, 0, 2));
   inst.set_root_correction(c);
   ASSERT_TRUE(inst.pose(pose));
-  expect_mat_near(inst.model_transforms()[0], pose[0].to_matrix() * c);
+  expect_mat_near(inst.model_transforms()[0], pose[0].to_matrix() * c, kMatTol);
   // A pose of the wrong size is refused and leaves the matrices as they were.
   const mat4 before = inst.model_transforms()[0];
   const std::vector<Transform> short_pose(2);
@@ -129,7 +129,7 @@ TEST_F(InstanceTest, WritableMatricesLastUntilTheNextPose) {
   inst.writable_model_transforms()[1] = lifted;
   expect_mat_near(inst.bone_transform(1), lifted, 0.0f);
   ASSERT_TRUE(inst.pose(model_->skeleton().rest_pose()));
-  expect_mat_near(inst.bone_transform(1), model_->rest_model_transforms()[1]);
+  expect_mat_near(inst.bone_transform(1), model_->rest_model_transforms()[1], kMatTol);
 }
 
 TEST_F(InstanceTest, InstancesShareTheModelButNotState) {
@@ -141,7 +141,7 @@ TEST_F(InstanceTest, InstancesShareTheModelButNotState) {
   ASSERT_TRUE(a.pose(player.local_pose(), player.weights()));
   // b was posed by nobody: it stays at rest.
   for (std::size_t j = 0; j < b.model_transforms().size(); ++j)
-    expect_mat_near(b.model_transforms()[j], model_->rest_model_transforms()[j]);
+    expect_mat_near(b.model_transforms()[j], model_->rest_model_transforms()[j], kMatTol);
   EXPECT_EQ(&a.model(), &b.model());
 }
 

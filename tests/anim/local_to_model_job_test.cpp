@@ -7,41 +7,17 @@
 #include <random>
 #include <string>
 #include <vector>
+#include "support/math_helpers.h"
 
 namespace critter::anim {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-const quat kIdentity = quat_xyzw(0, 0, 0, 1);
-
-quat axis_angle(vec3 axis, float angle) {
-  const float s = std::sin(angle * 0.5f);
-  return quat_xyzw(axis.x * s, axis.y * s, axis.z * s, std::cos(angle * 0.5f));
-}
-
-Transform trs(vec3 t, quat r, vec3 s) {
-  Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
-
-// Column-major matrix from its four columns.
-mat4 columns(vec4 c0, vec4 c1, vec4 c2, vec4 c3) {
-  mat4 m;
-  m[0] = c0;
-  m[1] = c1;
-  m[2] = c2;
-  m[3] = c3;
-  return m;
-}
-
-void expect_mat_near(const mat4& got, const mat4& want, float tol, const std::string& what = {}) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      EXPECT_NEAR(got[c][r], want[c][r], tol) << what << " column " << c << " row " << r;
-}
+using critter::testing::axis_angle;
+using critter::testing::columns;
+using critter::testing::expect_mat_near;
+using critter::testing::kIdentityRotation;
+using critter::testing::kPi;
+using critter::testing::trs;
 
 // --- validity -------------------------------------------------------------------------------
 
@@ -117,9 +93,9 @@ TEST(LocalToModelJob, ChainMatchesHandBuiltMatrices) {
   const vec3 z(0, 0, 1);
   const std::vector<std::int16_t> parents{-1, 0, 1};
   const std::vector<Transform> local{
-      trs(vec3(1, 0, 0), kIdentity, vec3(1)),
+      trs(vec3(1, 0, 0), kIdentityRotation, vec3(1)),
       trs(vec3(0, 2, 0), axis_angle(z, kPi / 2), vec3(1)),
-      trs(vec3(3, 0, 0), kIdentity, vec3(2)),
+      trs(vec3(3, 0, 0), kIdentityRotation, vec3(2)),
   };
   std::vector<mat4> model(3);
   LocalToModelJob job;
@@ -141,9 +117,9 @@ TEST(LocalToModelJob, ChainMatchesHandBuiltMatrices) {
 TEST(LocalToModelJob, RootMatrixSitsAboveEveryRoot) {
   // Two roots (a forest), root matrix T(0, 10, 0)·S(2).
   const std::vector<std::int16_t> parents{-1, 0, -1};
-  const std::vector<Transform> local{trs(vec3(1, 0, 0), kIdentity, vec3(1)),
-                                     trs(vec3(0, 0, 1), kIdentity, vec3(1)),
-                                     trs(vec3(0, 3, 0), kIdentity, vec3(1))};
+  const std::vector<Transform> local{trs(vec3(1, 0, 0), kIdentityRotation, vec3(1)),
+                                     trs(vec3(0, 0, 1), kIdentityRotation, vec3(1)),
+                                     trs(vec3(0, 3, 0), kIdentityRotation, vec3(1))};
   std::vector<mat4> model(3);
   LocalToModelJob job;
   job.parents = parents;
@@ -164,9 +140,9 @@ TEST(LocalToModelJob, RootCorrectionSitsAfterEveryRootLocal) {
   // Correction C = T(0, 0, 1)·Rz(90°): model[root] = local(root)·C, children follow.
   const vec3 z(0, 0, 1);
   const std::vector<std::int16_t> parents{-1, 0, -1};
-  const std::vector<Transform> local{trs(vec3(1, 0, 0), kIdentity, vec3(1)),
-                                     trs(vec3(0, 2, 0), kIdentity, vec3(1)),
-                                     trs(vec3(0, 0, 3), kIdentity, vec3(1))};
+  const std::vector<Transform> local{trs(vec3(1, 0, 0), kIdentityRotation, vec3(1)),
+                                     trs(vec3(0, 2, 0), kIdentityRotation, vec3(1)),
+                                     trs(vec3(0, 0, 3), kIdentityRotation, vec3(1))};
   std::vector<mat4> model(3);
   LocalToModelJob job;
   job.parents = parents;

@@ -15,19 +15,18 @@
 #include "critter/asset/model.h"
 #include "critter/io/load.h"
 
+#include "support/math_helpers.h"
 #include "support/raw_track.h"
 #include "support/test_models.h"
 
 namespace critter::anim {
 namespace {
 
-using Mode = PlaybackMode;
-constexpr float kPi = 3.14159265358979f;
-constexpr float kTol = 1e-5f;
+using critter::testing::axis_angle;
+using critter::testing::kPi;
 
-quat about_z(float angle) {
-  return quat_xyzw(0.0f, 0.0f, std::sin(angle * 0.5f), std::cos(angle * 0.5f));
-}
+using Mode = PlaybackMode;
+constexpr float kTol = 1e-5f;
 
 // Angle (radians) of a rotation about +Z.
 float z_angle(const quat& q) {
@@ -54,7 +53,7 @@ Model make_model() {
   slide.name = "slide";
   slide.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 2}, {0, 0, 0, 2, 0, 0}));
   slide.tracks.push_back(raw_track(TrackTarget::kWeights, 1, 2, {0, 2}, {0, 0, 1, 0.5f}));
-  const quat q90 = about_z(kPi / 2);
+  const quat q90 = axis_angle(vec3(0, 0, 1), kPi / 2);
   RawClip lift;
   lift.name = "lift";
   lift.tracks.push_back(raw_track(TrackTarget::kTranslation, 0, 3, {0, 1}, {0, 0, 0, 0, 4, 0}));

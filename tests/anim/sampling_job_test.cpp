@@ -11,11 +11,14 @@
 
 #include "critter/anim/pose.h"
 #include "critter/io/load.h"
+#include "support/math_helpers.h"
 
 namespace critter::anim {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
+using critter::testing::axis_angle;
+using critter::testing::expect_quat_near;
+using critter::testing::kPi;
 
 RawTrack track(TrackTarget target, int index, Interpolation interp, std::vector<float> times,
                std::vector<float> values) {
@@ -43,19 +46,6 @@ Clip make_clip(std::vector<RawTrack> tracks, int joints, std::vector<std::size_t
   auto clip = build_clip(raw, joints, morphs);
   EXPECT_TRUE(clip) << clip.error().to_string();
   return clip ? std::move(*clip) : Clip{};
-}
-
-// Quaternion (x, y, z, w) of `angle` radians about a unit axis.
-quat axis_angle(vec3 axis, float angle) {
-  const float s = std::sin(angle * 0.5f);
-  return quat_xyzw(axis.x * s, axis.y * s, axis.z * s, std::cos(angle * 0.5f));
-}
-
-void expect_quat_near(const quat& got, const quat& want, float tol) {
-  EXPECT_NEAR(got.x, want.x, tol);
-  EXPECT_NEAR(got.y, want.y, tol);
-  EXPECT_NEAR(got.z, want.z, tol);
-  EXPECT_NEAR(got.w, want.w, tol);
 }
 
 // A sampler over a clip for `joints` joints and meshes with the given weight counts. Rest pose:

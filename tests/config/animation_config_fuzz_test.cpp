@@ -33,20 +33,13 @@
 namespace {
 
 using namespace critter;
-using critter::testing::TempFolder;
+using critter::testing::ScratchDir;
 using critter::testing::write_file;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // ---- the pipeline and its properties ----------------------------------------------------------
-
-bool finite(const vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-bool finite(const quat& q) {
-  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
-}
 
 void expect_located(const Error& e, std::string_view stage, std::string_view text) {
   EXPECT_FALSE(e.path.empty()) << stage << ": " << e.to_string() << "\n--- input:\n" << text;
@@ -132,7 +125,8 @@ void drive(const std::shared_ptr<const anim::ControllerProgram>& program, std::m
     const std::span<const Transform> pose = c.compute_pose();
     ASSERT_EQ(pose.size(), static_cast<std::size_t>(program->model().skeleton().joint_count()));
     for (std::size_t j = 0; j < pose.size(); ++j) {
-      ASSERT_TRUE(finite(pose[j].translation) && finite(pose[j].rotation) && finite(pose[j].scale))
+      ASSERT_TRUE(all_finite(pose[j].translation) && all_finite(pose[j].rotation) &&
+                  all_finite(pose[j].scale))
           << "joint " << j << " frame " << frame << "\n--- input:\n"
           << text;
     }
@@ -144,7 +138,7 @@ void drive(const std::shared_ptr<const anim::ControllerProgram>& program, std::m
     for (int col = 0; col < 4; ++col)
       for (int row = 0; row < 4; ++row) ASSERT_TRUE(std::isfinite(correction[col][row])) << text;
     const std::optional<vec3> velocity = c.root_motion_velocity();
-    ASSERT_TRUE(!velocity || finite(*velocity)) << text;
+    ASSERT_TRUE(!velocity || all_finite(*velocity)) << text;
     const std::optional<float> scale = c.root_motion_scale();
     ASSERT_TRUE(!scale || std::isfinite(*scale)) << text;
     ASSERT_LE(c.records().size(), 4096u) << text;
@@ -228,7 +222,7 @@ class AnimationConfigFuzzTest : public ::testing::Test {
     return outcome;
   }
 
-  TempFolder folder_;
+  ScratchDir folder_;
 };
 
 TEST_F(AnimationConfigFuzzTest, SeedsRunCleanly) {
@@ -494,7 +488,7 @@ TEST_F(AnimationConfigFuzzTest, HugeIkAimParameterPosesLikeItsDirection) {
     const std::vector<Transform> big = pose_with_aim(huge);
     ASSERT_EQ(big.size(), unit.size());
     for (std::size_t j = 0; j < big.size(); ++j) {
-      ASSERT_TRUE(finite(big[j].rotation) && finite(big[j].translation)) << "joint " << j;
+      ASSERT_TRUE(all_finite(big[j].rotation) && all_finite(big[j].translation)) << "joint " << j;
       EXPECT_NEAR(big[j].rotation.x, unit[j].rotation.x, 1e-5f) << "joint " << j;
       EXPECT_NEAR(big[j].rotation.y, unit[j].rotation.y, 1e-5f) << "joint " << j;
       EXPECT_NEAR(big[j].rotation.z, unit[j].rotation.z, 1e-5f) << "joint " << j;
@@ -555,7 +549,7 @@ TEST_F(AnimationConfigFuzzTest, DriverParameterNotFiniteReadsAsZero) {
   };
   auto same = [](const std::vector<Transform>& a, const std::vector<Transform>& e) {
     for (std::size_t j = 0; j < a.size(); ++j) {
-      if (!finite(a[j].translation) || !finite(a[j].rotation)) return false;
+      if (!all_finite(a[j].translation) || !all_finite(a[j].rotation)) return false;
       if (glm::length(a[j].translation - e[j].translation) > 1e-6f) return false;
       if (std::fabs(glm::dot(a[j].rotation, e[j].rotation)) < 1.0f - 1e-6f) return false;
     }
@@ -620,8 +614,8 @@ TEST_F(AnimationConfigFuzzTest, LookAtOverZeroScaledBoneKeepsPoseFinite) {
   }
   const std::size_t head = static_cast<std::size_t>(model.find_bone("b_Head_05"));
   for (std::size_t j = 0; j < ctl.pose().size(); ++j) {
-    EXPECT_TRUE(finite(ctl.pose()[j].translation) && finite(ctl.pose()[j].rotation) &&
-                finite(ctl.pose()[j].scale))
+    EXPECT_TRUE(all_finite(ctl.pose()[j].translation) && all_finite(ctl.pose()[j].rotation) &&
+                all_finite(ctl.pose()[j].scale))
         << "joint " << j;
   }
   // The driver's scale (1 + -1 = 0 on y) is what the head shows.

@@ -25,6 +25,18 @@ TEST(Strings, AffixesIgnoreCase) {
   EXPECT_FALSE(istarts_with("Look", "LookAt"));
 }
 
+TEST(Strings, EditDistanceIgnoresCase) {
+  EXPECT_EQ(iedit_distance("", ""), 0u);
+  EXPECT_EQ(iedit_distance("", "abc"), 3u);
+  EXPECT_EQ(iedit_distance("abc", ""), 3u);
+  EXPECT_EQ(iedit_distance("WalkSpeed", "walkspeed"), 0u);
+  EXPECT_EQ(iedit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(iedit_distance("Speed", "Sped"), 1u);     // a deletion
+  EXPECT_EQ(iedit_distance("Sped", "SPEED"), 1u);     // an insertion
+  EXPECT_EQ(iedit_distance("Height", "Weight"), 1u);  // a substitution
+  EXPECT_EQ(iedit_distance("ab", "ba"), 2u);          // a swap is two edits
+}
+
 TEST(Strings, LowerExtension) {
   EXPECT_EQ(lower_extension("Models/Wolf.DAE"), "dae");
   EXPECT_EQ(lower_extension("a\\b\\c.Glb"), "glb");

@@ -3,18 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <glm/gtc/matrix_transform.hpp>
+#include "support/math_helpers.h"
 
 namespace critter {
 namespace {
 
-void expect_mat_near(const mat4& a, const mat4& b, float eps = 1e-5f) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      EXPECT_NEAR(a[c][r], b[c][r], eps) << "column " << c << " row " << r;
-}
+using critter::testing::expect_mat_near;
+
+constexpr float kMatTol = 1e-5f;
 
 TEST(Transform, IdentityIsIdentityMatrix) {
-  expect_mat_near(Transform::identity().to_matrix(), mat4(1.0f));
+  expect_mat_near(Transform::identity().to_matrix(), mat4(1.0f), kMatTol);
 }
 
 TEST(Transform, ToMatrixAppliesScaleThenRotationThenTranslation) {
@@ -35,14 +34,14 @@ TEST(Transform, FromMatrixRoundTrips) {
   t.rotation = glm::normalize(quat_xyzw(0.1f, 0.7f, -0.2f, 0.6f));
   t.scale = vec3(0.5f, 2.0f, 3.0f);
   const Transform back = Transform::from_matrix(t.to_matrix());
-  expect_mat_near(back.to_matrix(), t.to_matrix());
+  expect_mat_near(back.to_matrix(), t.to_matrix(), kMatTol);
   EXPECT_NEAR(back.scale.y, 2.0f, 1e-5f);
 }
 
 TEST(Transform, FromMatrixFoldsMirrorIntoNegativeScale) {
   const mat4 m = glm::scale(mat4(1.0f), vec3(-1, 1, 1));
   const Transform t = Transform::from_matrix(m);
-  expect_mat_near(t.to_matrix(), m);
+  expect_mat_near(t.to_matrix(), m, kMatTol);
   EXPECT_LT(t.scale.x, 0.0f);
 }
 

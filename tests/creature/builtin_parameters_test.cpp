@@ -1,6 +1,7 @@
 // The §16 built-ins written from a body state (animation-config.md §16), each value worked out by
 // hand from the state.
 #include "critter/creature/builtin_parameters.h"
+#include "support/math_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -10,12 +11,13 @@
 namespace critter::creature {
 namespace {
 
+using critter::testing::kPi;
+
 using anim::ParameterSchema;
 using anim::ParameterValue;
 using anim::ParameterValues;
 using anim::ParamType;
 
-constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kEps = 1e-5f;
 
 void expect_vec(const vec3& actual, const vec3& expected) {

@@ -22,18 +22,11 @@
 namespace {
 
 using namespace critter;
-using critter::testing::TempFolder;
+using critter::testing::ScratchDir;
 using critter::testing::write_file;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-bool finite(const vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-bool finite(const quat& q) {
-  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
-}
 
 float random_dt(std::mt19937& rng) {
   static const float kDts[] = {0.0f, 1.0f / 60.0f, 0.25f, 1e30f, -1.0f, kNaN, kInf, 5.0f};
@@ -41,7 +34,7 @@ float random_dt(std::mt19937& rng) {
 }
 
 TEST(CreatureModelFuzzTest, HostileConfigsAndStates) {
-  TempFolder folder;
+  ScratchDir folder;
   write_file(folder.file("fuzz_base.json"), std::string_view(test_support::kFuzzBaseConfig));
   write_file(folder.file("fuzz_quad.template.json"), std::string_view(test_support::kFuzzTemplate));
   auto model = std::make_shared<const Model>(test_support::spec_example_quadruped());
@@ -81,7 +74,7 @@ TEST(CreatureModelFuzzTest, HostileConfigsAndStates) {
       if ((rng() & 3u) == 0) state.movement_phase = (rng() & 1u) ? kNaN : 1e30f;
       (void)creature->update(random_dt(rng), state);
       for (const Transform& t : creature->local_pose()) {
-        ASSERT_TRUE(finite(t.translation) && finite(t.rotation) && finite(t.scale))
+        ASSERT_TRUE(all_finite(t.translation) && all_finite(t.rotation) && all_finite(t.scale))
             << "frame " << frame << "\n--- input:\n"
             << text;
       }

@@ -19,14 +19,16 @@
 #include "critter/io/controller_loader.h"
 #include "support/allocation_counter.h"
 #include "support/glb_builder.h"
+#include "support/math_helpers.h"
 
 namespace critter::creature {
 namespace {
 
-using critter::testing::TempFolder;
+using critter::testing::kPi;
+
+using critter::testing::ScratchDir;
 using critter::testing::write_file;
 
-constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kEps = 1e-4f;
 
 enum Joint { kRoot = 0, kBody = 1, kHead = 3, kFrontLeftUpper = 6 };
@@ -96,7 +98,7 @@ std::shared_ptr<const Model> slide_model() {
 // A controller program for `model` from config text (through a temporary file, as a host would).
 std::shared_ptr<const anim::ControllerProgram> program_from(
     const std::shared_ptr<const Model>& model, std::string_view config) {
-  TempFolder dir;
+  ScratchDir dir;
   const std::string path = dir.file("creature.json");
   write_file(path, config);
   auto loaded = io::load_controller(path, model);

@@ -1,6 +1,7 @@
 // Body axes, yaw/pitch/roll and speeds of a CreatureState, against values worked out by hand
 // from R = R_Y(yaw)·R_X(pitch)·R_Z(roll) and the body frame (forward -Z, right +X, up +Y).
 #include "critter/creature/creature_state.h"
+#include "support/math_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,8 @@
 namespace critter::creature {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
+using critter::testing::kPi;
+
 constexpr float kEps = 1e-5f;
 
 void expect_vec(const vec3& actual, const vec3& expected, float eps = kEps) {

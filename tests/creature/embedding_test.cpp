@@ -19,7 +19,7 @@
 namespace critter::creature {
 namespace {
 
-using testing::TempFolder;
+using testing::ScratchDir;
 using testing::write_file;
 
 constexpr const char* kWolfConfig = R"({
@@ -40,7 +40,7 @@ constexpr const char* kWolfConfig = R"({
 })";
 
 TEST(EmbeddingExample, AHostDrivesACreatureFromFiles) {
-  TempFolder dir;
+  ScratchDir dir;
   {
     auto demo = build_demo_quadruped();
     ASSERT_TRUE(demo) << demo.error().to_string();

@@ -5,9 +5,12 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+#include "support/math_helpers.h"
 
 namespace critter::deform {
 namespace {
+
+using critter::testing::expect_vec_near;
 
 struct Fixture {
   MorphSet set;
@@ -45,28 +48,22 @@ struct Fixture {
   }
 };
 
-void expect_near(const vec3& got, const vec3& want) {
-  EXPECT_NEAR(got.x, want.x, 1e-6f);
-  EXPECT_NEAR(got.y, want.y, 1e-6f);
-  EXPECT_NEAR(got.z, want.z, 1e-6f);
-}
-
 TEST(MorphJob, AppliesWeightedDeltasAndRenormalises) {
   Fixture f;
   ASSERT_TRUE(f.job().run());
   // p = base + 0.5 * (0,0,2) + 2 * target 2.
-  expect_near(f.out_p[0], vec3(0, 0, 1));
-  expect_near(f.out_p[1], vec3(1, 0, 1));
-  expect_near(f.out_p[2], vec3(2, 1, 1));
+  expect_vec_near(f.out_p[0], vec3(0, 0, 1), 1e-6f);
+  expect_vec_near(f.out_p[1], vec3(1, 0, 1), 1e-6f);
+  expect_vec_near(f.out_p[2], vec3(2, 1, 1), 1e-6f);
   // n = normalize((0,0,1) + 0.5 * (2,0,0)) = (1,0,1)/sqrt 2; vertex 2 has no normal delta.
   const float h = std::sqrt(0.5f);
-  expect_near(f.out_n[0], vec3(h, 0, h));
-  expect_near(f.out_n[1], vec3(h, 0, h));
-  expect_near(f.out_n[2], vec3(0, 0, 1));
+  expect_vec_near(f.out_n[0], vec3(h, 0, h), 1e-6f);
+  expect_vec_near(f.out_n[1], vec3(h, 0, h), 1e-6f);
+  expect_vec_near(f.out_n[2], vec3(0, 0, 1), 1e-6f);
   // t = normalize((1,0,0) + 2 * (0,0.5,0)) = (1,1,0)/sqrt 2; (1,0,0) + 2 * (-0.5,0,0) = 0 -> 0.
-  expect_near(vec3(f.out_t[0]), vec3(h, h, 0));
-  expect_near(vec3(f.out_t[1]), vec3(0, 0, 0));
-  expect_near(vec3(f.out_t[2]), vec3(1, 0, 0));
+  expect_vec_near(vec3(f.out_t[0]), vec3(h, h, 0), 1e-6f);
+  expect_vec_near(vec3(f.out_t[1]), vec3(0, 0, 0), 1e-6f);
+  expect_vec_near(vec3(f.out_t[2]), vec3(1, 0, 0), 1e-6f);
   EXPECT_EQ(f.out_t[0].w, 1.0f);
   EXPECT_EQ(f.out_t[1].w, -1.0f);
 }
@@ -80,7 +77,7 @@ TEST(MorphJob, MorphsInPlaceAndWithoutOptionalStreams) {
   j.out_tangents = {};
   j.out_positions = f.positions;
   ASSERT_TRUE(j.run());
-  expect_near(f.positions[2], vec3(2, 1, 1));
+  expect_vec_near(f.positions[2], vec3(2, 1, 1), 1e-6f);
 }
 
 TEST(MorphJob, ZeroWeightsReturnTheBase) {

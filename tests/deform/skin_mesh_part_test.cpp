@@ -12,11 +12,13 @@
 #include "critter/asset/demo_creature.h"
 #include "critter/deform/morph_texture.h"
 #include "critter/io/load.h"
+#include "support/math_helpers.h"
 
 namespace critter::deform {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
+using critter::testing::expect_vec_near;
+using critter::testing::kPi;
 
 // Rest transforms of the two joints, written as matrices independently of Transform.
 mat4 root_model() {
@@ -89,13 +91,7 @@ RawModel test_model() {
   return m;
 }
 
-void expect_near(const vec3& got, const vec3& want, float tol) {
-  EXPECT_NEAR(got.x, want.x, tol);
-  EXPECT_NEAR(got.y, want.y, tol);
-  EXPECT_NEAR(got.z, want.z, tol);
-}
-
-class SkinMeshPart : public testing::Test {
+class SkinMeshPart : public ::testing::Test {
  protected:
   void SetUp() override {
     auto built = build_model(test_model());
@@ -113,9 +109,9 @@ TEST_F(SkinMeshPart, RestPoseReturnsTheBindPoseMesh) {
   ASSERT_TRUE(
       skin_mesh_part(model_, 0, 0, model_.rest_model_transforms(), {}, palette_, pos, nrm, tan));
   for (std::size_t v = 0; v < pos.size(); ++v) {
-    expect_near(pos[v], part.streams.positions[v], 1e-5f);
-    expect_near(nrm[v], part.streams.normals[v], 1e-5f);
-    expect_near(vec3(tan[v]), vec3(part.streams.tangents[v]), 1e-5f);
+    expect_vec_near(pos[v], part.streams.positions[v], 1e-5f);
+    expect_vec_near(nrm[v], part.streams.normals[v], 1e-5f);
+    expect_vec_near(vec3(tan[v]), vec3(part.streams.tangents[v]), 1e-5f);
   }
 }
 
@@ -129,7 +125,7 @@ TEST_F(SkinMeshPart, MovedSkeletonMovesSkinnedVerticesAndMorphsComeFirst) {
   const std::vector<float> weights = {2.0f};
   ASSERT_TRUE(skin_mesh_part(model_, 0, 0, moved, weights, palette_, pos));
   for (std::size_t v = 0; v < pos.size(); ++v) {
-    expect_near(pos[v], part.streams.positions[v] + vec3(5, 0, 2), 1e-5f);
+    expect_vec_near(pos[v], part.streams.positions[v] + vec3(5, 0, 2), 1e-5f);
   }
 }
 
@@ -150,7 +146,7 @@ TEST_F(SkinMeshPart, BendingTheChildMovesOnlyItsShare) {
     const float w = static_cast<float>(v) / 20.0f;
     const vec3 p = part.streams.positions[v];
     const vec3 bent = vec3(child_delta * vec4(p, 1.0f));
-    expect_near(pos[v], (1.0f - w) * p + w * bent, 1e-5f);
+    expect_vec_near(pos[v], (1.0f - w) * p + w * bent, 1e-5f);
   }
 }
 
@@ -158,18 +154,18 @@ TEST_F(SkinMeshPart, RigidPartsFollowTheirBoneOrTheModelRoot) {
   std::vector<vec3> pos(3), nrm(3);
   ASSERT_TRUE(skin_mesh_part(model_, 1, 0, model_.rest_model_transforms(), {}, palette_, pos, nrm));
   const mat4 c = child_model();
-  expect_near(pos[0], vec3(c[3]), 1e-5f);
-  expect_near(pos[1], vec3(c * vec4(1, 0, 0, 1)), 1e-5f);
-  expect_near(nrm[2], glm::normalize(vec3(c * vec4(0, 0, 1, 0))), 1e-5f);
+  expect_vec_near(pos[0], vec3(c[3]), 1e-5f);
+  expect_vec_near(pos[1], vec3(c * vec4(1, 0, 0, 1)), 1e-5f);
+  expect_vec_near(nrm[2], glm::normalize(vec3(c * vec4(0, 0, 1, 0))), 1e-5f);
 
   // Mesh 2: no bone, default weight 0.5 when no weights are given.
   ASSERT_TRUE(skin_mesh_part(model_, 2, 0, model_.rest_model_transforms(), {}, {}, pos));
-  expect_near(pos[0], vec3(0, 0, 1), 1e-6f);
-  expect_near(pos[1], vec3(1, 0, 0), 1e-6f);
-  expect_near(pos[2], vec3(0.5f, 1.5f, 0.5f), 1e-6f);
+  expect_vec_near(pos[0], vec3(0, 0, 1), 1e-6f);
+  expect_vec_near(pos[1], vec3(1, 0, 0), 1e-6f);
+  expect_vec_near(pos[2], vec3(0.5f, 1.5f, 0.5f), 1e-6f);
   const std::vector<float> w = {-1.0f};
   ASSERT_TRUE(skin_mesh_part(model_, 2, 0, model_.rest_model_transforms(), w, {}, pos));
-  expect_near(pos[2], vec3(-1, 0, -1), 1e-6f);
+  expect_vec_near(pos[2], vec3(-1, 0, -1), 1e-6f);
 }
 
 TEST_F(SkinMeshPart, ValidatesEachRule) {
@@ -236,7 +232,7 @@ TEST(SkinMeshPartDemo, DemoQuadrupedRestPoseReturnsItsBindMesh) {
       std::vector<vec3> pos(s.positions.size());
       ASSERT_TRUE(skin_mesh_part(*model, m, p, model->rest_model_transforms(), {}, palette, pos));
       if (mesh.skin < 0) continue;
-      for (std::size_t v = 0; v < pos.size(); ++v) expect_near(pos[v], s.positions[v], 1e-5f);
+      for (std::size_t v = 0; v < pos.size(); ++v) expect_vec_near(pos[v], s.positions[v], 1e-5f);
       checked += pos.size();
     }
   }

@@ -9,17 +9,13 @@
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
+#include "support/math_helpers.h"
 
 namespace critter::deform {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
-
-void expect_vec3_near(const vec3& got, const vec3& want, float tol, const char* what) {
-  EXPECT_NEAR(got.x, want.x, tol) << what;
-  EXPECT_NEAR(got.y, want.y, tol) << what;
-  EXPECT_NEAR(got.z, want.z, tol) << what;
-}
+using critter::testing::expect_vec_near;
+using critter::testing::kPi;
 
 // Separate streams for one mesh, plus the outputs.
 struct Mesh {
@@ -155,9 +151,9 @@ TEST(SkinningJob, IdentityPaletteReturnsInputs) {
     j.path = path;
     ASSERT_TRUE(j.run());
     for (std::size_t v = 0; v < m.positions.size(); ++v) {
-      expect_vec3_near(m.out_positions[v], m.positions[v], 1e-6f, "position");
-      expect_vec3_near(m.out_normals[v], m.normals[v], 1e-6f, "normal");
-      expect_vec3_near(vec3(m.out_tangents[v]), vec3(m.tangents[v]), 1e-6f, "tangent");
+      expect_vec_near(m.out_positions[v], m.positions[v], 1e-6f, "position");
+      expect_vec_near(m.out_normals[v], m.normals[v], 1e-6f, "normal");
+      expect_vec_near(vec3(m.out_tangents[v]), vec3(m.tangents[v]), 1e-6f, "tangent");
       EXPECT_EQ(m.out_tangents[v].w, m.tangents[v].w);
     }
   }
@@ -235,10 +231,10 @@ TEST(SkinningJob, TwoJointBendMatchesHandComputedVertices) {
     ASSERT_TRUE(j.run());
     for (std::size_t v = 0; v < m.positions.size(); ++v) {
       const Case& c = cases[v % cases.size()];
-      SCOPED_TRACE(testing::Message() << "path " << static_cast<int>(path) << " vertex " << v);
-      expect_vec3_near(m.out_positions[v], c.want_p, 1e-6f, "position");
-      expect_vec3_near(m.out_normals[v], c.want_n, 1e-6f, "normal");
-      expect_vec3_near(vec3(m.out_tangents[v]), vec3(c.want_t), 1e-6f, "tangent");
+      SCOPED_TRACE(::testing::Message() << "path " << static_cast<int>(path) << " vertex " << v);
+      expect_vec_near(m.out_positions[v], c.want_p, 1e-6f, "position");
+      expect_vec_near(m.out_normals[v], c.want_n, 1e-6f, "normal");
+      expect_vec_near(vec3(m.out_tangents[v]), vec3(c.want_t), 1e-6f, "tangent");
       EXPECT_EQ(m.out_tangents[v].w, c.want_t.w);
     }
   }
@@ -261,13 +257,13 @@ TEST(SkinningJob, NormalsUseInverseTransposeUnderNonUniformScaleAndMirror) {
     for (std::size_t v = 0; v < m.positions.size(); v += 2) {
       // Scale x by 2: the surface x + y = const becomes x / 2 + y = const, normal (1, 2, 0) /
       // sqrt 5.
-      expect_vec3_near(m.out_positions[v], vec3(2, 1, 1), 1e-6f, "scaled position");
-      expect_vec3_near(m.out_normals[v], vec3(1, 2, 0) / std::sqrt(5.0f), 1e-6f, "scaled normal");
-      expect_vec3_near(vec3(m.out_tangents[v]), vec3(2, 1, 0) / std::sqrt(5.0f), 1e-6f,
-                       "scaled tangent");
+      expect_vec_near(m.out_positions[v], vec3(2, 1, 1), 1e-6f, "scaled position");
+      expect_vec_near(m.out_normals[v], vec3(1, 2, 0) / std::sqrt(5.0f), 1e-6f, "scaled normal");
+      expect_vec_near(vec3(m.out_tangents[v]), vec3(2, 1, 0) / std::sqrt(5.0f), 1e-6f,
+                      "scaled tangent");
       // Mirror in x: the outward normal (1, 0, 0) mirrors to (-1, 0, 0), not back to (1, 0, 0).
-      expect_vec3_near(m.out_positions[v + 1], vec3(-1, 2, 3), 1e-6f, "mirrored position");
-      expect_vec3_near(m.out_normals[v + 1], vec3(-1, 0, 0), 1e-6f, "mirrored normal");
+      expect_vec_near(m.out_positions[v + 1], vec3(-1, 2, 3), 1e-6f, "mirrored position");
+      expect_vec_near(m.out_normals[v + 1], vec3(-1, 0, 0), 1e-6f, "mirrored normal");
     }
   }
 }
@@ -283,7 +279,7 @@ TEST(SkinningJob, HostileJointIndexReadsTheLastPaletteEntry) {
     SkinningJob j = m.job(palette);
     j.path = path;
     ASSERT_TRUE(j.run());
-    for (const vec3& p : m.out_positions) expect_vec3_near(p, vec3(1, 0, 5), 0.0f, "clamped");
+    for (const vec3& p : m.out_positions) expect_vec_near(p, vec3(1, 0, 5), 0.0f, "clamped");
   }
 }
 
@@ -346,10 +342,10 @@ TEST(SkinningJob, InterleavedInPlaceMatchesSeparateStreams) {
     j.path = path;
     ASSERT_TRUE(j.run());
     for (std::size_t v = 0; v < buf.size(); ++v) {
-      expect_vec3_near(vec3(buf[v].p[0], buf[v].p[1], buf[v].p[2]), m.out_positions[v], 1e-5f,
-                       "position");
-      expect_vec3_near(vec3(buf[v].n[0], buf[v].n[1], buf[v].n[2]), m.out_normals[v], 1e-5f,
-                       "normal");
+      expect_vec_near(vec3(buf[v].p[0], buf[v].p[1], buf[v].p[2]), m.out_positions[v], 1e-5f,
+                      "position");
+      expect_vec_near(vec3(buf[v].n[0], buf[v].n[1], buf[v].n[2]), m.out_normals[v], 1e-5f,
+                      "normal");
       EXPECT_EQ(buf[v].uv[0], static_cast<float>(v));
       EXPECT_EQ(buf[v].uv[1], -static_cast<float>(v));
       EXPECT_EQ(buf[v].pad, 42.0f);
@@ -366,7 +362,7 @@ TEST(SkinningJob, StrideZeroInfluencesPlaceRigidly) {
   j.joints = {joints, 0};
   j.weights = {weights, 0};
   ASSERT_TRUE(j.run());
-  for (const vec3& p : m.out_positions) expect_vec3_near(p, vec3(1, 4, 3), 0.0f, "placed");
+  for (const vec3& p : m.out_positions) expect_vec_near(p, vec3(1, 4, 3), 0.0f, "placed");
 }
 
 // A random affine matrix: rotation, non-uniform scale in [0.5, 2], translation in [-5, 5].

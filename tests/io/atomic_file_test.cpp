@@ -4,31 +4,16 @@
 
 #include <cstdio>
 
+#include "support/files.h"
 #include "support/gltf_validation.h"
 
 namespace critter {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_text;
 using testing::ScratchDir;
-
-std::string read_text(const fs::path& p) {
-  std::string out;
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (!f) return "<missing>";
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
-  std::fclose(f);
-  return out;
-}
-
-void write_text(const fs::path& p, const std::string& text) {
-  std::FILE* f = std::fopen(p.c_str(), "wb");
-  ASSERT_NE(f, nullptr);
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
-}
+using testing::write_file;
 
 TEST(AtomicFile, WritesAndReplaces) {
   ScratchDir dir("atomic");
@@ -78,7 +63,7 @@ TEST(AtomicFile, DroppedSetLeavesNothing) {
 // gets its old contents back; the new third one never appears.
 TEST(AtomicFile, FailedCommitRestoresEveryOutput) {
   ScratchDir dir("atomic_rollback");
-  write_text(dir / "a", "old A");
+  write_file(dir / "a", "old A");
   fs::create_directory(dir / "b");
   io::AtomicFileSet set;
   ASSERT_TRUE(set.stage((dir / "a").string(), std::string_view("new A")));
@@ -97,7 +82,7 @@ TEST(AtomicFile, FailedCommitRestoresEveryOutput) {
 TEST(AtomicFile, UnwritableDestinationIsAnIoError) {
   ScratchDir dir("atomic_unwritable");
   // A regular file where a folder is expected: nothing can be created below it, even by root.
-  write_text(dir / "file", "x");
+  write_file(dir / "file", "x");
   const fs::path out = dir / "file" / "out.txt";
   auto r = io::write_file_atomic(out.string(), std::string_view("data"));
   ASSERT_FALSE(r);
@@ -109,7 +94,7 @@ TEST(AtomicFile, UnwritableDestinationIsAnIoError) {
 
 TEST(AtomicFile, CopiesFilesAndReportsAMissingSource) {
   ScratchDir dir("atomic_copy");
-  write_text(dir / "src", std::string(100000, 'z'));
+  write_file(dir / "src", std::string(100000, 'z'));
   io::AtomicFileSet set;
   ASSERT_TRUE(set.stage_copy((dir / "dst").string(), (dir / "src").string()));
   ASSERT_TRUE(set.commit());

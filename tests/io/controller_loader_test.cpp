@@ -19,7 +19,7 @@ namespace {
 
 using namespace critter;
 using critter::testing::GltfBuilder;
-using critter::testing::TempFolder;
+using critter::testing::ScratchDir;
 using critter::testing::write_file;
 
 // The model the configs drive: joints Root, Leg, Tail (all roots), a triangle "Body" hanging from
@@ -103,7 +103,7 @@ std::vector<std::uint8_t> anim_glb(const std::vector<std::string>& nodes,
 
 // anim.glb: "Idle" (first) moves Root to (0, 1, 0); "Run" moves Leg from (0, 0, 0) to (2, 4, 6)
 // and turns Root 90 degrees about Y over 2 s, and moves Wing, a bone the target lacks.
-void write_anim_glb(const TempFolder& dir) {
+void write_anim_glb(const ScratchDir& dir) {
   const float h = std::sqrt(0.5f);
   const std::vector<ClipSpec> clips = {
       {"Idle", {{"Root", "translation", {0, 1}, {0, 1, 0, 0, 1, 0}}}},
@@ -115,7 +115,7 @@ void write_anim_glb(const TempFolder& dir) {
   write_file(dir.file("anim.glb"), anim_glb({"Root", "Leg", "Wing"}, clips));
 }
 
-std::string write_config(const TempFolder& dir, std::string_view text,
+std::string write_config(const ScratchDir& dir, std::string_view text,
                          std::string_view name = "creature.json") {
   const std::string path = dir.file(name);
   write_file(path, text);
@@ -155,7 +155,7 @@ constexpr const char* kRunConfig = R"({
     {"condition": "true", "animation": {"source": "file:anim.glb#Run", "blendDuration": 0}}]}}})";
 
 TEST(LoadController, FileSourceDrivesTheModelBonesByName) {
-  TempFolder dir;
+  ScratchDir dir;
   write_anim_glb(dir);
   const auto model = target_model();
   Diagnostics diag;
@@ -195,7 +195,7 @@ TEST(LoadController, FileSourceDrivesTheModelBonesByName) {
 }
 
 TEST(LoadController, FileWithoutClipNamePlaysItsFirstClip) {
-  TempFolder dir;
+  ScratchDir dir;
   write_anim_glb(dir);
   const auto model = target_model();
   auto loaded = io::load_controller(write_config(dir, R"({
@@ -211,7 +211,7 @@ TEST(LoadController, FileWithoutClipNamePlaysItsFirstClip) {
 }
 
 TEST(LoadController, BoneNamesMatchCaseInsensitively) {
-  TempFolder dir;
+  ScratchDir dir;
   write_file(
       dir.file("lower.glb"),
       anim_glb({"root", "LEG"}, {{"Walk", {{"LEG", "translation", {0, 1}, {0, 0, 0, 0, 0, 4}}}}}));
@@ -232,7 +232,7 @@ TEST(LoadController, BoneNamesMatchCaseInsensitively) {
 }
 
 TEST(LoadController, ClipTouchingNoTargetBoneIsALocatedError) {
-  TempFolder dir;
+  ScratchDir dir;
   write_file(
       dir.file("alien.glb"),
       anim_glb({"Wing", "Fin"}, {{"Flap", {{"Wing", "translation", {0, 1}, {0, 0, 0, 1, 0, 0}}}}}));
@@ -249,7 +249,7 @@ TEST(LoadController, ClipTouchingNoTargetBoneIsALocatedError) {
 }
 
 TEST(LoadController, MissingFileIsTheBindError) {
-  TempFolder dir;
+  ScratchDir dir;
   const std::string config = write_config(dir, R"({
     "states": {"s": {"layer": "Base", "rules": [
       {"condition": "true", "animation": {"source": "file:nowhere.glb#Run"}}]}}})");
@@ -261,7 +261,7 @@ TEST(LoadController, MissingFileIsTheBindError) {
 }
 
 TEST(LoadController, FileAndClipAreLoadedOnceWhateverTheReferenceCount) {
-  TempFolder dir;
+  ScratchDir dir;
   write_anim_glb(dir);
   const auto model = target_model();
   Diagnostics diag;
@@ -285,7 +285,7 @@ TEST(LoadController, FileAndClipAreLoadedOnceWhateverTheReferenceCount) {
 }
 
 TEST(LoadController, FileClipsShareTheirIndexInTheDescription) {
-  TempFolder dir;
+  ScratchDir dir;
   write_anim_glb(dir);
   const auto model = target_model();
   const std::string path = write_config(dir, R"({
@@ -328,7 +328,7 @@ TEST(LoadController, FileClipsShareTheirIndexInTheDescription) {
 }
 
 TEST(LoadController, MorphTracksNeedTheSameTargetCount) {
-  TempFolder dir;
+  ScratchDir dir;
   const std::vector<ClipSpec> one = {
       {"Smile",
        {{"Root", "weights", {0, 1}, {0, 1}}, {"Root", "translation", {0, 1}, {0, 0, 0, 0, 2, 0}}}}};
@@ -365,7 +365,7 @@ TEST(LoadController, MorphTracksNeedTheSameTargetCount) {
 }
 
 TEST(LoadController, ConfigWithoutFileSourcesKeepsTheModel) {
-  TempFolder dir;
+  ScratchDir dir;
   const auto model = target_model();
   auto loaded = io::load_controller(write_config(dir, R"({
     "states": {"s": {"layer": "Base", "rules": [
@@ -379,14 +379,14 @@ TEST(LoadController, ConfigWithoutFileSourcesKeepsTheModel) {
 }
 
 TEST(LoadController, NullModelIsAUsageError) {
-  TempFolder dir;
+  ScratchDir dir;
   auto loaded = io::load_controller(write_config(dir, kRunConfig), nullptr);
   ASSERT_FALSE(loaded);
   EXPECT_EQ(loaded.error().code, ErrorCode::kUsage);
 }
 
 TEST(LoadController, BrokenConfigIsALocatedParseError) {
-  TempFolder dir;
+  ScratchDir dir;
   const std::string config = write_config(dir, R"({
     "animations": {"a": {"source": "Wave", "speed": [1]}}})");
   auto loaded = io::load_controller(config, target_model());
@@ -398,7 +398,7 @@ TEST(LoadController, BrokenConfigIsALocatedParseError) {
 // With an error list, every error of every stage is listed: the `file:` sources at their
 // references (in config order) and the expressions of the one compile after them.
 TEST(LoadController, EveryErrorGoesToTheList) {
-  TempFolder dir;
+  ScratchDir dir;
   write_anim_glb(dir);
   const auto model = target_model();
   const std::string path = write_config(dir, R"({

@@ -5,8 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
+#include <cstdint>
+#include <vector>
+
+#include "support/files.h"
 
 extern char** environ;
 
@@ -15,10 +17,8 @@ namespace critter::test_support {
 namespace fs = std::filesystem;
 
 std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const std::vector<std::uint8_t> bytes = testing::read_bytes(path);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 std::string shared_model(const std::string& relative) {
@@ -69,6 +69,12 @@ RunResult CliTest::run(const std::vector<std::string>& args) const {
   r.out = slurp(out_path);
   r.err = slurp(err_path);
   return r;
+}
+
+std::string CliTest::write_text(const std::string& name, std::string_view text) const {
+  const std::string path = (dir_ / name).string();
+  testing::write_file(path, text);
+  return path;
 }
 
 }  // namespace critter::test_support

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace critter::test_support {
@@ -19,6 +20,11 @@ struct RunResult {
 // Reads a whole file (empty when it cannot be read).
 std::string slurp(const std::filesystem::path& path);
 
+// True when `text` contains `part`.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // Path of a model under CRITTER_SHARED_MODELS.
 std::string shared_model(const std::string& relative);
 
@@ -29,6 +35,8 @@ class CliTest : public ::testing::Test {
   void TearDown() override;
   // Runs CRITTER_CLI with `args` and waits for it.
   RunResult run(const std::vector<std::string>& args) const;
+  // Writes `text` as the file `name` in `dir_` and returns its path.
+  std::string write_text(const std::string& name, std::string_view text) const;
 
   std::filesystem::path dir_;
 };

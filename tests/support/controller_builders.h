@@ -1,5 +1,6 @@
 // Building controller descriptions (anim/controller_desc.h) in test code: clip animations,
-// rules, groups and layers. Header-only so that only programs that link the anim module use it.
+// rules, groups and layers, and a fixture with the demo quadruped to animate. Header-only so that
+// only programs that link the anim module use it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +12,8 @@
 
 #include "critter/anim/controller.h"
 #include "critter/anim/controller_desc.h"
+#include "critter/asset/demo_creature.h"
+#include "critter/asset/model.h"
 
 namespace critter::testing {
 
@@ -57,5 +60,22 @@ inline std::shared_ptr<const anim::ControllerProgram> compile_or_die(const Model
   EXPECT_TRUE(p) << p.error().to_string();
   return p ? *p : nullptr;
 }
+
+// A fixture with the demo quadruped (asset/demo_creature.h) and its "walk" and "idle" clips.
+class DemoQuadrupedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto m = build_demo_quadruped();
+    ASSERT_TRUE(m) << m.error().to_string();
+    demo_ = std::make_unique<Model>(std::move(*m));
+    walk_ = demo_->find_clip("walk");
+    idle_ = demo_->find_clip("idle");
+    ASSERT_GE(walk_, 0);
+    ASSERT_GE(idle_, 0);
+  }
+  std::unique_ptr<Model> demo_;
+  int walk_ = -1;
+  int idle_ = -1;
+};
 
 }  // namespace critter::testing

@@ -1,13 +1,6 @@
 #include "support/glb_builder.h"
 
-#include <atomic>
-#include <chrono>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
-
-#include <unistd.h>
 
 namespace critter::testing {
 
@@ -151,31 +144,6 @@ std::string base64_encode(std::span<const std::uint8_t> bytes) {
 
 std::span<const std::uint8_t> as_bytes(std::string_view text) {
   return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
-}
-
-void write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!f) throw std::runtime_error("cannot write " + path);
-}
-
-void write_file(const std::string& path, std::string_view text) {
-  write_file(path, as_bytes(text));
-}
-
-TempFolder::TempFolder() {
-  static std::atomic<int> counter{0};
-  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("critter_gltf_" + std::to_string(::getpid()) + "_" + std::to_string(stamp) +
-                    "_" + std::to_string(counter++));
-  std::filesystem::create_directories(dir);
-  path_ = dir.string();
-}
-
-TempFolder::~TempFolder() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
 }
 
 }  // namespace critter::testing

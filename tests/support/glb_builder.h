@@ -1,7 +1,7 @@
 // Builds tiny glTF 2.0 files in test code: a JSON document (nlohmann::json) plus one binary
 // buffer, written out as .glb bytes, as .gltf text with the buffer embedded as a base64 data: URI,
 // or as .gltf text pointing at an external .bin. Also raw GLB container assembly for hand-made
-// broken files, and a temporary folder for external-file tests.
+// broken files.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "support/files.h"
 
 namespace critter::testing {
 
@@ -82,21 +84,5 @@ std::vector<std::uint8_t> make_glb(std::string_view json, std::span<const std::u
                                    bool with_bin = true);
 std::string base64_encode(std::span<const std::uint8_t> bytes);
 std::span<const std::uint8_t> as_bytes(std::string_view text);
-void write_file(const std::string& path, std::span<const std::uint8_t> bytes);
-void write_file(const std::string& path, std::string_view text);
-
-// A fresh folder under the system temporary folder, removed with its contents on destruction.
-class TempFolder {
- public:
-  TempFolder();
-  ~TempFolder();
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(std::string_view name) const { return path_ + "/" + std::string(name); }
-
- private:
-  std::string path_;
-};
 
 }  // namespace critter::testing

@@ -3,8 +3,6 @@
 #include <unistd.h>
 
 #include <sys/wait.h>
-#include <algorithm>
-#include <atomic>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -56,27 +54,6 @@ ValidatorReport validate_gltf(const std::filesystem::path& file) {
     report.messages.push_back(std::move(line));
   }
   return report;
-}
-
-ScratchDir::ScratchDir(const std::string& tag) {
-  static std::atomic<int> counter{0};
-  path_ = std::filesystem::temp_directory_path() /
-          ("critter_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  std::filesystem::remove_all(path_);
-  std::filesystem::create_directories(path_);
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::vector<std::string> ScratchDir::list() const {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(path_))
-    out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 }  // namespace critter::testing

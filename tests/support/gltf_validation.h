@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
+
 namespace critter::testing {
 
 // The validator's verdict on one file.
@@ -22,23 +24,5 @@ struct ValidatorReport {
 
 // Runs the validator on `file` (a .gltf with its resources beside it, or a .glb).
 ValidatorReport validate_gltf(const std::filesystem::path& file);
-
-// A fresh empty folder under the system temporary folder, removed with everything in it when
-// the object is destroyed.
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& tag);
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-  // Names of the entries of the folder (not recursive), sorted.
-  std::vector<std::string> list() const;
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace critter::testing

@@ -18,13 +18,10 @@ namespace {
 namespace fs = std::filesystem;
 
 using critter::test_support::CliTest;
+using critter::test_support::contains;
 using critter::test_support::RunResult;
 using critter::test_support::shared_model;
 using critter::test_support::slurp;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;

@@ -14,6 +14,7 @@
 #include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/image/image_writer.h"
 #include "support/cli_runner.h"
+#include "support/demo_files.h"
 #include "support/glb_builder.h"
 
 namespace critter {
@@ -50,17 +51,9 @@ class ConfigFlagsTest : public CliTest {
  protected:
   void SetUp() override {
     CliTest::SetUp();
-    Result<Model> model = build_demo_quadruped();
-    ASSERT_TRUE(model) << model.error().to_string();
-    model_ = (dir_ / "quadruped.glb").string();
-    ASSERT_TRUE(io::write_gltf(*model, model_));
-    config_ = write_config("gait.json", kConfig);
-  }
-
-  std::string write_config(const std::string& name, const std::string& text) const {
-    const std::string path = (dir_ / name).string();
-    testing::write_file(path, text);
-    return path;
+    model_ = testing::write_demo_quadruped(dir_);
+    ASSERT_FALSE(model_.empty());
+    config_ = write_text("gait.json", kConfig);
   }
 
   // `pose --config` JSON for the given extra arguments; fails the test on a non-zero exit.
@@ -195,7 +188,7 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
 }
 
 TEST_F(ConfigFlagsTest, RuntimeWarningsArePrintedOnceLikeLoadWarnings) {
-  const std::string config = write_config("runtime.json", kRuntimeConfig);
+  const std::string config = write_text("runtime.json", kRuntimeConfig);
   // Three times are three simulations from 0; the source fails in each, the warning shows once.
   RunResult r = run({"pose", model_, "--config", config, "--param", "Clip=Nope", "--time", "0.5",
                      "--time", "1", "--time", "1.5"});
@@ -232,7 +225,7 @@ TEST_F(ConfigFlagsTest, RuntimeWarningsArePrintedOnceLikeLoadWarnings) {
 }
 
 TEST_F(ConfigFlagsTest, RootBoneRotationAndModelScalePlaceThePose) {
-  const std::string config = write_config("turned.json", R"({
+  const std::string config = write_text("turned.json", R"({
     "rootBoneRotation": 90, "modelScale": 2,
     "states": { "gait": { "layer": "Base", "rules": [ { "condition": "true", "animation": "idle" } ] } }
   })");
@@ -254,7 +247,7 @@ TEST_F(ConfigFlagsTest, AssetRootFindsFileClips) {
   // The walk comes from another file in a library folder that only --asset-root names.
   std::filesystem::create_directories(dir_ / "lib");
   std::filesystem::copy_file(model_, dir_ / "lib" / "moves.glb");
-  const std::string config = write_config("from_file.json", R"({
+  const std::string config = write_text("from_file.json", R"({
     "states": { "gait": { "layer": "Base", "rules": [
       { "condition": "true", "animation": "file:moves.glb#walk" } ] } }
   })");
@@ -308,7 +301,7 @@ TEST_F(ConfigFlagsTest, UnknownParameterIsAnErrorSuggestingCloseNames) {
 }
 
 TEST_F(ConfigFlagsTest, BrokenConfigFailsWithItsLocation) {
-  const std::string broken = write_config("broken.json", R"({
+  const std::string broken = write_text("broken.json", R"({
     "states": { "gait": { "layer": "Base", "rules": [ { "condition": "[SpeedXZ] >", "animation": "walk" } ] } }
   })");
   RunResult r = run({"pose", model_, "--config", broken});
@@ -316,7 +309,7 @@ TEST_F(ConfigFlagsTest, BrokenConfigFailsWithItsLocation) {
   EXPECT_NE(r.err.find("/states/gait/rules/0/condition"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
 
-  const std::string missing = write_config("missing.json", R"({
+  const std::string missing = write_text("missing.json", R"({
     "states": { "gait": { "layer": "Base", "rules": [ { "condition": "true", "animation": "gallop" } ] } }
   })");
   const std::string png = (dir_ / "out.png").string();

@@ -11,6 +11,7 @@
 #include "critter/asset/demo_creature.h"
 #include "critter/io/gltf/gltf_writer.h"
 #include "support/cli_runner.h"
+#include "support/demo_files.h"
 #include "support/glb_builder.h"
 
 namespace critter {
@@ -23,10 +24,8 @@ class CreatureFlagsTest : public CliTest {
  protected:
   void SetUp() override {
     CliTest::SetUp();
-    Result<Model> model = build_demo_quadruped();
-    ASSERT_TRUE(model) << model.error().to_string();
-    model_ = (dir_ / "quadruped.glb").string();
-    ASSERT_TRUE(io::write_gltf(*model, model_));
+    model_ = testing::write_demo_quadruped(dir_);
+    ASSERT_FALSE(model_.empty());
     png_ = (dir_ / "out.png").string();
   }
 

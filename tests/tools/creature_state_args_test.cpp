@@ -8,22 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "support/state_args.h"
+
 namespace critter {
 namespace {
 
+using testing::parsed_state_args;
 using tools::CreatureKind;
 using tools::CreatureStateArgs;
 using tools::StateType;
-
-// Parses every argument into one CreatureStateArgs; fails the test on an error.
-CreatureStateArgs parsed(const std::vector<std::string>& args) {
-  CreatureStateArgs state;
-  for (const std::string& a : args) {
-    const Status s = tools::parse_state_arg(a, "m.glb", state);
-    EXPECT_TRUE(s) << a << ": " << s.error().to_string();
-  }
-  return state;
-}
 
 // The error text of one argument ("" when it parsed).
 std::string error_of(const std::string& arg) {
@@ -81,8 +74,8 @@ TEST(CreatureStateArgsTest, TheTableHoldsExactlyTheIssuesNamesWithTheirTypes) {
 
 TEST(CreatureStateArgsTest, EachTypeParsesAndOnlyTheGivenNamesAreSet) {
   const CreatureStateArgs s =
-      parsed({"speed=2.5", "on_ground=TRUE", "velocity=[1, 2,3]", "turn_order=[0.5,-1]", "row=Both",
-              "mount=boat", " yaw = -90 ", "immersion=1", "health=+0"});
+      parsed_state_args({"speed=2.5", "on_ground=TRUE", "velocity=[1, 2,3]", "turn_order=[0.5,-1]",
+                         "row=Both", "mount=boat", " yaw = -90 ", "immersion=1", "health=+0"});
   EXPECT_EQ(s.speed, 2.5f);
   EXPECT_EQ(s.on_ground, true);
   ASSERT_TRUE(s.velocity);
@@ -102,7 +95,8 @@ TEST(CreatureStateArgsTest, EachTypeParsesAndOnlyTheGivenNamesAreSet) {
   EXPECT_EQ(set, 9u);
 
   // A later value of the same name wins; `false` and `none` are values, not "unset".
-  const CreatureStateArgs later = parsed({"speed=1", "speed=3", "flying=false", "row=none"});
+  const CreatureStateArgs later =
+      parsed_state_args({"speed=1", "speed=3", "flying=false", "row=none"});
   EXPECT_EQ(later.speed, 3.0f);
   EXPECT_EQ(later.flying, false);
   EXPECT_EQ(later.row, tools::RowSide::kNone);
@@ -157,62 +151,64 @@ TEST(CreatureStateArgsTest, ErrorsNameTheArgumentAndWhatTheNameTakes) {
 }
 
 TEST(CreatureStateArgsTest, SpeedAloneMovesTheCreatureTheWayItFaces) {
-  const CreatureStateArgs shown = tools::with_creature_defaults(parsed({"speed=2"}));
+  const CreatureStateArgs shown = tools::with_creature_defaults(parsed_state_args({"speed=2"}));
   ASSERT_TRUE(shown.velocity);
   expect_vec3(*shown.velocity, 0.0f, 0.0f, -2.0f);
   EXPECT_FALSE(shown.fly_order);
   EXPECT_FALSE(shown.swim_order);
 
   // Yaw 90 degrees turns the body's -Z forward to -X (a left turn about +Y).
-  const CreatureStateArgs turned = tools::with_creature_defaults(parsed({"speed=2", "yaw=90"}));
+  const CreatureStateArgs turned =
+      tools::with_creature_defaults(parsed_state_args({"speed=2", "yaw=90"}));
   expect_vec3(*turned.velocity, -2.0f, 0.0f, 0.0f);
 
   // A velocity the user set wins; speed then stays the forward (slip) speed.
   const CreatureStateArgs both =
-      tools::with_creature_defaults(parsed({"speed=2", "velocity=[0,0,-1]"}));
+      tools::with_creature_defaults(parsed_state_args({"speed=2", "velocity=[0,0,-1]"}));
   expect_vec3(*both.velocity, 0.0f, 0.0f, -1.0f);
   EXPECT_EQ(both.speed, 2.0f);
 
   // Nothing is made up without a speed.
-  const CreatureStateArgs still = tools::with_creature_defaults(parsed({"flying=true"}));
+  const CreatureStateArgs still = tools::with_creature_defaults(parsed_state_args({"flying=true"}));
   EXPECT_FALSE(still.velocity);
   EXPECT_FALSE(still.fly_order);
 }
 
 TEST(CreatureStateArgsTest, FlyingWithSpeedGivesAForwardFlyOrderUnlessOneIsSet) {
   const CreatureStateArgs shown =
-      tools::with_creature_defaults(parsed({"flying=true", "speed=3", "yaw=180"}));
+      tools::with_creature_defaults(parsed_state_args({"flying=true", "speed=3", "yaw=180"}));
   ASSERT_TRUE(shown.fly_order);
   expect_vec3(*shown.fly_order, 0.0f, 0.0f, 3.0f);
   EXPECT_FALSE(shown.swim_order);
 
-  const CreatureStateArgs given =
-      tools::with_creature_defaults(parsed({"flying=true", "speed=3", "fly_order=[0,-1,0]"}));
+  const CreatureStateArgs given = tools::with_creature_defaults(
+      parsed_state_args({"flying=true", "speed=3", "fly_order=[0,-1,0]"}));
   expect_vec3(*given.fly_order, 0.0f, -1.0f, 0.0f);
 
   const CreatureStateArgs grounded =
-      tools::with_creature_defaults(parsed({"flying=false", "speed=3"}));
+      tools::with_creature_defaults(parsed_state_args({"flying=false", "speed=3"}));
   EXPECT_FALSE(grounded.fly_order);
 }
 
 TEST(CreatureStateArgsTest, ImmersionWithSpeedGivesAForwardSwimOrderUnlessOneIsSet) {
   const CreatureStateArgs shown =
-      tools::with_creature_defaults(parsed({"immersion=0.5", "speed=1.5"}));
+      tools::with_creature_defaults(parsed_state_args({"immersion=0.5", "speed=1.5"}));
   ASSERT_TRUE(shown.swim_order);
   expect_vec3(*shown.swim_order, 0.0f, 0.0f, -1.5f);
   EXPECT_FALSE(shown.fly_order);
 
-  const CreatureStateArgs given =
-      tools::with_creature_defaults(parsed({"immersion=1", "speed=1.5", "swim_order=[1,0,0]"}));
+  const CreatureStateArgs given = tools::with_creature_defaults(
+      parsed_state_args({"immersion=1", "speed=1.5", "swim_order=[1,0,0]"}));
   expect_vec3(*given.swim_order, 1.0f, 0.0f, 0.0f);
 
-  const CreatureStateArgs dry = tools::with_creature_defaults(parsed({"immersion=0", "speed=1"}));
+  const CreatureStateArgs dry =
+      tools::with_creature_defaults(parsed_state_args({"immersion=0", "speed=1"}));
   EXPECT_FALSE(dry.swim_order);
 }
 
 TEST(CreatureStateArgsTest, MergeCopiesOnlyTheValuesSet) {
-  CreatureStateArgs into = parsed({"speed=1", "health=1", "row=left"});
-  tools::merge_state(into, parsed({"health=0", "row=none", "crouch=true"}));
+  CreatureStateArgs into = parsed_state_args({"speed=1", "health=1", "row=left"});
+  tools::merge_state(into, parsed_state_args({"health=0", "row=none", "crouch=true"}));
   EXPECT_EQ(into.speed, 1.0f);
   EXPECT_EQ(into.health, 0.0f);
   EXPECT_EQ(into.row, tools::RowSide::kNone);

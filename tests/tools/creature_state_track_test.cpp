@@ -6,24 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "support/state_args.h"
+
 namespace critter {
 namespace {
 
+using testing::parsed_state_args;
 using tools::CreatureStateArgs;
 using tools::CreatureStateTrack;
 
-CreatureStateArgs parsed(const std::vector<std::string>& args) {
-  CreatureStateArgs state;
-  for (const std::string& a : args) {
-    const Status s = tools::parse_state_arg(a, "m.glb", state);
-    EXPECT_TRUE(s) << a << ": " << s.error().to_string();
-  }
-  return state;
-}
-
 TEST(CreatureStateTrackTest, KeysHoldFromTheirTimeOnOverTheBase) {
-  CreatureStateTrack track(parsed({"on_ground=true", "speed=1"}),
-                           {{1.0, parsed({"speed=3"})}, {2.0, parsed({"health=0"})}});
+  CreatureStateTrack track(
+      parsed_state_args({"on_ground=true", "speed=1"}),
+      {{1.0, parsed_state_args({"speed=3"})}, {2.0, parsed_state_args({"health=0"})}});
   EXPECT_EQ(track.current().speed, 1.0f);
   EXPECT_EQ(track.at(0.0).speed, 1.0f);
   EXPECT_EQ(track.at(0.99).speed, 1.0f);
@@ -44,9 +39,9 @@ TEST(CreatureStateTrackTest, KeysHoldFromTheirTimeOnOverTheBase) {
 }
 
 TEST(CreatureStateTrackTest, SeveralKeysPassedInOneStepApplyInOrder) {
-  CreatureStateTrack track({}, {{0.1, parsed({"speed=1", "row=left"})},
-                                {0.2, parsed({"speed=2"})},
-                                {0.3, parsed({"row=none"})}});
+  CreatureStateTrack track({}, {{0.1, parsed_state_args({"speed=1", "row=left"})},
+                                {0.2, parsed_state_args({"speed=2"})},
+                                {0.3, parsed_state_args({"row=none"})}});
   const CreatureStateArgs& s = track.at(0.5);
   EXPECT_EQ(s.speed, 2.0f);
   EXPECT_EQ(s.row, tools::RowSide::kNone);
@@ -54,7 +49,8 @@ TEST(CreatureStateTrackTest, SeveralKeysPassedInOneStepApplyInOrder) {
 
 TEST(CreatureStateTrackTest, DefaultsFollowTheMergedState) {
   // A bird flies from the start and gets a speed at 1 s: its fly order appears with the speed.
-  CreatureStateTrack bird(parsed({"flying=true"}), {{1.0, parsed({"speed=4", "yaw=-90"})}});
+  CreatureStateTrack bird(parsed_state_args({"flying=true"}),
+                          {{1.0, parsed_state_args({"speed=4", "yaw=-90"})}});
   EXPECT_FALSE(bird.at(0.5).fly_order);
   EXPECT_FALSE(bird.current().velocity);
   const CreatureStateArgs& flying = bird.at(1.0);
@@ -66,8 +62,9 @@ TEST(CreatureStateTrackTest, DefaultsFollowTheMergedState) {
 
   // A fish swimming at --state speed dives in at 2 s: the swim order starts then, and a later
   // explicit order wins over the default.
-  CreatureStateTrack fish(parsed({"speed=1"}),
-                          {{2.0, parsed({"immersion=1"})}, {3.0, parsed({"swim_order=[0,-1,0]"})}});
+  CreatureStateTrack fish(parsed_state_args({"speed=1"}),
+                          {{2.0, parsed_state_args({"immersion=1"})},
+                           {3.0, parsed_state_args({"swim_order=[0,-1,0]"})}});
   EXPECT_FALSE(fish.at(1.0).swim_order);
   ASSERT_TRUE(fish.at(2.0).swim_order);
   EXPECT_NEAR(fish.current().swim_order->z, -1.0f, 1e-6f);

@@ -13,6 +13,7 @@
 #include "critter/asset/demo_creature.h"
 #include "critter/io/gltf/gltf_writer.h"
 #include "support/cli_runner.h"
+#include "support/demo_files.h"
 #include "support/glb_builder.h"
 
 namespace critter {
@@ -39,17 +40,9 @@ class TimelineTest : public CliTest {
  protected:
   void SetUp() override {
     CliTest::SetUp();
-    Result<Model> model = build_demo_quadruped();
-    ASSERT_TRUE(model) << model.error().to_string();
-    model_ = (dir_ / "quadruped.glb").string();
-    ASSERT_TRUE(io::write_gltf(*model, model_));
-    config_ = write("gait.json", kConfig);
-  }
-
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = (dir_ / name).string();
-    testing::write_file(path, text);
-    return path;
+    model_ = testing::write_demo_quadruped(dir_);
+    ASSERT_FALSE(model_.empty());
+    config_ = write_text("gait.json", kConfig);
   }
 
   // `pose --config --json` for the extra arguments; fails the test on a non-zero exit.
@@ -65,7 +58,7 @@ class TimelineTest : public CliTest {
   // Runs `pose MODEL --config C --timeline T` for a timeline holding `text` and expects exit
   // `code` with "T" + `message` on stderr.
   void expect_timeline_error(const std::string& text, int code, const std::string& message) const {
-    const std::string path = write("t.json", text);
+    const std::string path = write_text("t.json", text);
     const RunResult r = run({"pose", model_, "--config", config_, "--timeline", path});
     EXPECT_EQ(r.exit_code, code) << text;
     EXPECT_EQ(r.err, path + message + "\n") << text;
@@ -86,7 +79,7 @@ const nlohmann::json& node(const nlohmann::json& time, const std::string& name) 
 
 TEST_F(TimelineTest, ConfigParametersChangeAtTheKeyTimes) {
   // Idle until 1 s, walking from 1 s, standing still again from 4 s.
-  const std::string timeline = write("walk.json", R"({"keys": [
+  const std::string timeline = write_text("walk.json", R"({"keys": [
     {"t": 0, "params": {"IsOnGround": true}},
     {"t": 1, "params": {"SpeedXZ": 1}},
     {"t": 4, "params": {"SpeedXZ": 0}}]})");
@@ -130,7 +123,7 @@ TEST_F(TimelineTest, ConfigParametersChangeAtTheKeyTimes) {
 TEST_F(TimelineTest, KeysOverrideParamFromTheirTimeOn) {
   // --param walks from the start; the key at 2 s stops the walk.
   const std::string timeline =
-      write("stop.json", R"({"keys": [{"t": 2, "params": {"SpeedXZ": 0}}]})");
+      write_text("stop.json", R"({"keys": [{"t": 2, "params": {"SpeedXZ": 0}}]})");
   const auto doc = pose({"--param", "SpeedXZ=1", "--param", "IsOnGround=true", "--timeline",
                          timeline, "--time", "1.5", "--time", "3"});
   EXPECT_EQ(doc["times"][0]["layers"][0]["clip"], "walk");
@@ -138,7 +131,7 @@ TEST_F(TimelineTest, KeysOverrideParamFromTheirTimeOn) {
 }
 
 TEST_F(TimelineTest, RenderTakesTheTimeline) {
-  const std::string timeline = write("walk.json", R"({"keys": [
+  const std::string timeline = write_text("walk.json", R"({"keys": [
     {"t": 0, "params": {"IsOnGround": true}}, {"t": 0.1, "params": {"SpeedXZ": 2}}]})");
   const std::string gif = (dir_ / "walk.gif").string();
   const RunResult r = run({"render", model_, "--config", config_, "--timeline", timeline,
@@ -147,7 +140,8 @@ TEST_F(TimelineTest, RenderTakesTheTimeline) {
   EXPECT_EQ(r.out, "wrote " + gif + " (32x24, 3 frames)\n");
   EXPECT_TRUE(std::filesystem::exists(gif));
 
-  const std::string bad = write("bad.json", R"({"keys": [{"t": 0, "params": {"SpeedX": 1}}]})");
+  const std::string bad =
+      write_text("bad.json", R"({"keys": [{"t": 0, "params": {"SpeedX": 1}}]})");
   const std::string png = (dir_ / "out.png").string();
   const RunResult e = run({"render", model_, "--config", config_, "--timeline", bad, "-o", png});
   EXPECT_EQ(e.exit_code, 1);
@@ -218,7 +212,7 @@ TEST_F(TimelineTest, MalformedFilesAreLocatedAndNeverCrash) {
 TEST_F(TimelineTest, ATriggerKeyFiresOnceAtItsTime) {
   // While Jump reads true the walk plays, and its Start event fires as it starts. A fired
   // trigger reads true for one update, so the walk plays one step and the idle comes back.
-  const std::string config = write("jump.json", R"({
+  const std::string config = write_text("jump.json", R"({
     "template": "Simple",
     "parameters": { "Jump": { "type": "trigger" } },
     "animations": { "idle": { "source": "idle" }, "walk": { "source": "walk", "events": [
@@ -228,7 +222,7 @@ TEST_F(TimelineTest, ATriggerKeyFiresOnceAtItsTime) {
       { "condition": "true", "animation": "idle" } ] } }
   })");
   const std::string timeline =
-      write("jump_tl.json", R"({"keys": [{"t": 0.5, "params": {"Jump": true}}]})");
+      write_text("jump_tl.json", R"({"keys": [{"t": 0.5, "params": {"Jump": true}}]})");
   const RunResult r = run({"pose", model_, "--config", config, "--timeline", timeline, "--time",
                            "0.4", "--time", "0.6", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -68,7 +68,7 @@ class ControllerPanelTest : public ::testing::Test {
     return row ? panel.value(row->index).number : 0.0;
   }
 
-  testing::TempFolder dir_;
+  testing::ScratchDir dir_;
   std::shared_ptr<const Model> model_;
 };
 

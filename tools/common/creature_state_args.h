@@ -23,6 +23,7 @@
 
 #include "critter/core/error.h"
 #include "critter/core/math.h"
+#include "critter/core/strings.h"
 #include "param_arg.h"
 
 namespace critter::tools {
@@ -41,7 +42,7 @@ inline std::string_view to_string(CreatureKind kind) {
 // The kind named `name` (ASCII case ignored); nullopt for any other text.
 inline std::optional<CreatureKind> creature_kind_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kCreatureKindNames.size(); ++i) {
-    if (anim::equals_ascii_ci(name, kCreatureKindNames[i])) return static_cast<CreatureKind>(i);
+    if (iequals(name, kCreatureKindNames[i])) return static_cast<CreatureKind>(i);
   }
   return std::nullopt;
 }
@@ -160,7 +161,7 @@ inline std::span<const StateField> creature_state_fields() {
 // The field named `name` (ASCII case ignored); null when there is none.
 inline const StateField* find_state_field(std::string_view name) {
   for (const StateField& f : creature_state_fields()) {
-    if (anim::equals_ascii_ci(name, f.name)) return &f;
+    if (iequals(name, f.name)) return &f;
   }
   return nullptr;
 }
@@ -235,7 +236,7 @@ inline bool store_state_value(CreatureStateArgs& args, const StateField& field,
   if (value.type == StateType::kEnum) {
     const std::span<const std::string_view> choices = field.choices();
     for (std::size_t i = 0; i < choices.size(); ++i) {
-      if (anim::equals_ascii_ci(value.text, choices[i])) choice = static_cast<std::uint8_t>(i);
+      if (iequals(value.text, choices[i])) choice = static_cast<std::uint8_t>(i);
     }
     if (!choice) return false;
   }
@@ -306,8 +307,8 @@ inline Status parse_state_arg(std::string_view text, const std::string& path,
       break;
     }
     case StateType::kBool: {
-      const bool yes = anim::equals_ascii_ci(written, "true");
-      ok = yes || anim::equals_ascii_ci(written, "false");
+      const bool yes = iequals(written, "true");
+      ok = yes || iequals(written, "false");
       value.boolean = yes;
       break;
     }

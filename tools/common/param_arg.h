@@ -19,6 +19,7 @@
 #include "critter/anim/parameters.h"
 #include "critter/core/error.h"
 #include "critter/core/math.h"
+#include "critter/core/strings.h"
 
 namespace critter::tools {
 
@@ -49,21 +50,6 @@ inline std::optional<double> parse_number(std::string_view s) {
   return v;
 }
 
-inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace param_arg_detail
 
 // Parses VALUE alone (spaces around it are ignored): `true` / `false` (any case) -> bool; a
@@ -82,10 +68,8 @@ inline Result<anim::ParameterValue> parse_param_value(std::string_view text,
                           "'" + std::string(shown) + "': " + std::move(message)));
   };
   const std::string_view value = param_arg_detail::trim(text);
-  std::string lower(value);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (lower == "true" || lower == "false") return anim::ParameterValue::of_bool(lower == "true");
+  if (iequals(value, "true") || iequals(value, "false"))
+    return anim::ParameterValue::of_bool(iequals(value, "true"));
   if (const std::optional<double> number = parse_number(value)) {
     if (!std::isfinite(*number)) return usage("a number must be finite");
     return anim::ParameterValue::of_float(*number);
@@ -139,12 +123,11 @@ inline Result<ParamArg> parse_param_arg(std::string_view text, const std::string
 // first, then in the order given); empty when none is near enough to be a likely typo.
 inline std::vector<std::string> closest_names(std::span<const std::string_view> candidates,
                                               std::string_view name, std::size_t limit = 3) {
-  const std::string folded = anim::fold_ascii(name);
   // A typo is a few edits: at most a third of the name, and at least 2 for short names.
-  const std::size_t max_distance = std::max<std::size_t>(2, folded.size() / 3);
+  const std::size_t max_distance = std::max<std::size_t>(2, name.size() / 3);
   std::vector<std::pair<std::size_t, std::size_t>> near;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const std::size_t d = param_arg_detail::edit_distance(folded, anim::fold_ascii(candidates[i]));
+    const std::size_t d = iedit_distance(name, candidates[i]);
     if (d <= max_distance) near.emplace_back(d, i);
   }
   std::stable_sort(near.begin(), near.end(),

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "command.h"
+#include "critter/core/strings.h"
 #include "critter/io/clip_ranges.h"
 #include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/load.h"
@@ -45,16 +45,10 @@ struct ConvertOptions {
   bool quiet = false;
 };
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // "glb", "gltf" or "obj" from an output file name; empty when the extension is none of them.
 std::string format_of(const std::string& path) {
-  const std::string ext = lower(fs::path(path).extension().string());
-  if (ext == ".glb" || ext == ".gltf" || ext == ".obj") return ext.substr(1);
+  std::string ext = lower_extension(path);
+  if (ext == "glb" || ext == "gltf" || ext == "obj") return ext;
   return {};
 }
 
@@ -123,7 +117,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
   if (!o.output.empty() && o.inputs.size() != 1)
     return bad("-o", "-o names one output; use --out-dir DIR for " +
                          std::to_string(o.inputs.size()) + " inputs");
-  std::string format = lower(o.format);
+  std::string format = to_lower(o.format);
   if (!format.empty() && format != "glb" && format != "gltf" && format != "obj")
     return bad("--format", "unknown format '" + o.format + "' (glb, gltf or obj)");
   if (format.empty()) {

@@ -22,6 +22,7 @@
 #include "critter/anim/instance.h"
 #include "critter/anim/player.h"
 #include "critter/anim/pose.h"
+#include "critter/core/strings.h"
 #include "critter/io/load.h"
 #include "describe.h"
 
@@ -45,10 +46,9 @@ constexpr const char* kModeNames[] = {"none",          "once_forward", "once_bac
                                       "loop_pingpong"};
 
 // A mode by name (any case, '-' or '_') or by its Defold number 0..6; -1 when unknown.
-int parse_mode(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-    return c == '-' ? '_' : static_cast<char>(std::tolower(c));
-  });
+int parse_mode(std::string_view written) {
+  std::string text = to_lower(written);
+  std::replace(text.begin(), text.end(), '-', '_');
   for (int i = 0; i < 7; ++i)
     if (text == kModeNames[i] || text == std::to_string(i)) return i;
   return -1;

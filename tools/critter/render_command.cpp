@@ -18,6 +18,7 @@
 #include "controller_flags.h"
 #include "creature_flags.h"
 #include "creature_pose.h"
+#include "critter/core/strings.h"
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "crowd_render.h"
@@ -54,13 +55,6 @@ Error usage(std::string location, std::string message) {
   return Error::at(ErrorCode::kUsage, "critter render", std::move(location), std::move(message));
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  if (s.size() < suffix.size()) return false;
-  return std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == b;
-  });
-}
-
 struct CameraSpec {
   float yaw = 30.0f;
   float pitch = 20.0f;
@@ -93,8 +87,8 @@ Result<CameraSpec> parse_camera(const std::string& text) {
 }
 
 int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
-  const bool gif = ends_with(o.output, ".gif");
-  if (!gif && !ends_with(o.output, ".png")) {
+  const bool gif = iends_with(o.output, ".gif");
+  if (!gif && !iends_with(o.output, ".png")) {
     return report(usage("-o", "the output must end in .png or .gif: '" + o.output + "'"), err);
   }
   if (o.sheet > 0 && gif) return report(usage("--sheet", "a contact sheet is a .png"), err);

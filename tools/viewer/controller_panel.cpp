@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "../common/param_arg.h"
+#include "critter/core/strings.h"
 
 namespace critter::viewer {
 namespace {
@@ -82,20 +83,20 @@ constexpr ComputedName kComputedNames[] = {
 
 const BodyName* body_name(std::string_view name) {
   for (const BodyName& b : kBodyNames)
-    if (anim::equals_ascii_ci(b.name, name)) return &b;
+    if (iequals(b.name, name)) return &b;
   return nullptr;
 }
 
 const ComputedName* computed_name(std::string_view name) {
   for (const ComputedName& c : kComputedNames)
-    if (anim::equals_ascii_ci(c.name, name)) return &c;
+    if (iequals(c.name, name)) return &c;
   return nullptr;
 }
 
 // The built-in table's initial value of `name` (a default-constructed value when not built in).
 anim::ParameterValue table_initial(std::string_view name) {
   for (const anim::BuiltinParameter& b : creature::builtin_parameters()) {
-    if (!anim::equals_ascii_ci(b.name, name)) continue;
+    if (!iequals(b.name, name)) continue;
     switch (b.type) {
       case anim::ParamType::kBool:
         return anim::ParameterValue::of_bool(b.initial != 0.0);
@@ -256,7 +257,7 @@ Aabb ControllerPanel::placed_bounds() const {
 
 const ParamRow* ControllerPanel::find_row(std::string_view name) const {
   for (const ParamRow& row : rows_)
-    if (anim::equals_ascii_ci(row.name, name)) return &row;
+    if (iequals(row.name, name)) return &row;
   return nullptr;
 }
 
@@ -461,7 +462,7 @@ Status ControllerPanel::set_body(const ParamRow& row, const anim::ParameterValue
 void ControllerPanel::remember_edit(anim::ParamIndex index, const anim::ParameterValue& value) {
   const std::string_view name = program_->schema().name(index);
   for (auto& [n, v] : edits_) {
-    if (anim::equals_ascii_ci(n, name)) {
+    if (iequals(n, name)) {
       v = value;
       return;
     }

@@ -24,6 +24,7 @@
 #include "cpu_bake.h"
 #include "creature_panel.h"
 #include "creature_panel_ui.h"
+#include "critter/core/strings.h"
 #include "critter/gl/context.h"
 #include "critter/gl/gpu_model.h"
 #include "critter/gl/renderer.h"
@@ -375,8 +376,7 @@ int App::run() {
       const std::string path = std::move(pending_drop_);
       pending_drop_.clear();
       const bool config =
-          path.size() > 5 &&
-          anim::equals_ascii_ci(std::string_view(path).substr(path.size() - 5), ".json");
+          path.size() > 5 && iequals(std::string_view(path).substr(path.size() - 5), ".json");
       if (!config) {
         if (open(path) && session_) start_clip({});
       } else if (model_path_.empty()) {

@@ -180,8 +180,4 @@ class ParameterValues {
   bool changed_ = false;
 };
 
-// ASCII case folding used for every parameter and function name lookup.
-std::string fold_ascii(std::string_view text);
-bool equals_ascii_ci(std::string_view a, std::string_view b);
-
 }  // namespace critter::anim

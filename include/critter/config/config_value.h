@@ -40,7 +40,4 @@ struct ConfigValue {
   bool equals(const ConfigValue& other) const;
 };
 
-// ASCII case-insensitive comparison used for every name in a config.
-bool iequals(std::string_view a, std::string_view b);
-
 }  // namespace critter::config

@@ -27,6 +27,9 @@ bool iequals(std::string_view a, std::string_view b);
 // True when `text` starts (ends) with `affix` up to ASCII case.
 bool istarts_with(std::string_view text, std::string_view affix);
 bool iends_with(std::string_view text, std::string_view affix);
+// The Levenshtein distance (insertions, deletions, substitutions) between `a` and `b` up to ASCII
+// case, for "did you mean" suggestions.
+std::size_t iedit_distance(std::string_view a, std::string_view b);
 
 // `text` with ASCII letters lowered.
 std::string to_lower(std::string_view text);

@@ -5,6 +5,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "critter/core/strings.h"
 #include "setting_table.h"
 
 namespace critter::creature::legacy {
@@ -56,20 +57,20 @@ BirdRig::BirdRig(Settings settings) : LegacyRig(Kind::kBird, kRoles), settings_(
 
 std::optional<BirdRig::Settings> BirdRig::preset(std::string_view species) {
   Settings s;
-  if (same_name(species, "default")) return s;
-  if (same_name(species, "sparrow")) {
+  if (iequals(species, "default")) return s;
+  if (iequals(species, "sparrow")) {
     s.walk_animation_speed = 2.5f;
     s.fly_animation_speed = 5.0f;
     s.peck_animation_speed = 4.0f;
     return s;
   }
-  if (same_name(species, "pigeon")) {
+  if (iequals(species, "pigeon")) {
     s.walk_animation_speed = 2.0f;
     s.fly_animation_speed = 4.0f;
     s.peck_animation_speed = 3.0f;
     return s;
   }
-  if (same_name(species, "raven") || same_name(species, "duck") || same_name(species, "seagull")) {
+  if (iequals(species, "raven") || iequals(species, "duck") || iequals(species, "seagull")) {
     s.walk_animation_speed = 1.5f;
     s.fly_animation_speed = 3.0f;
     return s;

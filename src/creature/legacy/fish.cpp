@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "critter/core/strings.h"
 #include "setting_table.h"
 
 namespace critter::creature::legacy {
@@ -52,7 +53,7 @@ std::optional<FishRig::Settings> FishRig::preset(std::string_view species) {
   std::string n(species);
   std::replace(n.begin(), n.end(), '_', '-');
   for (const Species& sp : kSpeciesTable) {
-    if (!same_name(sp.name, n)) continue;
+    if (!iequals(sp.name, n)) continue;
     Settings s;
     s.swim_animation_speed = sp.sas;
     s.has_vertical_tail = sp.vertical_tail;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "critter/core/strings.h"
 #include "setting_table.h"
 
 namespace critter::creature::legacy {
@@ -37,8 +38,8 @@ FlightlessBirdRig::FlightlessBirdRig(Settings settings)
 
 std::optional<FlightlessBirdRig::Settings> FlightlessBirdRig::preset(std::string_view species) {
   Settings s;
-  if (same_name(species, "default")) return s;
-  if (same_name(species, "ostrich")) {
+  if (iequals(species, "default")) return s;
+  if (iequals(species, "ostrich")) {
     s.walk_legs_angle = 0.42f;
     s.walk_animation_speed = 0.6f;
     s.walk_bob_height = 0.1f;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "critter/core/strings.h"
 #include "setting_table.h"
 
 namespace critter::creature::legacy {
@@ -63,8 +64,8 @@ FourLeggedRig::FourLeggedRig(Settings settings)
 
 std::optional<FourLeggedRig::Settings> FourLeggedRig::preset(std::string_view species) {
   Settings s;
-  if (same_name(species, "default")) return s;
-  if (same_name(species, "wolf")) {
+  if (iequals(species, "default")) return s;
+  if (iequals(species, "wolf")) {
     s.walk_front_legs_angle = 0.55f;
     s.walk_hind_legs_angle = 0.4f;
     s.canter_legs_angle_factor = 1.65f;
@@ -72,7 +73,7 @@ std::optional<FourLeggedRig::Settings> FourLeggedRig::preset(std::string_view sp
     s.can_trot = true;
     return s;
   }
-  if (same_name(species, "horse")) {
+  if (iequals(species, "horse")) {
     s.walk_front_legs_angle = 0.48f;
     s.walk_hind_legs_angle = 0.37f;
     s.canter_legs_angle_factor = 1.7f;
@@ -80,14 +81,14 @@ std::optional<FourLeggedRig::Settings> FourLeggedRig::preset(std::string_view sp
     s.walk_bob_height = 0.05f;
     return s;
   }
-  if (same_name(species, "cow")) {
+  if (iequals(species, "cow")) {
     s.walk_front_legs_angle = 0.45f;
     s.walk_hind_legs_angle = 0.35f;
     s.canter_legs_angle_factor = 1.5f;
     s.walk_animation_speed = 0.6f;
     return s;
   }
-  if (same_name(species, "camel")) {
+  if (iequals(species, "camel")) {
     s.can_canter = false;
     return s;
   }

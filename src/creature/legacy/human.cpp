@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "critter/core/strings.h"
 #include "setting_table.h"
 
 namespace critter::creature::legacy {
@@ -36,13 +37,13 @@ HumanRig::HumanRig(Settings settings) : LegacyRig(Kind::kHuman, kRoles), setting
 
 std::optional<HumanRig::Settings> HumanRig::preset(std::string_view species) {
   Settings s;
-  if (same_name(species, "default")) return s;
-  if (same_name(species, "player")) {
+  if (iequals(species, "default")) return s;
+  if (iequals(species, "player")) {
     s.walk_animation_speed = 0.48f;
     s.walk_legs_angle = 0.6f;
     return s;
   }
-  if (same_name(species, "werewolf")) {
+  if (iequals(species, "werewolf")) {
     s.walk_legs_angle = 0.35f;
     return s;
   }

@@ -5,45 +5,10 @@
 #include <string>
 
 #include "critter/core/error.h"
+#include "critter/core/strings.h"
 #include "setting_table.h"
 
 namespace critter::creature::legacy {
-namespace {
-
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool same_ci(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::array<std::size_t, 64> row{};
-  if (b.size() >= row.size()) return b.size();
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t prev = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t keep = row[j];
-      const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + cost});
-      prev = keep;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
-bool same_name(std::string_view a, std::string_view b) {
-  return same_ci(a, b);
-}
 
 std::string_view to_string(Kind kind) {
   switch (kind) {
@@ -66,7 +31,7 @@ std::optional<Kind> parse_kind(std::string_view name) {
   std::replace(n.begin(), n.end(), '_', '-');
   for (Kind k :
        {Kind::kFourLegged, Kind::kHuman, Kind::kBird, Kind::kFlightlessBird, Kind::kFish}) {
-    if (same_ci(n, to_string(k))) return k;
+    if (iequals(n, to_string(k))) return k;
   }
   return std::nullopt;
 }
@@ -91,7 +56,7 @@ LegacyRig::LegacyRig(Kind kind, std::span<const BoneRole> roles) : kind_(kind), 
 
 int LegacyRig::role_index(std::string_view name) const {
   for (std::size_t r = 0; r < roles_.size(); ++r) {
-    if (same_ci(roles_[r].name, name)) return static_cast<int>(r);
+    if (iequals(roles_[r].name, name)) return static_cast<int>(r);
   }
   return -1;
 }
@@ -106,7 +71,7 @@ Status LegacyRig::bind(const Skeleton& skeleton, std::span<const BoneAlias> alia
     std::string tried;
     int j = -1;
     for (const BoneAlias& a : aliases) {
-      if (!same_ci(a.role, role)) continue;
+      if (!iequals(a.role, role)) continue;
       tried += "'" + a.bone + "', ";
       j = skeleton.find(a.bone);
       if (j >= 0) break;
@@ -144,7 +109,7 @@ Status LegacyRig::set_setting(std::string_view name, float value) {
   std::string_view best;
   std::size_t best_d = ~std::size_t{0};
   for (std::string_view known : setting_names()) {
-    const std::size_t d = edit_distance(name, known);
+    const std::size_t d = iedit_distance(name, known);
     if (d < best_d) {
       best_d = d;
       best = known;

@@ -5,6 +5,8 @@
 #include <span>
 #include <string_view>
 
+#include "critter/core/strings.h"
+
 namespace critter::creature::legacy {
 
 template <class S>
@@ -14,15 +16,13 @@ struct SettingField {
   bool S::*flag = nullptr;
 };
 
-bool same_name(std::string_view a, std::string_view b);
-
 // Reads (`read` not null) or writes (`write` not null) the setting `name` of `s`; false when the
 // table has no such name.
 template <class S>
 bool access_field(std::span<const SettingField<S>> table, S& s, std::string_view name, float* read,
                   const float* write) {
   for (const SettingField<S>& f : table) {
-    if (!same_name(f.name, name)) continue;
+    if (!iequals(f.name, name)) continue;
     if (f.number != nullptr) {
       if (write != nullptr) s.*f.number = *write;
       if (read != nullptr) *read = s.*f.number;

@@ -21,6 +21,7 @@
 #include <assimp/scene.h>
 #include <assimp/Importer.hpp>
 
+#include "critter/core/strings.h"
 #include "io/assimp/assimp_internal.h"
 
 namespace critter::io {
@@ -32,29 +33,8 @@ using assimp_detail::GuardedIoSystem;
 
 constexpr double kDefaultTicksPerSecond = 25.0;  // what Assimp's own tools assume for 0
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-std::string lower_extension(std::string_view path) {
-  std::string ext = fs::path(path).extension().string();
-  if (!ext.empty() && ext.front() == '.') ext.erase(0, 1);
-  return lower(ext);
-}
-
 std::string str(std::size_t n) {
   return std::to_string(n);
-}
-
-std::string in_quotes(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  out.append(s);
-  out.push_back('\'');
-  return out;
 }
 
 std::string number(double v) {
@@ -357,7 +337,7 @@ class Converter {
   }
 
   static std::string mime_for(std::string ext) {
-    ext = lower(ext);
+    ext = to_lower(ext);
     if (!ext.empty() && ext.front() == '.') ext.erase(0, 1);
     if (ext == "png") return "image/png";
     if (ext == "jpg" || ext == "jpeg") return "image/jpeg";

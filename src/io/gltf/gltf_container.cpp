@@ -1,5 +1,4 @@
 #include <array>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 
@@ -7,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "critter/core/strings.h"
 #include "critter/io/gltf/gltf_reader.h"
 #include "io/gltf/gltf_internal.h"
 
@@ -54,14 +54,9 @@ Result<Container> open_container(std::span<const std::uint8_t> bytes, bool padde
   const bool looks_glb = size >= 4 && read_u32(bytes.data()) == kGlbMagic;
   if (!looks_glb) {
     // A file named .glb that is not GLB is a broken container, not JSON to be parsed.
-    const std::string_view name = src.path;
-    if (name.size() >= 4) {
-      std::string ext(name.substr(name.size() - 4));
-      for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (ext == ".glb")
-        return fail(Error::at_offset(ErrorCode::kParse, src.path, 0,
-                                     "file does not start with the GLB magic 'glTF'"));
-    }
+    if (iends_with(src.path, ".glb"))
+      return fail(Error::at_offset(ErrorCode::kParse, src.path, 0,
+                                   "file does not start with the GLB magic 'glTF'"));
     c.format = "gltf";
     std::size_t begin = 0;
     // A UTF-8 byte order mark is not allowed by glTF but is harmless to skip.

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "critter/core/strings.h"
 #include "critter/io/atomic_file.h"
 #include "io/exception_guard.h"
 #include "io/image/output_images.h"
@@ -42,14 +43,6 @@ std::string str(std::size_t v) {
   return std::to_string(v);
 }
 
-bool ends_with_glb(std::string_view path) {
-  if (path.size() < 4) return false;
-  std::string ext(path.substr(path.size() - 4));
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext == ".glb";
-}
-
 bool is_identity(const Transform& t) {
   return t.translation == vec3(0.0f) && t.scale == vec3(1.0f) && t.rotation.x == 0.0f &&
          t.rotation.y == 0.0f && t.rotation.z == 0.0f && t.rotation.w == 1.0f;
@@ -59,32 +52,6 @@ json floats(std::initializer_list<float> values) {
   json a = json::array();
   for (float v : values) a.push_back(static_cast<double>(v));
   return a;
-}
-
-const char* interpolation_name(Interpolation i) {
-  switch (i) {
-    case Interpolation::kStep:
-      return "STEP";
-    case Interpolation::kCubicSpline:
-      return "CUBICSPLINE";
-    case Interpolation::kLinear:
-      break;
-  }
-  return "LINEAR";
-}
-
-const char* path_name(TrackTarget t) {
-  switch (t) {
-    case TrackTarget::kTranslation:
-      return "translation";
-    case TrackTarget::kRotation:
-      return "rotation";
-    case TrackTarget::kScale:
-      return "scale";
-    case TrackTarget::kWeights:
-      break;
-  }
-  return "weights";
 }
 
 class Encoder {
@@ -625,11 +592,10 @@ class Encoder {
         const int comps = tr.target == TrackTarget::kWeights ? 1 : static_cast<int>(tr.components);
         const int output = add_floats(
             values.data(), values.size() / static_cast<std::size_t>(comps), comps, type, 0, false);
-        samplers.push_back(json{{"input", input},
-                                {"output", output},
-                                {"interpolation", interpolation_name(tr.interpolation)}});
+        samplers.push_back(json{
+            {"input", input}, {"output", output}, {"interpolation", to_string(tr.interpolation)}});
         channels.push_back(json{{"sampler", samplers.size() - 1},
-                                {"target", {{"node", node[t]}, {"path", path_name(tr.target)}}}});
+                                {"target", {{"node", node[t]}, {"path", to_string(tr.target)}}}});
       }
       if (channels.empty()) {
         warn(where, "clip '" + clip.name() + "' has no track to write and was left out");
@@ -695,7 +661,7 @@ Result<GltfWriteReport> write_impl(const Model& model, std::string_view path,
                                    const GltfWriteOptions& options, Diagnostics* diag) {
   const std::string out(path);
   const bool glb = options.container == GltfContainer::kGlb ||
-                   (options.container == GltfContainer::kAuto && ends_with_glb(path));
+                   (options.container == GltfContainer::kAuto && iends_with(path, ".glb"));
   AtomicFileSet files;
   GltfWriteReport report;
   report.files.push_back(out);

@@ -1,8 +1,9 @@
 #include "io/image/output_images.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
+
+#include "critter/core/strings.h"
 
 namespace critter::io::detail {
 
@@ -31,14 +32,11 @@ std::string image_mime(const Image& img, std::span<const std::uint8_t> bytes) {
     return "image/png";
   if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF)
     return "image/jpeg";
-  std::string ext =
-      fs::path(img.resolved_path.empty() ? img.uri : img.resolved_path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".png") return "image/png";
-  if (ext == ".jpg" || ext == ".jpeg") return "image/jpeg";
-  if (ext == ".ktx2") return "image/ktx2";
-  if (ext == ".webp") return "image/webp";
+  const std::string ext = lower_extension(img.resolved_path.empty() ? img.uri : img.resolved_path);
+  if (ext == "png") return "image/png";
+  if (ext == "jpg" || ext == "jpeg") return "image/jpeg";
+  if (ext == "ktx2") return "image/ktx2";
+  if (ext == "webp") return "image/webp";
   return {};
 }
 

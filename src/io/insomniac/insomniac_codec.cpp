@@ -1,9 +1,9 @@
 // Insomniac .model hashes, section names, detection and the small per-value decoders.
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <cstring>
 
+#include "critter/core/strings.h"
 #include "critter/io/insomniac/insomniac_reader.h"
 
 namespace critter::io {
@@ -122,7 +122,7 @@ std::string insomniac_normalize_path(std::string_view path) {
   std::string out;
   out.reserve(path.size());
   for (char ch : path) {
-    char c = ch == '\\' ? '/' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const char c = ch == '\\' ? '/' : ascii_lower(ch);
     if (c == '/' && !out.empty() && out.back() == '/') continue;
     out.push_back(c);
   }
@@ -170,8 +170,7 @@ bool looks_like_insomniac_model(std::span<const std::uint8_t> head) {
 }
 
 Result<InsomniacGame> parse_insomniac_game(std::string_view text) {
-  std::string t;
-  for (char c : text) t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const std::string t = to_lower(text);
   if (t.empty() || t == "auto") return InsomniacGame::kUnknown;
   if (t == "msmr") return InsomniacGame::kMsmr;
   if (t == "mm") return InsomniacGame::kMm;

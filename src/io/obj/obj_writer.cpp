@@ -34,6 +34,17 @@ void put(std::string* out, std::size_t v) {
   out->append(buffer, r.ptr);
 }
 
+// A statement of three numbers: `keyword` (with its trailing blank), then x y z and a newline.
+void put_line(std::string* out, std::string_view keyword, const vec3& v) {
+  out->append(keyword);
+  put(out, v.x);
+  *out += ' ';
+  put(out, v.y);
+  *out += ' ';
+  put(out, v.z);
+  *out += '\n';
+}
+
 // OBJ statements end at the first blank: names keep everything but blanks and control bytes.
 std::string obj_name(std::string_view name) {
   std::string out;
@@ -166,15 +177,7 @@ Result<ObjWriteReport> write_impl(const Model& model, std::string_view path,
           uses_default = true;
         }
       }
-      for (const vec3& v : positions) {
-        obj += "v ";
-        put(&obj, v.x);
-        obj += ' ';
-        put(&obj, v.y);
-        obj += ' ';
-        put(&obj, v.z);
-        obj += '\n';
-      }
+      for (const vec3& v : positions) put_line(&obj, "v ", v);
       for (const vec2& t : s.uv0) {
         obj += "vt ";
         put(&obj, t.x);
@@ -182,15 +185,7 @@ Result<ObjWriteReport> write_impl(const Model& model, std::string_view path,
         put(&obj, 1.0f - t.y);
         obj += '\n';
       }
-      for (const vec3& v : normals) {
-        obj += "vn ";
-        put(&obj, v.x);
-        obj += ' ';
-        put(&obj, v.y);
-        obj += ' ';
-        put(&obj, v.z);
-        obj += '\n';
-      }
+      for (const vec3& v : normals) put_line(&obj, "vn ", v);
       const bool has_uv = !s.uv0.empty();
       const bool has_normal = !normals.empty();
       auto corner = [&](std::size_t v) {
@@ -249,13 +244,8 @@ Result<ObjWriteReport> write_impl(const Model& model, std::string_view path,
     const auto materials = model.materials();
     for (std::size_t i = 0; i < materials.size(); ++i) {
       const Material& mat = materials[i];
-      mtl += "\nnewmtl " + material_names[i] + "\nKd ";
-      put(&mtl, mat.base_color_factor.x);
-      mtl += ' ';
-      put(&mtl, mat.base_color_factor.y);
-      mtl += ' ';
-      put(&mtl, mat.base_color_factor.z);
-      mtl += '\n';
+      mtl += "\nnewmtl " + material_names[i] + "\n";
+      put_line(&mtl, "Kd ", vec3(mat.base_color_factor));
       if (mat.base_color_factor.w < 1.0f) {
         mtl += "d ";
         put(&mtl, mat.base_color_factor.w);

@@ -7,34 +7,15 @@
 #include <vector>
 
 #include "critter/anim/local_to_model_job.h"
+#include "support/math_helpers.h"
 
 namespace critter::creature {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-
-Transform trs(vec3 t, quat r, vec3 s) {
-  Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
-
-void expect_mat_near(const mat4& got, const mat4& want, const std::string& what) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      EXPECT_NEAR(got[c][r], want[c][r], 1e-6f) << what << " column " << c << " row " << r;
-}
-
-mat4 columns(vec4 c0, vec4 c1, vec4 c2, vec4 c3) {
-  mat4 m;
-  m[0] = c0;
-  m[1] = c1;
-  m[2] = c2;
-  m[3] = c3;
-  return m;
-}
+using critter::testing::columns;
+using critter::testing::expect_mat_near;
+using critter::testing::kPi;
+using critter::testing::trs;
 
 Skeleton two_joints() {
   RawSkeleton raw;
@@ -65,9 +46,9 @@ TEST(LegacyRestTranslation, KeepsRestTranslationsAndThePoseRotationAndScale) {
   job.input = pose;
   job.output = model;
   ASSERT_TRUE(job.run());
-  expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {0, 1, 0, 1}),
+  expect_mat_near(model[0], columns({0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 1, 0}, {0, 1, 0, 1}), 1e-6f,
                   "legacy joint 0");
-  expect_mat_near(model[1], columns({0, 3, 0, 0}, {-3, 0, 0, 0}, {0, 0, 3, 0}, {0, 3, 0, 1}),
+  expect_mat_near(model[1], columns({0, 3, 0, 0}, {-3, 0, 0, 0}, {0, 0, 3, 0}, {0, 3, 0, 1}), 1e-6f,
                   "legacy joint 1");
 }
 

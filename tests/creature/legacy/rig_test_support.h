@@ -11,8 +11,11 @@
 #include "critter/asset/model.h"
 #include "critter/creature/legacy/builtin_creatures.h"
 #include "critter/creature/legacy/rig_factory.h"
+#include "support/math_helpers.h"
 
 namespace critter::creature::legacy::test {
+
+using critter::testing::angle_between;
 
 inline constexpr float kDt = 1.0f / 60.0f;
 
@@ -48,11 +51,6 @@ struct Bench {
     return glm::normalize(bone(name).rotation * glm::inverse(rest(name).rotation));
   }
 };
-
-inline float angle_between(const quat& a, const quat& b) {
-  const quat r = glm::conjugate(a) * b;
-  return 2.0f * std::atan2(glm::length(vec3(r.x, r.y, r.z)), std::abs(r.w));
-}
 
 inline CreatureState walking(float speed, float walk_speed = 4.0f) {
   CreatureState s;

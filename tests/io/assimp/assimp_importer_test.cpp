@@ -22,11 +22,16 @@
 #include "critter/anim/pose.h"
 #include "critter/anim/sampling_job.h"
 #include "critter/io/load.h"
+#include "support/files.h"
+#include "support/gltf_validation.h"
 
 namespace critter {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_bytes;
+using testing::ScratchDir;
+using testing::write_file;
 
 const std::string kModels = CRITTER_SHARED_MODELS;
 const std::string kCollada =
@@ -36,23 +41,6 @@ const std::string kBoat = kModels + "/minetest_boat_obj/boats_boat.obj";
 // Debian's minetest-data (DESIGN.md: where to find real models).
 const std::string kCharacter =
     "/usr/share/games/minetest/games/minetest_game/mods/player_api/models/character.b3d";
-
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_bytes(const fs::path& path, const std::uint8_t* data, std::size_t size) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-}
-
-fs::path temp_dir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("critter_assimp_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 bool has_warning(const Diagnostics& diag, const std::string& needle) {
   for (const Warning& w : diag.items()) {
@@ -526,10 +514,10 @@ end
 )";
 
 TEST(AssimpImporter, KeepsTheFourLargestInfluencesRenormalisedAndWarnsOnce) {
-  const fs::path dir = temp_dir("weights");
+  const ScratchDir scratch("assimp_weights");
+  const fs::path& dir = scratch.path();
   const fs::path file = dir / "six.smd";
-  write_bytes(file, reinterpret_cast<const std::uint8_t*>(kSixInfluences),
-              std::char_traits<char>::length(kSixInfluences));
+  write_file(file, std::string_view(kSixInfluences));
   Diagnostics diag;
   const auto raw = io::import_assimp_raw(file.string(), {}, &diag);
   ASSERT_TRUE(raw) << raw.error().to_string();
@@ -567,7 +555,8 @@ TEST(AssimpImporter, KeepsTheFourLargestInfluencesRenormalisedAndWarnsOnce) {
 }
 
 TEST(AssimpImporter, MissingTextureIsAWarningAndMarksTheImage) {
-  const fs::path dir = temp_dir("missing_texture");
+  const ScratchDir scratch("assimp_missing_texture");
+  const fs::path& dir = scratch.path();
   const fs::path file = dir / "carts_cart.b3d";
   fs::copy_file(kCart, file);  // without carts_cart.png beside it
   Diagnostics diag;
@@ -604,13 +593,13 @@ TEST(AssimpImporter, MorphTargetsAndWeightTracksComeThrough) {
 }
 
 TEST(AssimpImporter, FilesOutsideTheModelFolderNeedPermission) {
-  const fs::path dir = temp_dir("outside");
+  const ScratchDir scratch("assimp_outside");
+  const fs::path& dir = scratch.path();
   fs::create_directories(dir / "inner");
   const std::string obj = "mtllib ../outside.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n";
   const std::string mtl = "newmtl red\nKd 1 0 0\n";
-  write_bytes(dir / "inner" / "m.obj", reinterpret_cast<const std::uint8_t*>(obj.data()),
-              obj.size());
-  write_bytes(dir / "outside.mtl", reinterpret_cast<const std::uint8_t*>(mtl.data()), mtl.size());
+  write_file(dir / "inner" / "m.obj", obj);
+  write_file(dir / "outside.mtl", mtl);
   const std::string path = (dir / "inner" / "m.obj").string();
 
   Diagnostics refused;
@@ -654,10 +643,11 @@ TEST(AssimpImporter, FileOverTheLimitIsRefusedBeforeReading) {
 }
 
 TEST(AssimpImporter, GarbageIsAParseErrorWithAssimpsMessage) {
-  const fs::path dir = temp_dir("garbage");
+  const ScratchDir scratch("assimp_garbage");
+  const fs::path& dir = scratch.path();
   const fs::path file = dir / "noise.b3d";
   const std::string noise = "this is not a Blitz3D file at all";
-  write_bytes(file, reinterpret_cast<const std::uint8_t*>(noise.data()), noise.size());
+  write_file(file, noise);
   const auto r = io::import_assimp(file.string());
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::kParse);
@@ -668,11 +658,12 @@ TEST(AssimpImporter, GarbageIsAParseErrorWithAssimpsMessage) {
 void expect_prefixes_fail_cleanly(const std::string& source, const std::string& name,
                                   const std::vector<std::size_t>& lengths) {
   const auto bytes = read_bytes(source);
-  const fs::path dir = temp_dir("truncated_" + name);
+  const ScratchDir scratch("assimp_truncated_" + name);
+  const fs::path& dir = scratch.path();
   for (std::size_t n : lengths) {
     ASSERT_LT(n, bytes.size());
     const fs::path file = dir / (std::to_string(n) + "_" + name);
-    write_bytes(file, bytes.data(), n);
+    write_file(file, std::span(bytes).first(n));
     Diagnostics diag;
     const auto r = io::import_assimp(file.string(), {}, &diag);
     ASSERT_FALSE(r) << n;
@@ -698,9 +689,10 @@ TEST(AssimpImporter, TruncatedColladaFailsWithoutCrashing) {
 
 TEST(AssimpImporter, TruncatedB3dPrefixIsALocatedParseError) {
   const auto bytes = read_bytes(kCart);
-  const fs::path dir = temp_dir("truncated_cart");
+  const ScratchDir scratch("assimp_truncated_cart");
+  const fs::path& dir = scratch.path();
   const fs::path file = dir / "half.b3d";
-  write_bytes(file, bytes.data(), bytes.size() / 2);
+  write_file(file, std::span(bytes).first(bytes.size() / 2));
   const auto r = io::import_assimp(file.string());
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::kParse);

@@ -116,7 +116,7 @@ TEST(GltfReader, UnnamedNodesAndMeshesGetNames) {
 }
 
 TEST(GltfReader, ExternalBinInFolder) {
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   const GltfBuilder b = triangle();
   testing::write_file(dir.file("my data.bin"), b.bin());
   testing::write_file(dir.file("model.gltf"), b.gltf_external("my%20data.bin"));
@@ -128,7 +128,7 @@ TEST(GltfReader, ExternalBinInFolder) {
 }
 
 TEST(GltfReader, ExternalBinInSubfolder) {
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   const GltfBuilder b = triangle();
   std::filesystem::create_directory(dir.file("sub"));
   testing::write_file(dir.file("sub/x.bin"), b.bin());
@@ -138,7 +138,7 @@ TEST(GltfReader, ExternalBinInSubfolder) {
 }
 
 TEST(GltfReader, GlbFileOnDisk) {
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   testing::write_file(dir.file("t.glb"), triangle().glb());
   auto m = io::load(dir.file("t.glb"));
   ASSERT_TRUE(m) << error_text(m);
@@ -636,7 +636,7 @@ TEST(GltfReader, MaterialsTexturesAndTextureTransform) {
 }
 
 TEST(GltfReader, ExternalImagesResolvedAndMissingOnesWarn) {
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   GltfBuilder b = triangle();
   b.json()["images"] = {{{"uri", "tex%201.png"}}, {{"uri", "gone.png"}}};
   testing::write_file(dir.file("tex 1.png"), std::string_view("png"));
@@ -666,7 +666,7 @@ TEST(GltfReader, SupportedRequiredExtensionsAreAccepted) {
 }
 
 TEST(GltfReader, OutsideUrisAllowedByOption) {
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   const GltfBuilder b = triangle();
   std::filesystem::create_directory(dir.file("models"));
   testing::write_file(dir.file("shared.bin"), b.bin());
@@ -1040,7 +1040,7 @@ TEST(GltfReaderReject, FileOverSizeLimit) {
   io::LoadOptions options;
   options.max_file_bytes = 100;
   EXPECT_TRUE(fails_with(read_raw(glb, nullptr, options), ErrorCode::kLimit, ""));
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   testing::write_file(dir.file("big.glb"), glb);
   EXPECT_TRUE(fails_with(io::load(dir.file("big.glb"), options), ErrorCode::kLimit, ""));
   // External buffers count too.
@@ -1052,15 +1052,16 @@ TEST(GltfReaderReject, FileOverSizeLimit) {
   ASSERT_LT(text.size(), 1000u);
   io::LoadOptions limited;
   limited.max_file_bytes = 1000;
-  auto r = io::read_gltf_raw_memory(testing::as_bytes(text), "ext.gltf", dir.path(), limited);
+  auto r =
+      io::read_gltf_raw_memory(testing::as_bytes(text), "ext.gltf", dir.path().string(), limited);
   EXPECT_TRUE(fails_with(r, ErrorCode::kLimit, "/buffers/0/uri"));
   limited.max_file_bytes = 2000;
-  r = io::read_gltf_raw_memory(testing::as_bytes(text), "ext.gltf", dir.path(), limited);
+  r = io::read_gltf_raw_memory(testing::as_bytes(text), "ext.gltf", dir.path().string(), limited);
   EXPECT_TRUE(r) << error_text(r);
 }
 
 TEST(GltfReaderReject, MissingExternalBufferAndUnsupportedUris) {
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   const GltfBuilder b = triangle();
   testing::write_file(dir.file("a.gltf"), b.gltf_external("nowhere.bin"));
   auto r = io::load(dir.file("a.gltf"));
@@ -1083,7 +1084,7 @@ TEST(GltfReaderReject, ImageOutsideFolderIsAnError) {
 }
 
 TEST(GltfReaderReject, LoadDispatch) {
-  testing::TempFolder dir;
+  testing::ScratchDir dir;
   EXPECT_TRUE(fails_with(io::load(dir.file("none.gltf")), ErrorCode::kIo, ""));
   testing::write_file(dir.file("x.nope"), std::string_view("hello"));
   auto r = io::load(dir.file("x.nope"));

@@ -17,39 +17,20 @@
 #include "critter/deform/skin_mesh_part.h"
 #include "critter/io/gltf/gltf_reader.h"
 #include "critter/io/load.h"
+#include "support/files.h"
 #include "support/gltf_validation.h"
+#include "support/test_models.h"
 
 namespace critter {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_bytes;
+using testing::read_text;
 using testing::ScratchDir;
 using testing::validate_gltf;
 
-// A 2x2 RGB PNG (red, green / blue, white), small enough to spell out.
-const std::vector<std::uint8_t> kPng = {
-    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44,
-    0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x02, 0x00, 0x00, 0x00, 0xFD,
-    0xD4, 0x9A, 0x73, 0x00, 0x00, 0x00, 0x12, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8,
-    0xCF, 0xC0, 0xC0, 0x00, 0xC2, 0x0C, 0xFF, 0x81, 0x00, 0x00, 0x1F, 0xEE, 0x05, 0xFB, 0x0B,
-    0xD9, 0x68, 0x8B, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82};
-
-std::vector<std::uint8_t> read_bytes(const fs::path& p) {
-  std::vector<std::uint8_t> out;
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (!f) return out;
-  std::uint8_t buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
-    out.insert(out.end(), buffer, buffer + n);
-  std::fclose(f);
-  return out;
-}
-
-std::string read_text(const fs::path& p) {
-  const auto bytes = read_bytes(p);
-  return std::string(bytes.begin(), bytes.end());
-}
+const std::vector<std::uint8_t> kPng = testing::tiny_png();
 
 nlohmann::json read_json(const fs::path& p) {
   return nlohmann::json::parse(read_text(p));

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "critter/io/image/image_writer.h"
+#include "support/gltf_validation.h"
 
 namespace critter::io {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ScratchDir;
 
 RgbaImage two_by_two() {
   RgbaImage image;
@@ -21,10 +23,6 @@ RgbaImage two_by_two() {
   image.height = 2;
   image.pixels = {255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0, 10, 20, 30, 40};
   return image;
-}
-
-fs::path temp(const char* name) {
-  return fs::temp_directory_path() / (std::string("critter_image_decoder_") + name);
 }
 
 // A PNG of two_by_two() on disk, and its bytes.
@@ -35,7 +33,8 @@ std::vector<std::uint8_t> png_file(const fs::path& path) {
 }
 
 TEST(ImageDecoderTest, DecodesEmbeddedBytesToRgba8) {
-  const fs::path path = temp("embedded.png");
+  const ScratchDir scratch("image_decoder");
+  const fs::path path = scratch / "embedded.png";
   Image image;
   image.name = "skin";
   image.bytes = png_file(path);
@@ -44,11 +43,11 @@ TEST(ImageDecoderTest, DecodesEmbeddedBytesToRgba8) {
   EXPECT_EQ(decoded->width, 2);
   EXPECT_EQ(decoded->height, 2);
   EXPECT_EQ(decoded->pixels, two_by_two().pixels);
-  fs::remove(path);
 }
 
 TEST(ImageDecoderTest, DecodesTheResolvedFileWhenThereAreNoBytes) {
-  const fs::path path = temp("external.png");
+  const ScratchDir scratch("image_decoder");
+  const fs::path path = scratch / "external.png";
   png_file(path);
   Image image;
   image.uri = "external.png";
@@ -56,7 +55,6 @@ TEST(ImageDecoderTest, DecodesTheResolvedFileWhenThereAreNoBytes) {
   Result<RgbaImage> decoded = decode_image(image);
   ASSERT_TRUE(decoded) << decoded.error().to_string();
   EXPECT_EQ(decoded->pixels, two_by_two().pixels);
-  fs::remove(path);
 }
 
 TEST(ImageDecoderTest, MissingFileIsLocatedAndSaysFileNotFound) {
@@ -73,9 +71,10 @@ TEST(ImageDecoderTest, MissingFileIsLocatedAndSaysFileNotFound) {
 }
 
 TEST(ImageDecoderTest, UnopenableFileIsAnIoError) {
+  const ScratchDir scratch("image_decoder");
   Image image;
   image.uri = "gone.png";
-  image.resolved_path = temp("never_written.png").string();
+  image.resolved_path = (scratch / "never_written.png").string();
   Result<RgbaImage> decoded = decode_image(image);
   ASSERT_FALSE(decoded);
   EXPECT_EQ(decoded.error().code, ErrorCode::kIo);
@@ -105,7 +104,8 @@ TEST(ImageDecoderTest, ImageWithNeitherBytesNorPathIsInvalid) {
 }
 
 TEST(ImageDecoderTest, BytesDecodeWithTheirOriginInErrors) {
-  const fs::path path = temp("bytes.png");
+  const ScratchDir scratch("image_decoder");
+  const fs::path path = scratch / "bytes.png";
   const std::vector<std::uint8_t> bytes = png_file(path);
   Result<RgbaImage> decoded = decode_image_bytes(bytes, "atlas.png");
   ASSERT_TRUE(decoded) << decoded.error().to_string();
@@ -115,11 +115,11 @@ TEST(ImageDecoderTest, BytesDecodeWithTheirOriginInErrors) {
   ASSERT_FALSE(broken);
   EXPECT_EQ(broken.error().code, ErrorCode::kParse);
   EXPECT_EQ(broken.error().path, "atlas.png");
-  fs::remove(path);
 }
 
 TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
-  const std::string path = temp("absent.png").string();
+  const ScratchDir scratch("image_decoder");
+  const std::string path = (scratch / "absent.png").string();
   Result<RgbaImage> image = read_image(path);
   ASSERT_FALSE(image);
   EXPECT_EQ(image.error().code, ErrorCode::kIo);

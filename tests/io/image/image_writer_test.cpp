@@ -1,4 +1,5 @@
 #include "critter/io/image/image_writer.h"
+#include "support/gltf_validation.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@ namespace critter::io {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ScratchDir;
 
 RgbaImage three_colours() {
   RgbaImage image;
@@ -25,26 +27,23 @@ RgbaImage three_colours() {
   return image;
 }
 
-fs::path temp(const char* name) {
-  return fs::temp_directory_path() / (std::string("critter_image_writer_") + name);
-}
-
 TEST(ImageWriterTest, PngRoundTripsExactly) {
+  const ScratchDir scratch("image_writer");
   const RgbaImage image = three_colours();
-  const fs::path path = temp("round.png");
+  const fs::path path = scratch / "round.png";
   ASSERT_TRUE(write_png(path.string(), image));
   Result<RgbaImage> back = read_image(path.string());
   ASSERT_TRUE(back) << back.error().to_string();
   EXPECT_EQ(back->width, 3);
   EXPECT_EQ(back->height, 2);
   EXPECT_EQ(back->pixels, image.pixels);
-  fs::remove(path);
 }
 
 TEST(ImageWriterTest, PngRejectsMismatchedBuffers) {
+  const ScratchDir scratch("image_writer");
   RgbaImage image = three_colours();
   image.pixels.pop_back();
-  const Status s = write_png(temp("bad.png").string(), image);
+  const Status s = write_png((scratch / "bad.png").string(), image);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, ErrorCode::kUsage);
 }
@@ -78,8 +77,9 @@ TEST(ImageWriterTest, MedianCutSplitsAGradientIntoTheRequestedCount) {
 }
 
 TEST(ImageWriterTest, GifHasHeaderLoopAndTrailer) {
+  const ScratchDir scratch("image_writer");
   const RgbaImage frames[2] = {three_colours(), three_colours()};
-  const fs::path path = temp("anim.gif");
+  const fs::path path = scratch / "anim.gif";
   ASSERT_TRUE(write_gif(path.string(), frames));
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -91,19 +91,19 @@ TEST(ImageWriterTest, GifHasHeaderLoopAndTrailer) {
   EXPECT_EQ(static_cast<unsigned char>(bytes[8]), 2u);  // height 2
   EXPECT_NE(bytes.find("NETSCAPE2.0"), std::string::npos);
   EXPECT_EQ(bytes.back(), ';');
-  fs::remove(path);
 }
 
 TEST(ImageWriterTest, GifRejectsMismatchedFrames) {
+  const ScratchDir scratch("image_writer");
   RgbaImage small = three_colours();
   RgbaImage other = three_colours();
   other.width = 2;
   other.height = 3;
   const RgbaImage frames[2] = {small, other};
-  const Status s = write_gif(temp("bad.gif").string(), frames);
+  const Status s = write_gif((scratch / "bad.gif").string(), frames);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().message, "frames must be non-empty and all the same size");
-  EXPECT_FALSE(write_gif(temp("none.gif").string(), {}));
+  EXPECT_FALSE(write_gif((scratch / "none.gif").string(), {}));
 }
 
 }  // namespace
@@ -115,9 +115,8 @@ namespace {
 // Images go through a temporary file and a rename: a failed write leaves the old file untouched,
 // and a new file gets the process's usual permissions (giflib alone would create it 0600).
 TEST(ImageWriterTest, WritesAreAtomicAndReadableByOthers) {
-  const fs::path dir = temp("atomic");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const ScratchDir scratch("image_writer");
+  const fs::path& dir = scratch.path();
   const std::vector<RgbaImage> frames = {three_colours(), three_colours()};
   const fs::path gif = dir / "a.gif";
   ASSERT_TRUE(write_gif(gif.string(), frames));
@@ -136,7 +135,6 @@ TEST(ImageWriterTest, WritesAreAtomicAndReadableByOthers) {
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
   EXPECT_EQ(entries, 3u);  // a.gif, a.png, taken.gif: no temporary left behind
-  fs::remove_all(dir);
 }
 
 }  // namespace
