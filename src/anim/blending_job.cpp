@@ -118,7 +118,8 @@ template <int N>
 // null), the blend from below[j] towards in[j] where 0 < w < 1, below[j] elsewhere. `below` is
 // the output so far: `out` itself or a pose not yet copied into it. With SSE, four joints at a
 // time in vertical form (blend_block), equal to the scalar path bit for bit; a last partial block
-// runs on copies padded by repeating its last joint.
+// is the last four joints again, or when `below` is `out` (in place, where joints must not blend
+// twice) copies padded by repeating the last joint.
 void override_joints(std::span<Transform> out, std::span<const Transform> below,
                      std::span<const Transform> in, float weight, const float* mask) {
   const std::size_t n = out.size();
@@ -131,8 +132,8 @@ void override_joints(std::span<Transform> out, std::span<const Transform> below,
     const __m128 lw = _mm_set1_ps(weight);
     if (uniform) {
       // Two groups of four at a time: their slerps' long dependency chains overlap.
-      const __m128 lw2[2] = {lw, lw};
-      for (; j + 8 <= n; j += 8) blend_block<2>(&out[j], &below[j], &in[j], lw2);
+      const __m128 lw2[4] = {lw, lw, lw, lw};
+      for (; j + 16 <= n; j += 16) blend_block<4>(&out[j], &below[j], &in[j], lw2);
     }
     for (; j + 4 <= n; j += 4) {
       if (uniform) {
@@ -142,7 +143,13 @@ void override_joints(std::span<Transform> out, std::span<const Transform> below,
         override_block(&out[j], &below[j], &in[j], _mm_mul_ps(lw, _mm_loadu_ps(mask + j)));
       }
     }
-    if (j < n) {
+    if (j < n && n >= 4 && out.data() != below.data()) {
+      // Recomputing the last four joints writes the same values again over those already done.
+      const std::size_t last = n - 4;
+      override_block(&out[last], &below[last], &in[last],
+                     uniform ? lw : _mm_mul_ps(lw, _mm_loadu_ps(mask + last)));
+      j = n;
+    } else if (j < n) {
       Transform lo[4], hi[4], o[4];
       alignas(16) float m[4];
       for (std::size_t k = 0; k < 4; ++k) {
