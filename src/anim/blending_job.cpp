@@ -33,6 +33,7 @@ inline Transform blend_override(const Transform& a, const Transform& b, float f)
   return out;
 }
 
+// One joint of an override layer with effective weight w (§11).
 inline void override_joint(Transform& out, const Transform& below, const Transform& in, float w) {
   if (w >= 1.0f) {
     out = in;
@@ -134,9 +135,25 @@ template <int N>
   } else {
     const __m128 lw = _mm_set1_ps(weight);
     if (uniform) {
-      // Two groups of four at a time: their slerps' long dependency chains overlap.
-      const __m128 lw2[4] = {lw, lw, lw, lw};
-      for (; j + 16 <= n; j += 16) blend_block<4>(&out[j], &below[j], &in[j], lw2);
+      // Four groups of four at a time: their slerps' long dependency chains overlap.
+      const __m128 lw4[4] = {lw, lw, lw, lw};
+      for (; j + 16 <= n; j += 16) blend_block<4>(&out[j], &below[j], &in[j], lw4);
+    } else {
+      // Masked: the same where all sixteen joints blend partially, group by group elsewhere.
+      for (; j + 16 <= n; j += 16) {
+        __m128 w[4], partial = _mm_castsi128_ps(_mm_set1_epi32(-1));
+        for (std::size_t g = 0; g < 4; ++g) {
+          w[g] = _mm_mul_ps(lw, _mm_loadu_ps(mask + j + 4 * g));
+          partial = _mm_and_ps(partial, _mm_and_ps(_mm_cmpgt_ps(w[g], _mm_setzero_ps()),
+                                                   _mm_cmplt_ps(w[g], _mm_set1_ps(1.0f))));
+        }
+        if (_mm_movemask_ps(partial) == 0xF) {
+          blend_block<4>(&out[j], &below[j], &in[j], w);
+        } else {
+          for (std::size_t g = 0; g < 4; ++g)
+            override_block(&out[j + 4 * g], &below[j + 4 * g], &in[j + 4 * g], w[g]);
+        }
+      }
     }
     for (; j + 4 <= n; j += 4) {
       if (uniform) {

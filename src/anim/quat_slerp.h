@@ -44,8 +44,8 @@ inline void sin_ratios(float f, float g, float xm1, float& rf, float& rg) {
 // keys are nearly always that close. A wider arc (cos θ < 0.7) is taken as the ratios of the
 // half angle φ = θ/2, whose cosine sqrt((1 + cos θ)/2) is at least 0.707:
 // sin(f·θ)/sin θ = (sin(2f·φ)/sin φ) / (2 cos φ), with the same 6-term series (error below
-// 2e-7). Every band is a polynomial, so slerp_shortest4 computes all of them lane by lane with
-// the same operations.
+// 2e-7). No band calls a transcendental function, so slerp_shortest4 computes every band lane
+// by lane with the same operations.
 inline quat slerp_shortest(const quat& a, const quat& b, float f) {
   float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   const float sign = d < 0.0f ? -1.0f : 1.0f;
