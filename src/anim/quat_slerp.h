@@ -4,7 +4,9 @@
 
 #include <cmath>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #elif defined(__SSE__)
 #include <xmmintrin.h>
@@ -33,12 +35,17 @@ inline void sin_ratios(float f, float g, float xm1, float& rf, float& rg) {
   rg = g * hg;
 }
 
-// slerp(a, b, f) along the shorter arc, normalised. a and b must be unit quaternions.
+// slerp(a, b, f) along the shorter arc, normalised. a and b must be unit quaternions; the error
+// bounds below hold for f in [0, 1].
 //
 // The weights sin((1 − f)·θ)/sin θ and sin(f·θ)/sin θ come from sin_ratios: against the exact
 // values the truncation error is below 1.5e-7 with 3 terms for cos θ ≥ 0.95 and below 3e-7 with
 // 6 terms for cos θ ≥ 0.7, i.e. at float resolution, with no transcendental call. Consecutive
-// keys are nearly always that close; wider arcs take acos and sin.
+// keys are nearly always that close. A wider arc (cos θ < 0.7) is taken as the ratios of the
+// half angle φ = θ/2, whose cosine sqrt((1 + cos θ)/2) is at least 0.707:
+// sin(f·θ)/sin θ = (sin(2f·φ)/sin φ) / (2 cos φ), with the same 6-term series (error below
+// 2e-7). No band calls a transcendental function, so slerp_shortest4 computes every band lane
+// by lane with the same operations.
 inline quat slerp_shortest(const quat& a, const quat& b, float f) {
   float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   const float sign = d < 0.0f ? -1.0f : 1.0f;
@@ -50,10 +57,11 @@ inline quat slerp_shortest(const quat& a, const quat& b, float f) {
   } else if (d >= 0.7f) {
     sin_ratios<6>(f, g, d - 1.0f, cb, ca);
   } else {
-    const float theta = std::acos(d);
-    const float inv_sin = 1.0f / std::sin(theta);
-    ca = std::sin(g * theta) * inv_sin;
-    cb = std::sin(f * theta) * inv_sin;
+    const float c = std::sqrt(0.5f + 0.5f * d);
+    sin_ratios<6>(f + f, g + g, c - 1.0f, cb, ca);
+    const float half_inv = 0.5f / c;
+    ca *= half_inv;
+    cb *= half_inv;
   }
   cb *= sign;
   const float x = ca * a.x + cb * b.x;
@@ -75,51 +83,215 @@ struct Quat4 {
   __m128 x, y, z, w;
 };
 
-// slerp_shortest on four lanes at once, with the same operations in the same order, so each lane
-// equals the scalar result bit for bit; a lane with f == 0 returns its `a` unchanged, as the
-// samplers need at keys. Only the narrow-arc series is vectorised: when some lane's |cos θ| is
-// below 0.95 (or not a number) nothing is written and false is returned; the caller then takes
-// the scalar function per lane.
-[[gnu::always_inline]] inline bool slerp_shortest4(const Quat4& a, const Quat4& b, __m128 f,
-                                                   Quat4& out) {
-  const __m128 sign_mask = _mm_set1_ps(-0.0f);
-  __m128 d = _mm_add_ps(
-      _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)), _mm_mul_ps(a.z, b.z)),
-      _mm_mul_ps(a.w, b.w));
-  const __m128 sign = _mm_and_ps(d, sign_mask);
-  d = _mm_xor_ps(d, sign);
-  if (_mm_movemask_ps(_mm_cmpnge_ps(d, _mm_set1_ps(0.95f))) != 0) return false;
+// The constants of slerp_shortest4 as four-lane vectors in memory, so that each one is an
+// operand read from memory rather than a scalar broadcast at every use.
+struct alignas(16) Splat4 {
+  float v[4];
+};
+constexpr Splat4 splat4(float x) {
+  return Splat4{{x, x, x, x}};
+}
+inline constexpr Splat4 kSeriesInv4[7] = {
+    splat4(0.0f),         splat4(1.0f / 3.0f),  splat4(1.0f / 10.0f), splat4(1.0f / 21.0f),
+    splat4(1.0f / 36.0f), splat4(1.0f / 55.0f), splat4(1.0f / 78.0f)};
+inline constexpr Splat4 kSquares4[7] = {splat4(0.0f),  splat4(1.0f),  splat4(4.0f), splat4(9.0f),
+                                        splat4(16.0f), splat4(25.0f), splat4(36.0f)};
+inline __m128 load4(const Splat4& c) {
+  return _mm_load_ps(c.v);
+}
+
+// How slerp_shortest4 is used.
+enum class Slerp4Use {
+  // Consecutive keys: arcs are nearly always narrow, so a block of four narrow lanes takes the
+  // 3-term series alone; a lane with f == 0 returns its `a` unchanged.
+  kSampling,
+  // Poses of two sources: arcs of any width, f in (0, 1]; the 6-term series always runs, so no
+  // branch depends on how the four arcs fall between the bands.
+  kBlending,
+};
+
+// slerp_shortest on four lanes at once, for N independent groups of four (their steps
+// interleaved, so that the groups' dependency chains overlap): each lane equals the scalar result
+// bit for bit, whatever band its arc falls in. One 6-term series serves all lanes, the narrow
+// lanes having their three highest terms zeroed (which leaves the Horner sums at exactly 1 until
+// the 3-term part starts) and the wide lanes given their half-angle inputs; the square root and
+// the division the wide band needs run only when some lane is wide.
+template <Slerp4Use kUse, int N>
+[[gnu::always_inline]] inline void slerp_shortest4(const Quat4 (&a)[N], const Quat4 (&b)[N],
+                                                   const __m128 (&f)[N], Quat4 (&out)[N]) {
   const __m128 one = _mm_set1_ps(1.0f);
-  const __m128 g = _mm_sub_ps(one, f);
-  const __m128 xm1 = _mm_sub_ps(d, one);
-  const __m128 f2 = _mm_mul_ps(f, f), g2 = _mm_mul_ps(g, g);
-  __m128 hf = one, hg = one;
-  constexpr float kInv[4] = {0.0f, 1.0f / 3.0f, 1.0f / 10.0f, 1.0f / 21.0f};
-  for (int m = 3; m >= 1; --m) {
-    const __m128 k = _mm_mul_ps(_mm_set1_ps(kInv[m]), xm1);
-    const __m128 mm = _mm_set1_ps(static_cast<float>(m * m));
-    hf = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(f2, mm), k), hf));
-    hg = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(g2, mm), k), hg));
-  }
-  const __m128 ca = _mm_mul_ps(g, hg);
-  const __m128 cb = _mm_xor_ps(_mm_mul_ps(f, hf), sign);
-  const __m128 x = _mm_add_ps(_mm_mul_ps(ca, a.x), _mm_mul_ps(cb, b.x));
-  const __m128 y = _mm_add_ps(_mm_mul_ps(ca, a.y), _mm_mul_ps(cb, b.y));
-  const __m128 z = _mm_add_ps(_mm_mul_ps(ca, a.z), _mm_mul_ps(cb, b.z));
-  const __m128 w = _mm_add_ps(_mm_mul_ps(ca, a.w), _mm_mul_ps(cb, b.w));
-  const __m128 len2 =
-      _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
-                 _mm_mul_ps(w, w));
-  const __m128 inv_len = _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
-  const __m128 at_key = _mm_cmpeq_ps(f, _mm_setzero_ps());
-  const auto pick = [&](__m128 key, __m128 mid) {
-    return _mm_or_ps(_mm_and_ps(at_key, key), _mm_andnot_ps(at_key, _mm_mul_ps(mid, inv_len)));
+  const auto select = [](__m128 mask, __m128 yes, __m128 no) {
+    return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
   };
-  out.x = pick(a.x, x);
-  out.y = pick(a.y, y);
-  out.z = pick(a.z, z);
-  out.w = pick(a.w, w);
-  return true;
+  __m128 sign[N], d[N], g[N], ff[N], xm1[N], beyond3[N], wide[N];
+  int beyond3_bits = 0, wide_bits = 0;
+  for (int n = 0; n < N; ++n) {
+    d[n] = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a[n].x, b[n].x), _mm_mul_ps(a[n].y, b[n].y)),
+                                 _mm_mul_ps(a[n].z, b[n].z)),
+                      _mm_mul_ps(a[n].w, b[n].w));
+    sign[n] = _mm_and_ps(d[n], _mm_set1_ps(-0.0f));
+    d[n] = _mm_xor_ps(d[n], sign[n]);
+    g[n] = _mm_sub_ps(one, f[n]);
+    ff[n] = f[n];
+    xm1[n] = _mm_sub_ps(d[n], one);
+    // Lanes below the narrow band, and among them the wide ones; both masks are set for NaN, as
+    // the scalar branches send a NaN to the wide band.
+    beyond3[n] = _mm_cmpnge_ps(d[n], _mm_set1_ps(0.95f));
+    wide[n] = _mm_cmpnge_ps(d[n], _mm_set1_ps(0.7f));
+    beyond3_bits |= _mm_movemask_ps(beyond3[n]);
+    wide_bits |= _mm_movemask_ps(wide[n]);
+  }
+  const bool narrow = kUse == Slerp4Use::kSampling && beyond3_bits == 0;
+  const bool any_wide = !narrow && wide_bits != 0;
+  __m128 half_inv[N];
+  if (any_wide) {
+    for (int n = 0; n < N; ++n) {
+      const __m128 c =
+          _mm_sqrt_ps(_mm_add_ps(_mm_set1_ps(0.5f), _mm_mul_ps(_mm_set1_ps(0.5f), d[n])));
+      xm1[n] = select(wide[n], _mm_sub_ps(c, one), xm1[n]);
+      ff[n] = select(wide[n], _mm_add_ps(f[n], f[n]), f[n]);
+      g[n] = select(wide[n], _mm_add_ps(g[n], g[n]), g[n]);
+      half_inv[n] = select(wide[n], _mm_div_ps(_mm_set1_ps(0.5f), c), one);
+    }
+  }
+  __m128 f2[N], g2[N], hf[N], hg[N], xm1_high[N];
+  for (int n = 0; n < N; ++n) {
+    f2[n] = _mm_mul_ps(ff[n], ff[n]);
+    g2[n] = _mm_mul_ps(g[n], g[n]);
+    hf[n] = hg[n] = one;
+    xm1_high[n] = _mm_and_ps(beyond3[n], xm1[n]);
+  }
+  const auto term = [&](int m, const __m128(&x)[N]) {
+    for (int n = 0; n < N; ++n) {
+      const __m128 k = _mm_mul_ps(load4(kSeriesInv4[m]), x[n]);
+      const __m128 mm = load4(kSquares4[m]);
+      hf[n] = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(f2[n], mm), k), hf[n]));
+      hg[n] = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(g2[n], mm), k), hg[n]));
+    }
+  };
+  if (!narrow)
+    for (int m = 6; m >= 4; --m) term(m, xm1_high);
+  for (int m = 3; m >= 1; --m) term(m, xm1);
+  for (int n = 0; n < N; ++n) {
+    __m128 ca = _mm_mul_ps(g[n], hg[n]);
+    __m128 cb = _mm_mul_ps(ff[n], hf[n]);
+    if (any_wide) {
+      // Multiplying by exactly 1 outside the wide band keeps those lanes equal to the scalar ones.
+      ca = _mm_mul_ps(ca, half_inv[n]);
+      cb = _mm_mul_ps(cb, half_inv[n]);
+    }
+    cb = _mm_xor_ps(cb, sign[n]);
+    const Quat4& an = a[n];
+    const Quat4& bn = b[n];
+    const __m128 x = _mm_add_ps(_mm_mul_ps(ca, an.x), _mm_mul_ps(cb, bn.x));
+    const __m128 y = _mm_add_ps(_mm_mul_ps(ca, an.y), _mm_mul_ps(cb, bn.y));
+    const __m128 z = _mm_add_ps(_mm_mul_ps(ca, an.z), _mm_mul_ps(cb, bn.z));
+    const __m128 w = _mm_add_ps(_mm_mul_ps(ca, an.w), _mm_mul_ps(cb, bn.w));
+    const __m128 len2 =
+        _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                   _mm_mul_ps(w, w));
+    const __m128 inv_len = _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
+    out[n] = Quat4{_mm_mul_ps(x, inv_len), _mm_mul_ps(y, inv_len), _mm_mul_ps(z, inv_len),
+                   _mm_mul_ps(w, inv_len)};
+    if constexpr (kUse == Slerp4Use::kSampling) {
+      const __m128 at_key = _mm_cmpeq_ps(f[n], _mm_setzero_ps());
+      out[n] = Quat4{select(at_key, an.x, out[n].x), select(at_key, an.y, out[n].y),
+                     select(at_key, an.z, out[n].z), select(at_key, an.w, out[n].w)};
+    }
+  }
+}
+
+// One group of four lanes.
+template <Slerp4Use kUse>
+[[gnu::always_inline]] inline Quat4 slerp_shortest4(const Quat4& a, const Quat4& b, __m128 f) {
+  const Quat4 as[1] = {a}, bs[1] = {b};
+  const __m128 fs[1] = {f};
+  Quat4 out[1];
+  slerp_shortest4<kUse, 1>(as, bs, fs, out);
+  return out[0];
+}
+
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CRITTER_SLERP8 1
+
+// Eight quaternions, one per lane.
+struct Quat8 {
+  __m256 x, y, z, w;
+};
+
+// slerp_shortest4<Slerp4Use::kBlending> on eight lanes (N independent groups of eight, their steps
+// interleaved): the same operations in the same order, so each lane equals the scalar result bit
+// for bit. For callers compiled for AVX2 (without fused multiply-add, which would change the
+// rounding).
+template <int N>
+[[gnu::target("avx2"), gnu::always_inline]] inline void slerp_shortest8(const Quat8 (&a)[N],
+                                                                        const Quat8 (&b)[N],
+                                                                        __m256 f, Quat8 (&out)[N]) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 half = _mm256_set1_ps(0.5f);
+  __m256 sign[N], d[N], g[N], ff[N], xm1[N], beyond3[N], wide[N];
+  int wide_bits = 0;
+  for (int n = 0; n < N; ++n) {
+    d[n] = _mm256_add_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[n].x, b[n].x), _mm256_mul_ps(a[n].y, b[n].y)),
+                      _mm256_mul_ps(a[n].z, b[n].z)),
+        _mm256_mul_ps(a[n].w, b[n].w));
+    sign[n] = _mm256_and_ps(d[n], _mm256_set1_ps(-0.0f));
+    d[n] = _mm256_xor_ps(d[n], sign[n]);
+    g[n] = _mm256_sub_ps(one, f);
+    ff[n] = f;
+    xm1[n] = _mm256_sub_ps(d[n], one);
+    beyond3[n] = _mm256_cmp_ps(d[n], _mm256_set1_ps(0.95f), _CMP_NGE_UQ);
+    wide[n] = _mm256_cmp_ps(d[n], _mm256_set1_ps(0.7f), _CMP_NGE_UQ);
+    wide_bits |= _mm256_movemask_ps(wide[n]);
+  }
+  __m256 half_inv[N];
+  if (wide_bits != 0) {
+    for (int n = 0; n < N; ++n) {
+      const __m256 c = _mm256_sqrt_ps(_mm256_add_ps(half, _mm256_mul_ps(half, d[n])));
+      xm1[n] = _mm256_blendv_ps(xm1[n], _mm256_sub_ps(c, one), wide[n]);
+      ff[n] = _mm256_blendv_ps(f, _mm256_add_ps(f, f), wide[n]);
+      g[n] = _mm256_blendv_ps(g[n], _mm256_add_ps(g[n], g[n]), wide[n]);
+      half_inv[n] = _mm256_blendv_ps(one, _mm256_div_ps(half, c), wide[n]);
+    }
+  }
+  __m256 f2[N], g2[N], hf[N], hg[N], xm1_high[N];
+  for (int n = 0; n < N; ++n) {
+    f2[n] = _mm256_mul_ps(ff[n], ff[n]);
+    g2[n] = _mm256_mul_ps(g[n], g[n]);
+    hf[n] = hg[n] = one;
+    xm1_high[n] = _mm256_and_ps(beyond3[n], xm1[n]);
+  }
+  for (int m = 6; m >= 1; --m) {
+    const __m256 inv = _mm256_broadcast_ss(&kSeriesInv4[m].v[0]);
+    const __m256 mm = _mm256_broadcast_ss(&kSquares4[m].v[0]);
+    for (int n = 0; n < N; ++n) {
+      const __m256 k = _mm256_mul_ps(inv, m > 3 ? xm1_high[n] : xm1[n]);
+      hf[n] = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(f2[n], mm), k), hf[n]));
+      hg[n] = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(g2[n], mm), k), hg[n]));
+    }
+  }
+  for (int n = 0; n < N; ++n) {
+    __m256 ca = _mm256_mul_ps(g[n], hg[n]);
+    __m256 cb = _mm256_mul_ps(ff[n], hf[n]);
+    if (wide_bits != 0) {
+      ca = _mm256_mul_ps(ca, half_inv[n]);
+      cb = _mm256_mul_ps(cb, half_inv[n]);
+    }
+    cb = _mm256_xor_ps(cb, sign[n]);
+    const __m256 x = _mm256_add_ps(_mm256_mul_ps(ca, a[n].x), _mm256_mul_ps(cb, b[n].x));
+    const __m256 y = _mm256_add_ps(_mm256_mul_ps(ca, a[n].y), _mm256_mul_ps(cb, b[n].y));
+    const __m256 z = _mm256_add_ps(_mm256_mul_ps(ca, a[n].z), _mm256_mul_ps(cb, b[n].z));
+    const __m256 w = _mm256_add_ps(_mm256_mul_ps(ca, a[n].w), _mm256_mul_ps(cb, b[n].w));
+    const __m256 len2 = _mm256_add_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)),
+        _mm256_mul_ps(w, w));
+    const __m256 inv_len = _mm256_sub_ps(_mm256_set1_ps(1.5f), _mm256_mul_ps(half, len2));
+    out[n] = Quat8{_mm256_mul_ps(x, inv_len), _mm256_mul_ps(y, inv_len), _mm256_mul_ps(z, inv_len),
+                   _mm256_mul_ps(w, inv_len)};
+  }
 }
 
 #endif

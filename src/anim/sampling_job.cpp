@@ -152,7 +152,7 @@ using Segment = SamplingContext::Segment;
 
 // One LINEAR batch (Clip::LinearBatch): up to four tracks of one target on one timeline, whose
 // interleaved key blocks v0 (segment start) and v1 (segment end) are contiguous. Rotations take
-// the 4-wide slerp, or the scalar one per lane when the batch has a wide arc; translations and
+// the 4-wide slerp (equal to the scalar one lane by lane); translations and
 // scales are v0 + (v1 − v0)·s, which at a key (s == 0, v1 == v0) is v0 exactly.
 [[gnu::always_inline]] inline void sample_batch(const Clip::LinearBatch& batch, Segment seg,
                                                 const float* batch_values, Transform* out) {
@@ -168,14 +168,12 @@ using Segment = SamplingContext::Segment;
                           _mm_loadu_ps(v0 + 12)};
     const detail::Quat4 b{_mm_loadu_ps(v1), _mm_loadu_ps(v1 + 4), _mm_loadu_ps(v1 + 8),
                           _mm_loadu_ps(v1 + 12)};
-    detail::Quat4 r;
-    if (detail::slerp_shortest4(a, b, f, r)) {
-      _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-      const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
-      for (int lane = 0; lane < batch.lanes; ++lane)
-        _mm_storeu_ps(&out[batch.joints[lane]].rotation.x, lanes[lane]);
-      return;
-    }
+    detail::Quat4 r = detail::slerp_shortest4<detail::Slerp4Use::kSampling>(a, b, f);
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
+    for (int lane = 0; lane < batch.lanes; ++lane)
+      _mm_storeu_ps(&out[batch.joints[lane]].rotation.x, lanes[lane]);
+    return;
   } else {
     __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v0 + 4), z = _mm_loadu_ps(v0 + 8);
     x = _mm_add_ps(x, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1), x), f));

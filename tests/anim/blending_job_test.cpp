@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "critter/anim/transform_blend.h"
 #include "support/allocation_counter.h"
 #include "support/math_helpers.h"
 
@@ -429,6 +431,79 @@ TEST(BlendingJob, MorphAdditiveAddsTheWeightedDeltaFromTheDefaults) {
   f.run(layers);
   EXPECT_FLOAT_EQ(f.out_weights[0], 2.0f);
   EXPECT_FLOAT_EQ(f.out_weights[1], 3.0f);
+}
+
+// The job blends four joints at a time in vertical form; every joint must still equal the
+// scalar TRS-blend of the public API bit for bit, whatever the pose size (a last group of one to
+// three joints), the arc width (narrow, middle, wide, opposite hemispheres, antipodal), the mask,
+// and whether the layer reads a pose or the output in place.
+TEST(BlendingJob, OverrideEqualsTheScalarBlendBitForBit) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const auto random_quat = [&] {
+    return glm::normalize(quat_xyzw(normal(rng), normal(rng), normal(rng), normal(rng)));
+  };
+  const auto random_transform = [&](const quat& near, float spread) {
+    Transform t;
+    t.translation = vec3(normal(rng), normal(rng), normal(rng));
+    t.scale = vec3(0.5f + unit(rng), 0.5f + unit(rng), 0.5f + unit(rng));
+    quat r = random_quat();
+    if (spread < 1.0f)
+      r = glm::normalize(
+          near * quat_xyzw(spread * normal(rng), spread * normal(rng), spread * normal(rng), 1.0f));
+    t.rotation = unit(rng) < 0.5f ? r : -r;
+    return t;
+  };
+  for (std::size_t joints = 1; joints <= 23; ++joints) {
+    for (int round = 0; round < 8; ++round) {
+      std::vector<Transform> rest(joints), a(joints), b(joints), c(joints), out(joints);
+      std::vector<float> mask(joints);
+      for (std::size_t j = 0; j < joints; ++j) {
+        a[j] = random_transform(kIdentity, 2.0f);
+        // Spreads that put arcs in each band, and exact antipodes.
+        const float spreads[4] = {0.05f, 0.3f, 0.8f, 2.0f};
+        b[j] = random_transform(a[j].rotation, spreads[(j + static_cast<std::size_t>(round)) % 4]);
+        if ((j + static_cast<std::size_t>(round)) % 7 == 0) b[j].rotation = -a[j].rotation;
+        c[j] = random_transform(b[j].rotation, 0.5f);
+        // Mostly partial, sometimes 0 or 1 and beyond, so groups mix blends, copies and skips;
+        // in rounds 3 and 7 only partial, so whole groups of sixteen blend.
+        const float m = unit(rng);
+        mask[j] = round % 4 == 3 ? 0.1f + 0.8f * m : m < 0.1f ? 0.0f : m > 0.9f ? 1.5f : m;
+      }
+      const float w1 = 0.05f + 0.9f * unit(rng), w2 = 0.05f + 0.9f * unit(rng);
+      const bool masked = round % 2 == 1;
+      BlendingLayer layers[3];
+      layers[0].pose = a;
+      layers[0].weight = 1.0f;
+      layers[1].pose = b;
+      layers[1].weight = w1;
+      if (masked) layers[1].joint_weights = mask;
+      // The third layer blends the output in place.
+      layers[2].pose = c;
+      layers[2].weight = w2;
+      BlendingJob job;
+      job.layers = layers;
+      job.rest = rest;
+      job.output = out;
+      ASSERT_TRUE(job.run());
+      for (std::size_t j = 0; j < joints; ++j) {
+        const float wj = masked ? w1 * mask[j] : w1;
+        Transform want = wj >= 1.0f ? b[j] : wj > 0.0f ? blend_transforms(a[j], b[j], wj) : a[j];
+        want = blend_transforms(want, c[j], w2);
+        SCOPED_TRACE("joints " + std::to_string(joints) + ", round " + std::to_string(round) +
+                     ", joint " + std::to_string(j));
+        for (int k = 0; k < 3; ++k) {
+          EXPECT_EQ(out[j].translation[k], want.translation[k]);
+          EXPECT_EQ(out[j].scale[k], want.scale[k]);
+        }
+        EXPECT_EQ(out[j].rotation.x, want.rotation.x);
+        EXPECT_EQ(out[j].rotation.y, want.rotation.y);
+        EXPECT_EQ(out[j].rotation.z, want.rotation.z);
+        EXPECT_EQ(out[j].rotation.w, want.rotation.w);
+      }
+    }
+  }
 }
 
 TEST(BlendingJob, RunAllocatesNothing) {

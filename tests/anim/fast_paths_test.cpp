@@ -375,6 +375,72 @@ TEST(BlendingFastPath, UnmaskedEqualsMaskedWithUnitMasks) {
   }
 }
 
+// LINEAR rotations sample four tracks at a time; every lane must equal the scalar slerp bit for
+// bit whatever the arc between its keys: narrow, middle, wide, on the opposite hemisphere or
+// antipodal, mixed within one batch.
+TEST(SamplingFastPath, FourLaneSlerpEqualsTheScalarOneOnEveryArc) {
+  std::mt19937 rng(5);
+  constexpr int kJoints = 11;  // two batches of four and one of three
+  // Quaternion arcs of half these angles: |cos| 1.0, 0.90, 0.54, 0.02, 0.72 (the middle band),
+  // 0.70, 0.99 (far hemisphere), 0.93, 0.12, antipodal (joint 9), 0.63.
+  const float angles[kJoints] = {0.05f, 0.9f,   2.0f, 3.1f, 1.534f, 1.6f,
+                                 6.0f,  0.752f, 2.9f, 1.2f, 4.5f};
+  RawClip raw;
+  for (int j = 0; j < kJoints; ++j) {
+    const quat a = random_unit(rng);
+    // Turning by `angle` about a random axis (beyond 2π the quaternion is on the far hemisphere).
+    const quat axis = random_unit(rng);
+    const vec3 n = glm::normalize(vec3(axis.x, axis.y, axis.z));
+    const float h = 0.5f * angles[j];
+    quat b = glm::normalize(
+        a * quat_xyzw(n.x * std::sin(h), n.y * std::sin(h), n.z * std::sin(h), std::cos(h)));
+    if (j == 9) b = -a;  // antipodal: the same rotation
+    RawTrack t;
+    t.target = TrackTarget::kRotation;
+    t.index = j;
+    t.components = 4;
+    t.times = {0.0f, 1.0f};
+    t.values = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+    raw.tracks.push_back(std::move(t));
+  }
+  auto clip = build_clip(raw, kJoints, {});
+  ASSERT_TRUE(clip) << clip.error().to_string();
+  // The keys as the clip stores them (normalised): per batch and key, x of the four lanes, then
+  // y, z and w.
+  std::vector<quat> first(kJoints), second(kJoints);
+  ASSERT_EQ(clip->linear_batches().size(), 3u);
+  for (const Clip::LinearBatch& batch : clip->linear_batches()) {
+    const float* v = clip->batch_values().data() + batch.value_begin;
+    for (int lane = 0; lane < batch.lanes; ++lane) {
+      const auto j = static_cast<std::size_t>(batch.joints[lane]);
+      first[j] = quat_xyzw(v[lane], v[4 + lane], v[8 + lane], v[12 + lane]);
+      second[j] = quat_xyzw(v[16 + lane], v[20 + lane], v[24 + lane], v[28 + lane]);
+    }
+  }
+  std::vector<Transform> rest(kJoints), out(kJoints);
+  const std::vector<std::uint32_t> offsets{0};
+  const std::vector<float> none;
+  SamplingContext context;
+  for (const float t : {0.0f, 0.125f, 0.25f, 0.5f, 0.75f, 0.875f}) {
+    SamplingJob job;
+    job.clip = &*clip;
+    job.time = t;
+    job.context = &context;
+    job.rest = rest;
+    job.default_weights = none;
+    job.weight_offsets = offsets;
+    job.output = out;
+    ASSERT_TRUE(job.run());
+    for (std::size_t j = 0; j < kJoints; ++j) {
+      const quat want = t == 0.0f ? first[j] : slerp_shortest(first[j], second[j], t);
+      EXPECT_EQ(out[j].rotation.x, want.x) << "joint " << j << " time " << t;
+      EXPECT_EQ(out[j].rotation.y, want.y) << "joint " << j << " time " << t;
+      EXPECT_EQ(out[j].rotation.z, want.z) << "joint " << j << " time " << t;
+      EXPECT_EQ(out[j].rotation.w, want.w) << "joint " << j << " time " << t;
+    }
+  }
+}
+
 TEST(BlendingFastPath, FourJointBlocksEqualTheScalarBlend) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -385,7 +451,7 @@ TEST(BlendingFastPath, FourJointBlocksEqualTheScalarBlend) {
     a[j].rotation = random_unit(rng);
     a[j].scale = vec3(1.0f + 0.2f * u(rng));
     b[j].translation = vec3(u(rng), u(rng), u(rng));
-    // Narrow arcs take the four-lane slerp; joint 5 turns far, so its block goes scalar.
+    // Narrow arcs, and joint 5 turning far (the wide band of the four-lane slerp).
     const float angle = j == 5 ? 2.5f : 0.3f * u(rng);
     b[j].rotation = glm::normalize(a[j].rotation *
                                    quat_xyzw(std::sin(angle / 2), 0.0f, 0.0f, std::cos(angle / 2)));

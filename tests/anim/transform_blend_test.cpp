@@ -55,6 +55,35 @@ TEST(SlerpShortest, MatchesDoublePrecisionSlerpEverywhere) {
   EXPECT_LT(worst, 1e-6);
 }
 
+// Arcs swept through every band of the weight evaluation (narrow, middle, wide, up to a half
+// turn of the quaternion sphere, i.e. a full turn of rotation) and onto the opposite hemisphere,
+// where the shorter arc is taken through -b.
+TEST(SlerpShortest, MatchesDoublePrecisionSlerpInEveryBand) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  double worst = 0.0;
+  for (int i = 0; i <= 2000; ++i) {
+    const quat a = random_unit(rng);
+    // A unit quaternion orthogonal to a: b = cos(φ)·a + sin(φ)·p has cos θ = cos φ exactly.
+    quat p = random_unit(rng);
+    const float along = a.x * p.x + a.y * p.y + a.z * p.z + a.w * p.w;
+    p = glm::normalize(
+        quat_xyzw(p.x - along * a.x, p.y - along * a.y, p.z - along * a.z, p.w - along * a.w));
+    const float phi = static_cast<float>(kPiD) * static_cast<float>(i) / 2000.0f;
+    const float c = std::cos(phi), s = std::sin(phi);
+    const quat b = glm::normalize(
+        quat_xyzw(c * a.x + s * p.x, c * a.y + s * p.y, c * a.z + s * p.z, c * a.w + s * p.w));
+    for (float f : {0.0f, 0.1f, 0.3f, 0.5f, 0.77f, 1.0f, unit(rng)}) {
+      const quat got = slerp_shortest(a, b, f);
+      const glm::dvec4 want = reference_slerp(a, b, f);
+      worst = std::max({worst, std::abs(got.x - want.x), std::abs(got.y - want.y),
+                        std::abs(got.z - want.z), std::abs(got.w - want.w)});
+      EXPECT_NEAR(got.x * got.x + got.y * got.y + got.z * got.z + got.w * got.w, 1.0f, 1e-6f);
+    }
+  }
+  EXPECT_LT(worst, 1e-6);
+}
+
 TEST(SlerpShortest, EndpointsAndOppositeHemisphere) {
   const float h = static_cast<float>(std::sin(kPiD / 8));
   const float c = static_cast<float>(std::cos(kPiD / 8));
