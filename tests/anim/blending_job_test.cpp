@@ -460,7 +460,7 @@ TEST(BlendingJob, OverrideEqualsTheScalarBlendBitForBit) {
       std::vector<Transform> rest(joints), a(joints), b(joints), c(joints), out(joints);
       std::vector<float> mask(joints);
       for (std::size_t j = 0; j < joints; ++j) {
-        a[j] = random_transform(kIdentity, 2.0f);
+        a[j] = random_transform(kIdentityRotation, 2.0f);
         // Spreads that put arcs in each band, and exact antipodes.
         const float spreads[4] = {0.05f, 0.3f, 0.8f, 2.0f};
         b[j] = random_transform(a[j].rotation, spreads[(j + static_cast<std::size_t>(round)) % 4]);
