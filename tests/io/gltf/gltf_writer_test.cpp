@@ -933,19 +933,19 @@ std::string edge_case(const std::string& name) {
   return b.gltf_embedded();
 }
 
-class EdgeCaseRoundTrip : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+class EdgeCaseRoundTrip : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 // Whatever the reader accepts, the writer writes without null members and with 0 validator
 // errors, and the reader reads it back with the same counts, node tree and poses.
 TEST_P(EdgeCaseRoundTrip, WritesWhatTheReaderAcceptsAndReadsItBack) {
   const auto [name, ext] = GetParam();
   ScratchDir dir("gltf_writer_edge");
-  const fs::path source = dir / (std::string(name) + "_in.gltf");
+  const fs::path source = dir / (name + "_in.gltf");
   testing::write_file(source, edge_case(name));
   auto original = io::load(source.string());
   ASSERT_TRUE(original) << original.error().to_string();
 
-  const fs::path out = dir / (std::string(name) + "_out." + ext);
+  const fs::path out = dir / (name + "_out." + ext);
   Diagnostics diag;
   auto report = io::write_gltf(*original, out.string(), {}, &diag);
   ASSERT_TRUE(report) << report.error().to_string();
@@ -973,12 +973,11 @@ TEST_P(EdgeCaseRoundTrip, WritesWhatTheReaderAcceptsAndReadsItBack) {
 
 INSTANTIATE_TEST_SUITE_P(
     Generated, EdgeCaseRoundTrip,
-    ::testing::Combine(::testing::Values("unknown_paths", "unknown_and_known_paths", "morph_only",
-                                         "multiple_roots", "skinned_child", "zero_normals"),
-                       ::testing::Values("glb", "gltf")),
-    [](const auto& param) {
-      return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param);
-    });
+    ::testing::Combine(::testing::Values(std::string("unknown_paths"), "unknown_and_known_paths",
+                                         "morph_only", "multiple_roots", "skinned_child",
+                                         "zero_normals"),
+                       ::testing::Values(std::string("glb"), "gltf")),
+    [](const auto& param) { return std::get<0>(param.param) + "_" + std::get<1>(param.param); });
 
 // The only animation has channels with unknown paths: the clip is empty, left out with a
 // warning, and the document has no "animations" member (not a null one).

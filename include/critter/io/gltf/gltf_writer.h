@@ -20,12 +20,13 @@
 //   joint and earlier new node with a "_2", "_3", ... suffix, and come after the joints, so node
 //   i is still joint i.
 // - Skins: joints as node indices, inverseBindMatrices (MAT4 floats), `skeleton` when set.
-// - Clips: each clip with a track to write becomes an animation, in order, with one sampler and channel per track, keys and
-//   interpolation (STEP, LINEAR, CUBICSPLINE) exactly as stored. Weights tracks target the node
-//   of their mesh. Identical key-time arrays of one clip share an accessor. When several tracks of
-//   a clip drive the same target only the last is kept (it is the one sampling uses), with a
-//   warning; a clip without tracks is left out with a warning (a document without animations
-//   has no "animations" member: no member of the output is ever null).
+// - Clips: each clip with a track to write becomes an animation, in order, with one sampler and
+//   channel per track, keys and interpolation (STEP, LINEAR, CUBICSPLINE) exactly as stored.
+//   Weights tracks target the node of their mesh. Identical key-time arrays of one clip share an
+//   accessor. When several tracks of a clip drive the same target only the last is kept (it is
+//   the one sampling uses), with a warning; a clip with no track to write is left out with a
+//   warning (a document without animations has no "animations" member: no member of the output
+//   is ever null).
 // - Materials: pbrMetallicRoughness (base colour factor and texture, metallic, roughness), normal
 //   texture, emissive factor, alphaMode and alphaCutoff, doubleSided, KHR_materials_unlit and
 //   KHR_texture_transform when used (listed in extensionsUsed); one sampler per distinct
@@ -34,8 +35,9 @@
 //   external image file is copied next to the output under its own file name and embedded bytes
 //   are written to a file named "<output stem>_<image name or image<i>>.<png|jpg|...>" next to it.
 //   A file of that name already in the folder is never replaced: it is used when it holds the
-//   same bytes, else the image takes the first free "<name>_<n>.<ext>" (n = 2, 3, ...). A missing image (Image::missing, or a file that cannot be read now) is left out with a
-//   warning and the texture slots that used it are dropped.
+//   same bytes, else the image takes the first free "<name>_<n>.<ext>" (n = 2, 3, ...). A
+//   missing image (Image::missing, or a file that cannot be read now) is left out with a warning
+//   and the texture slots that used it are dropped.
 // - asset.generator is "critter".
 //
 // Data fixes (each with a warning naming the mesh part): normals of zero length or with a
