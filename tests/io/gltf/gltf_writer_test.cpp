@@ -979,6 +979,43 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(std::string("glb"), "gltf")),
     [](const auto& param) { return std::get<0>(param.param) + "_" + std::get<1>(param.param); });
 
+// Every shared model file the readers accept (glTF, OBJ, B3D, Collada, ...): written as .glb it
+// has no null member and 0 validator errors, and reads back with the same counts and poses.
+TEST(GltfWriter, EverySharedModelTheReadersAcceptRoundTrips) {
+  ScratchDir dir("gltf_writer_every");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(CRITTER_SHARED_MODELS))
+    if (e.is_regular_file()) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::size_t accepted = 0;
+  for (const fs::path& source : files) {
+    const std::string ext = source.extension().string();
+    if (ext == ".txt" || ext == ".md" || ext == ".png" || ext == ".jpg" || ext == ".bin" ||
+        ext == ".mtl")
+      continue;
+    auto original = io::load(source.string());
+    if (!original) continue;
+    ++accepted;
+    SCOPED_TRACE(source.string());
+    const fs::path out = dir / (std::to_string(accepted) + ".glb");
+    auto report = io::write_gltf(*original, out.string());
+    ASSERT_TRUE(report) << report.error().to_string();
+    EXPECT_EQ(first_null(written_json(out)), "");
+    const auto v = validate_gltf(out);
+    EXPECT_EQ(v.errors, 0) << v.summary();
+    auto copy = io::load(out.string());
+    ASSERT_TRUE(copy) << copy.error().to_string();
+    EXPECT_EQ(copy->skeleton().joint_count(),
+              original->skeleton().joint_count() + static_cast<int>(report->mesh_nodes_added));
+    EXPECT_EQ(copy->meshes().size(), original->meshes().size());
+    EXPECT_EQ(copy->skins().size(), original->skins().size());
+    EXPECT_EQ(copy->clips().size(), clips_with_tracks(*original));
+    if (clips_with_tracks(*original) == original->clips().size())
+      expect_same_model(*original, *copy, report->mesh_nodes_added);
+  }
+  EXPECT_GE(accepted, 15u);
+}
+
 // The only animation has channels with unknown paths: the clip is empty, left out with a
 // warning, and the document has no "animations" member (not a null one).
 TEST(GltfWriter, EmptyClipLeavesNoAnimationsMember) {
