@@ -251,6 +251,27 @@ TEST_P(ConvertSharedTextureNames, NeverOverwritesATexture) {
 
 INSTANTIATE_TEST_SUITE_P(Formats, ConvertSharedTextureNames, ::testing::Values("gltf", "obj"));
 
+// An OBJ file whose normals are zero (a degenerate triangle, a "vn 0 0 0"): the normals are
+// repaired on write with a warning and the .glb has 0 validator errors.
+TEST_F(ConvertTest, RepairsZeroNormalsOfADegenerateObj) {
+  const std::string in =
+      write_text("degenerate.obj",
+                 "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 2 2 2\nvn 0 0 0\nf 1//1 2//1 3//1\n"
+                 "f 4//1 4//1 4//1\n");
+  const std::string out = (out_ / "degenerate.glb").string();
+  const RunResult r = run({"convert", in, "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "normals were zero or not finite and were replaced")) << r.err;
+  const auto v = critter::testing::validate_gltf(out);
+  EXPECT_EQ(v.errors, 0) << v.summary();
+  auto model = critter::io::load(out);
+  ASSERT_TRUE(model) << model.error().to_string();
+  for (const auto& mesh : model->meshes())
+    for (const auto& part : mesh.parts)
+      for (const auto& n : part.streams.normals)
+        EXPECT_NEAR(n.x * n.x + n.y * n.y + n.z * n.z, 1.0f, 1e-5f);
+}
+
 // A failed conversion leaves an existing output as it was.
 TEST_F(ConvertTest, FailureKeepsTheExistingOutput) {
   const fs::path out = out_ / "keep.glb";
