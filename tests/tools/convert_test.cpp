@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -12,6 +13,7 @@
 #include "critter/io/load.h"
 #include "support/cli_runner.h"
 #include "support/gltf_validation.h"
+#include "support/test_models.h"
 
 namespace {
 
@@ -61,7 +63,11 @@ TEST_F(ConvertTest, OneFileToGlbValidatesAndReloads) {
   EXPECT_EQ(names_in(out_), (std::vector<std::string>{"figure.glb"}));
   const auto v = critter::testing::validate_gltf(out);
   EXPECT_EQ(v.errors, 0) << v.summary();
-  EXPECT_EQ(v.warnings, 0) << v.summary();
+  // The node tree is kept, so the one warning of the source (its skinned mesh sits on a child
+  // node) is the output's too, and nothing more.
+  const auto source = critter::testing::validate_gltf(in);
+  EXPECT_EQ(v.warnings, source.warnings) << v.summary();
+  EXPECT_EQ(v.messages, source.messages) << v.summary();
 
   auto a = critter::io::load(in);
   auto b = critter::io::load(out);
@@ -179,6 +185,91 @@ TEST_F(ConvertTest, BatchGoesOnAfterAFailure) {
   EXPECT_TRUE(first.rfind(broken.string() + ":byte ", 0) == 0) << r.err;
   EXPECT_EQ(second, missing + ": cannot open '" + missing + "'");
   EXPECT_FALSE(std::getline(err, extra)) << r.err;
+}
+
+// Two OBJ files in different folders whose materials both name "SpiderTex.png" (different
+// pictures), converted into one folder that already holds a "SpiderTex.png" of the user's: no
+// texture replaces another, each output names its own, and converting again adds nothing.
+class ConvertSharedTextureNames : public ConvertTest,
+                                  public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(ConvertSharedTextureNames, NeverOverwritesATexture) {
+  const std::string format = GetParam();
+  const auto& png = critter::testing::tiny_png();
+  std::string picture_a(png.begin(), png.end());
+  const std::string picture_b = picture_a + "second picture";
+  const std::string users = "the user's own file";
+  std::vector<std::string> inputs;
+  for (const auto& [name, picture] :
+       {std::pair{"alpha", picture_a}, std::pair{"beta", picture_b}}) {
+    const fs::path folder = dir_ / name;
+    fs::create_directories(folder);
+    std::ofstream(folder / (std::string(name) + ".obj"))
+        << "mtllib skin.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n"
+           "usemtl skin\nf 1/1 2/2 3/3\n";
+    std::ofstream(folder / "skin.mtl") << "newmtl skin\nmap_Kd SpiderTex.png\n";
+    std::ofstream(folder / "SpiderTex.png", std::ios::binary) << picture;
+    inputs.push_back((folder / (std::string(name) + ".obj")).string());
+  }
+  std::ofstream(out_ / "SpiderTex.png", std::ios::binary) << users;
+
+  std::vector<std::string> args{"convert",  inputs[0], inputs[1], "--out-dir", out_.string(),
+                                "--format", format,    "-j",      "2",         "-q"};
+  RunResult r = run(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurp(out_ / "SpiderTex.png"), users);
+  const std::vector<std::string> files = names_in(out_);
+
+  // The texture each output names, read back.
+  auto texture_of = [&](const std::string& stem) -> std::string {
+    if (format == "gltf") {
+      const auto doc = nlohmann::json::parse(slurp(out_ / (stem + ".gltf")));
+      const auto& uri = doc.at("images").at(0).at("uri");
+      return slurp(out_ / uri.get_ref<const std::string&>());
+    }
+    std::istringstream mtl(slurp(out_ / (stem + ".mtl")));
+    std::string line;
+    while (std::getline(mtl, line))
+      if (line.rfind("map_Kd ", 0) == 0) return slurp(out_ / line.substr(7));
+    return "no map_Kd";
+  };
+  EXPECT_EQ(texture_of("alpha"), picture_a);
+  EXPECT_EQ(texture_of("beta"), picture_b);
+  EXPECT_EQ(std::count_if(files.begin(), files.end(),
+                          [](const std::string& f) { return f.rfind("SpiderTex", 0) == 0; }),
+            3)
+      << r.err;
+
+  // Again into the same folder: the files already there are reused, none is added or changed.
+  r = run(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_in(out_), files);
+  EXPECT_EQ(slurp(out_ / "SpiderTex.png"), users);
+  EXPECT_EQ(texture_of("alpha"), picture_a);
+  EXPECT_EQ(texture_of("beta"), picture_b);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, ConvertSharedTextureNames, ::testing::Values("gltf", "obj"));
+
+// An OBJ file whose normals are zero (a degenerate triangle, a "vn 0 0 0"): the normals are
+// repaired on write with a warning and the .glb has 0 validator errors.
+TEST_F(ConvertTest, RepairsZeroNormalsOfADegenerateObj) {
+  const std::string in =
+      write_text("degenerate.obj",
+                 "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 2 2 2\nvn 0 0 0\nf 1//1 2//1 3//1\n"
+                 "f 4//1 4//1 4//1\n");
+  const std::string out = (out_ / "degenerate.glb").string();
+  const RunResult r = run({"convert", in, "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "normals were zero or not finite and were replaced")) << r.err;
+  const auto v = critter::testing::validate_gltf(out);
+  EXPECT_EQ(v.errors, 0) << v.summary();
+  auto model = critter::io::load(out);
+  ASSERT_TRUE(model) << model.error().to_string();
+  for (const auto& mesh : model->meshes())
+    for (const auto& part : mesh.parts)
+      for (const auto& n : part.streams.normals)
+        EXPECT_NEAR(n.x * n.x + n.y * n.y + n.z * n.z, 1.0f, 1e-5f);
 }
 
 // A failed conversion leaves an existing output as it was.

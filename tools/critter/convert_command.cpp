@@ -66,8 +66,10 @@ struct Job {
   std::vector<std::string> files;
 };
 
+// `write_lock` is held while the outputs are written: image files beside .gltf and .obj outputs
+// are named after what the folder already holds, so writes into one folder take turns.
 void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_options,
-                 const std::string& format) {
+                 const std::string& format, std::mutex& write_lock) {
   Diagnostics diag;
   auto finish = [&](Error e) {
     job.ok = false;
@@ -76,6 +78,8 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
   };
   Result<Model> model = load_model(job.input, load_options, &diag);
   if (!model) return finish(std::move(model.error()));
+  std::unique_lock<std::mutex> writing(write_lock, std::defer_lock);
+  if (format != "glb") writing.lock();
   if (format == "obj") {
     io::ObjWriteOptions wo;
     if (!o.anim.empty()) {
@@ -173,12 +177,13 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex mutex;
+  std::mutex write_lock;
   if (progress) draw_progress(out, 0, jobs.size());
   auto worker = [&]() {
     for (;;) {
       const std::size_t i = next.fetch_add(1);
       if (i >= jobs.size()) return;
-      convert_one(jobs[i], o, load_options, format);
+      convert_one(jobs[i], o, load_options, format, write_lock);
       if (progress) {
         std::lock_guard<std::mutex> lock(mutex);
         draw_progress(out, ++done, jobs.size());

@@ -43,9 +43,13 @@ std::string str(std::size_t v) {
   return std::to_string(v);
 }
 
-bool is_identity(const Transform& t) {
-  return t.translation == vec3(0.0f) && t.scale == vec3(1.0f) && t.rotation.x == 0.0f &&
-         t.rotation.y == 0.0f && t.rotation.z == 0.0f && t.rotation.w == 1.0f;
+// `name`, or the first of "name_2", "name_3", ... not in `taken`; the result is added to `taken`.
+std::string unique_name(const std::string& name, std::set<std::string>* taken) {
+  if (taken->insert(name).second) return name;
+  for (std::size_t n = 2;; ++n) {
+    std::string candidate = name + "_" + str(n);
+    if (taken->insert(candidate).second) return candidate;
+  }
 }
 
 json floats(std::initializer_list<float> values) {
@@ -76,6 +80,13 @@ class Encoder {
       json used = json::array();
       for (const std::string& e : extensions_used_) used.push_back(e);
       doc_["extensionsUsed"] = used;
+    }
+    // glTF has no null members: a top-level array that stayed empty is left out, never null.
+    for (auto it = doc_.begin(); it != doc_.end();) {
+      if (it->is_null())
+        it = doc_.erase(it);
+      else
+        ++it;
     }
     pad_bin();
     if (bin_.size() > 0xFFFFFFF0ull)
@@ -318,6 +329,12 @@ class Encoder {
 
     // Mesh nodes (see the header: "Mesh nodes").
     std::vector<bool> has_mesh(joints, false);
+    std::vector<bool> skin_joint(joints, false);
+    for (const Skin& skin : model_.skins())
+      for (std::int16_t j : skin.joints)
+        if (j >= 0 && static_cast<std::size_t>(j) < joints)
+          skin_joint[static_cast<std::size_t>(j)] = true;
+    std::set<std::string> taken(names.begin(), names.end());
     const auto meshes = model_.meshes();
     mesh_node_.assign(meshes.size(), -1);
     for (std::size_t m = 0; m < meshes.size(); ++m) {
@@ -327,8 +344,9 @@ class Encoder {
       int node = -1;
       int parent = -1;
       if (mesh.skin >= 0) {
-        if (bone_ok && !has_mesh[bone] && parents[bone] < 0 && is_identity(rest[bone]))
-          node = static_cast<int>(bone);
+        // The node that held the mesh in the source keeps it, so that the node tree survives a
+        // round trip; a joint that deforms vertices is not a mesh holder.
+        if (bone_ok && !has_mesh[bone] && !skin_joint[bone]) node = static_cast<int>(bone);
       } else if (bone_ok) {
         if (!has_mesh[bone])
           node = static_cast<int>(bone);
@@ -337,7 +355,7 @@ class Encoder {
       }
       if (node < 0) {
         json n = json::object();
-        n["name"] = mesh.name.empty() ? "mesh_" + str(m) : mesh.name;
+        n["name"] = unique_name(mesh.name.empty() ? "mesh_" + str(m) : mesh.name, &taken);
         nodes.push_back(std::move(n));
         node = static_cast<int>(nodes.size()) - 1;
         if (parent >= 0)
@@ -377,20 +395,78 @@ class Encoder {
     return changed;
   }
 
+  // Normals of zero length or with a non-finite component replaced by the normal of the first
+  // triangle that uses the vertex and has an area, else by kFallbackNormal (+Y); returns the
+  // number of normals replaced.
+  static std::size_t repair_normals(const MeshPart& part, std::vector<vec3>* normals) {
+    constexpr vec3 kFallbackNormal(0.0f, 1.0f, 0.0f);
+    auto bad = [](const vec3& n) {
+      return !std::isfinite(n.x) || !std::isfinite(n.y) || !std::isfinite(n.z) ||
+             !(glm::length(n) > 0.0f) || !std::isfinite(glm::length(n));
+    };
+    std::vector<std::size_t> broken;
+    for (std::size_t v = 0; v < normals->size(); ++v)
+      if (bad((*normals)[v])) broken.push_back(v);
+    if (broken.empty()) return 0;
+    std::vector<vec3> face(normals->size(), vec3(0.0f));
+    std::vector<bool> found(normals->size(), false);
+    const auto& pos = part.streams.positions;
+    if (part.topology == Topology::kTriangles) {
+      const std::size_t count = part.indices.empty() ? pos.size() : part.indices.size();
+      auto at = [&](std::size_t i) -> std::size_t {
+        return part.indices.empty() ? i : static_cast<std::size_t>(part.indices[i]);
+      };
+      for (std::size_t t = 0; t + 2 < count; t += 3) {
+        const std::size_t a = at(t), b = at(t + 1), c = at(t + 2);
+        if (a >= pos.size() || b >= pos.size() || c >= pos.size()) continue;
+        const vec3 n = glm::cross(pos[b] - pos[a], pos[c] - pos[a]);
+        const float len = glm::length(n);
+        if (!(len > 0.0f) || !std::isfinite(len)) continue;
+        for (std::size_t v : {a, b, c}) {
+          if (!found[v]) {
+            face[v] = n / len;
+            found[v] = true;
+          }
+        }
+      }
+    }
+    for (std::size_t v : broken) (*normals)[v] = found[v] ? face[v] : kFallbackNormal;
+    return broken.size();
+  }
+
   json encode_part(const Mesh& mesh, const MeshPart& part, const std::string& where) {
     const VertexStreams& s = part.streams;
     const std::size_t n = s.positions.size();
     json attrs = json::object();
     attrs["POSITION"] = add_stream(s.positions, "VEC3", true);
+    std::vector<vec3> normals = s.normals;
     if (!s.normals.empty()) {
-      std::vector<vec3> normals = s.normals;
+      if (std::size_t c = repair_normals(part, &normals))
+        warn(where, str(c) +
+                        " normals were zero or not finite and were replaced by their face normal "
+                        "or +Y");
       if (std::size_t c = renormalise(&normals))
         warn(where, str(c) + " normals were not unit length and were renormalised");
       attrs["NORMAL"] = add_stream(normals, "VEC3", false);
     }
     if (!s.tangents.empty()) {
       std::vector<vec4> tangents = s.tangents;
-      std::size_t c = renormalise(&tangents);
+      std::size_t c = 0;
+      // A tangent direction that is zero or not finite becomes a unit vector perpendicular to the
+      // vertex normal (or +X without normals).
+      for (std::size_t v = 0; v < tangents.size(); ++v) {
+        const vec3 d(tangents[v]);
+        const float len = glm::length(d);
+        if (len > 0.0f && std::isfinite(len)) continue;
+        vec3 u(1.0f, 0.0f, 0.0f);
+        if (v < normals.size()) {
+          const vec3 nv = normals[v];
+          u = glm::normalize(glm::cross(nv, std::abs(nv.x) < 0.9f ? vec3(1, 0, 0) : vec3(0, 1, 0)));
+        }
+        tangents[v] = vec4(u, tangents[v].w);
+        ++c;
+      }
+      c += renormalise(&tangents);
       for (vec4& t : tangents) {
         if (t.w != 1.0f && t.w != -1.0f) {
           t.w = t.w < 0.0f ? -1.0f : 1.0f;
@@ -537,7 +613,7 @@ class Encoder {
     const auto meshes = model_.meshes();
     for (std::size_t c = 0; c < clips.size(); ++c) {
       const Clip& clip = clips[c];
-      const std::string where = "/animations/" + str(doc_["animations"].size());
+      const std::string where = "/animations/" + str(animations_written_);
       const auto tracks = clip.tracks();
       // The node each track drives, or -1 when it cannot be written.
       std::vector<int> node(tracks.size(), -1);
@@ -604,6 +680,7 @@ class Encoder {
       json anim{{"samplers", std::move(samplers)}, {"channels", std::move(channels)}};
       if (!clip.name().empty()) anim["name"] = clip.name();
       doc_["animations"].push_back(std::move(anim));
+      ++animations_written_;
     }
   }
 
@@ -621,6 +698,7 @@ class Encoder {
   std::vector<int> mesh_node_;
   std::vector<int> roots_;
   std::size_t node_count_ = 0;
+  std::size_t animations_written_ = 0;
 };
 
 std::string dump(const json& doc, int indent) {

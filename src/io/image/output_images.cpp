@@ -1,5 +1,6 @@
 #include "io/image/output_images.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -21,6 +22,13 @@ std::string sanitize(std::string_view name) {
   }
   while (!out.empty() && out.front() == '.') out.erase(out.begin());
   return out;
+}
+
+// True when the file at `path` exists and holds exactly `bytes`.
+bool holds(const fs::path& path, std::span<const std::uint8_t> bytes) {
+  std::vector<std::uint8_t> there;
+  if (!read_whole_file(path.string(), &there)) return false;
+  return std::equal(there.begin(), there.end(), bytes.begin(), bytes.end());
 }
 
 }  // namespace
@@ -92,31 +100,53 @@ std::string OutputImages::reserve(std::string name) {
   }
 }
 
+OutputImages::Slot OutputImages::claim(const std::string& name,
+                                       std::span<const std::uint8_t> bytes) {
+  const fs::path p(name);
+  const std::string base = p.stem().string();
+  const std::string ext = p.extension().string();
+  for (std::size_t n = 1;; ++n) {
+    std::string candidate = n == 1 ? name : base + "_" + std::to_string(n) + ext;
+    if (used_.contains(candidate)) continue;
+    std::error_code ec;
+    const fs::path target = dir_ / candidate;
+    if (!fs::exists(target, ec) && !ec) {
+      used_.insert(candidate);
+      return {std::move(candidate), true};
+    }
+    // A file already there is reused when it holds the same bytes and otherwise left alone.
+    if (fs::is_regular_file(target, ec) && holds(target, bytes)) {
+      used_.insert(candidate);
+      return {std::move(candidate), false};
+    }
+  }
+}
+
 Result<std::string> OutputImages::place(const Image& img, std::size_t index) {
   if (img.missing) return std::string();
   if (!img.bytes.empty()) {
     std::string base = sanitize(img.name);
     if (base.empty()) base = "image" + std::to_string(index);
-    const std::string name =
-        reserve(stem_ + "_" + base + extension_for_mime(image_mime(img, img.bytes)));
-    const std::string path = (dir_ / name).string();
+    Slot slot =
+        claim(stem_ + "_" + base + extension_for_mime(image_mime(img, img.bytes)), img.bytes);
+    if (!slot.write) return std::move(slot.name);
+    const std::string path = (dir_ / slot.name).string();
     if (auto r = files_->stage(path, img.bytes); !r) return std::unexpected(std::move(r.error()));
     written_.push_back(path);
-    return name;
+    return std::move(slot.name);
   }
   if (img.resolved_path.empty()) return std::string();
   // Probe first: an unreadable source is a missing image (a warning), not a failed write.
-  std::FILE* probe = std::fopen(img.resolved_path.c_str(), "rb");
-  if (!probe) return std::string();
-  std::fclose(probe);
+  std::vector<std::uint8_t> source;
+  if (!read_whole_file(img.resolved_path, &source)) return std::string();
   std::string base = sanitize(fs::path(img.resolved_path).filename().string());
   if (base.empty()) base = "image" + std::to_string(index);
-  const std::string name = reserve(base);
-  const std::string path = (dir_ / name).string();
-  if (auto r = files_->stage_copy(path, img.resolved_path); !r)
-    return std::unexpected(std::move(r.error()));
+  Slot slot = claim(base, source);
+  if (!slot.write) return std::move(slot.name);
+  const std::string path = (dir_ / slot.name).string();
+  if (auto r = files_->stage(path, source); !r) return std::unexpected(std::move(r.error()));
   written_.push_back(path);
-  return name;
+  return std::move(slot.name);
 }
 
 }  // namespace critter::io::detail

@@ -38,9 +38,12 @@ class OutputImages {
   std::string reserve(std::string name);
 
   // Stages image `index` beside the output: an external file is copied under its own file name,
-  // embedded bytes are written as "<stem>_<image name or 'image<index>'>.<ext>". Returns the file
-  // name, or an empty string when the image is missing or its file cannot be read (the caller
-  // warns). Errors are those of staging (kIo).
+  // embedded bytes are written as "<stem>_<image name or 'image<index>'>.<ext>". A file of that
+  // name already in the folder is never replaced: when it holds the same bytes it is used as it
+  // is, else the first free "<name>_<n>.<ext>" (n = 2, 3, ...) is taken, so outputs of several
+  // models written into one folder one after another never overwrite each other's images.
+  // Returns the file name, or an empty string when the image is missing or its file cannot be
+  // read (the caller warns). Errors are those of staging (kIo).
   Result<std::string> place(const Image& img, std::size_t index);
 
   const std::filesystem::path& dir() const { return dir_; }
@@ -49,6 +52,13 @@ class OutputImages {
   const std::vector<std::string>& written() const { return written_; }
 
  private:
+  struct Slot {
+    std::string name;  // file name in dir_
+    bool write;        // false when dir_ already holds the same bytes under `name`
+  };
+  // The first variant of `name` not used in this write whose file is absent or holds `bytes`.
+  Slot claim(const std::string& name, std::span<const std::uint8_t> bytes);
+
   AtomicFileSet* files_;
   std::filesystem::path dir_;
   std::string stem_;

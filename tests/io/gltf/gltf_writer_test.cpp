@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
+#include <set>
+#include <tuple>
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
@@ -18,6 +21,7 @@
 #include "critter/io/gltf/gltf_reader.h"
 #include "critter/io/load.h"
 #include "support/files.h"
+#include "support/glb_builder.h"
 #include "support/gltf_validation.h"
 #include "support/test_models.h"
 
@@ -804,6 +808,348 @@ TEST(GltfWriter, MissingFolderIsAnIoError) {
   EXPECT_EQ(report.error().code, ErrorCode::kIo);
   EXPECT_EQ(report.error().path, out.string());
   EXPECT_TRUE(dir.list().empty());
+}
+
+// ---- issue fixes: no null members, node tree kept, degenerate normals repaired ----
+
+// The JSON pointer of the first null anywhere in `j`, or "" when there is none.
+std::string first_null(const nlohmann::json& j, const std::string& at = "") {
+  if (j.is_null()) return at.empty() ? "/" : at;
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (std::string n = first_null(it.value(), at + "/" + it.key()); !n.empty()) return n;
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i)
+      if (std::string n = first_null(j[i], at + "/" + std::to_string(i)); !n.empty()) return n;
+  }
+  return {};
+}
+
+// The JSON of a written .gltf or .glb.
+nlohmann::json written_json(const fs::path& p) {
+  if (p.extension() != ".glb") return read_json(p);
+  const auto b = read_bytes(p);
+  const std::uint32_t len =
+      static_cast<std::uint32_t>(b[12]) | static_cast<std::uint32_t>(b[13]) << 8 |
+      static_cast<std::uint32_t>(b[14]) << 16 | static_cast<std::uint32_t>(b[15]) << 24;
+  return nlohmann::json::parse(b.begin() + 20, b.begin() + 20 + len);
+}
+
+std::string node_name(const nlohmann::json& node) {
+  const auto it = node.find("name");
+  const std::string* name = it != node.end() ? it->get_ptr<const std::string*>() : nullptr;
+  return name ? *name : std::string();
+}
+
+std::size_t clips_with_tracks(const Model& m) {
+  return static_cast<std::size_t>(std::count_if(m.clips().begin(), m.clips().end(),
+                                                [](const Clip& c) { return !c.tracks().empty(); }));
+}
+
+// One triangle (positions only) as mesh `name` of `b`; returns the mesh index.
+int add_triangle(testing::GltfBuilder& b, const std::string& name) {
+  const int pos = b.add_floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3");
+  b.json()["accessors"][pos]["min"] = {0, 0, 0};
+  b.json()["accessors"][pos]["max"] = {1, 1, 0};
+  return b.add_mesh(name, pos);
+}
+
+// A translation animation of `node` over two keys, with `path` as the channel's path.
+void add_channel(testing::GltfBuilder& b, int node, const std::string& path) {
+  const int input = b.add_floats({0, 1}, "SCALAR");
+  b.json()["accessors"][input]["min"] = {0};
+  b.json()["accessors"][input]["max"] = {1};
+  const int output = b.add_floats({0, 0, 0, 0, 1, 0}, "VEC3");
+  b.json()["animations"].push_back(
+      {{"name", "move"},
+       {"samplers", {{{"input", input}, {"output", output}}}},
+       {"channels", {{{"sampler", 0}, {"target", {{"node", node}, {"path", path}}}}}}});
+}
+
+// Small glTF files at the edges of what the reader accepts.
+std::string edge_case(const std::string& name) {
+  testing::GltfBuilder b;
+  if (name == "unknown_paths") {
+    const int node = b.add_node("thing", add_triangle(b, "tri"));
+    add_channel(b, node, "pointer");
+    b.json()["scenes"] = {{{"nodes", {node}}}};
+  } else if (name == "unknown_and_known_paths") {
+    const int node = b.add_node("thing", add_triangle(b, "tri"));
+    add_channel(b, node, "pointer");
+    add_channel(b, node, "translation");
+  } else if (name == "morph_only") {
+    const int mesh = add_triangle(b, "blob");
+    const int delta = b.add_floats({0, 0, 1, 0, 0, 1, 0, 0, 1}, "VEC3");
+    b.json()["accessors"][delta]["min"] = {0, 0, 1};
+    b.json()["accessors"][delta]["max"] = {0, 0, 1};
+    b.json()["meshes"][mesh]["primitives"][0]["targets"] = {{{"POSITION", delta}}};
+    b.json()["meshes"][mesh]["weights"] = {0.5};
+    const int node = b.add_node("blob", mesh);
+    const int input = b.add_floats({0, 1}, "SCALAR");
+    b.json()["accessors"][input]["min"] = {0};
+    b.json()["accessors"][input]["max"] = {1};
+    const int output = b.add_floats({0, 1}, "SCALAR");
+    b.json()["animations"].push_back(
+        {{"samplers", {{{"input", input}, {"output", output}}}},
+         {"channels", {{{"sampler", 0}, {"target", {{"node", node}, {"path", "weights"}}}}}}});
+  } else if (name == "multiple_roots") {
+    const int mesh = add_triangle(b, "tri");
+    b.add_node("a", mesh);
+    b.add_node("b", mesh);
+    const int c = b.add_node("c");
+    b.json()["nodes"][c]["translation"] = {0, 2, 0};
+    add_channel(b, c, "translation");
+    b.json()["scenes"] = {{{"nodes", {0, 1, 2}}}};
+  } else if (name == "skinned_child") {
+    // Z_UP -> (Proxy with the skinned mesh, Armature -> bone), as exporters write it.
+    const int mesh = add_triangle(b, "Proxy");
+    const int joints = b.add_data(std::vector<std::uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  testing::kUnsignedByte, "VEC4");
+    const int weights = b.add_floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4");
+    auto& attrs = b.json()["meshes"][mesh]["primitives"][0]["attributes"];
+    attrs["JOINTS_0"] = joints;
+    attrs["WEIGHTS_0"] = weights;
+    const int root = b.add_node("Z_UP");
+    const int proxy = b.add_node("Proxy", mesh);
+    const int armature = b.add_node("Armature");
+    const int bone = b.add_node("bone");
+    b.json()["nodes"][root]["children"] = {proxy, armature};
+    b.json()["nodes"][armature]["children"] = {bone};
+    b.json()["nodes"][bone]["translation"] = {0, 1, 0};
+    b.json()["nodes"][proxy]["skin"] = 0;
+    b.json()["skins"] = {{{"joints", {bone}}}};
+    add_channel(b, bone, "translation");
+    b.json()["scenes"] = {{{"nodes", {root}}}};
+  } else if (name == "zero_normals") {
+    // Triangle 0 has an area; triangle 1 is degenerate (all three corners at one point).
+    const int pos = b.add_floats({0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2}, "VEC3");
+    b.json()["accessors"][pos]["min"] = {0, 0, 0};
+    b.json()["accessors"][pos]["max"] = {2, 2, 2};
+    const int normals = b.add_floats(std::vector<float>(18, 0.0f), "VEC3");
+    const int mesh = b.add_mesh("flat", pos);
+    b.json()["meshes"][mesh]["primitives"][0]["attributes"]["NORMAL"] = normals;
+    b.add_node("flat", mesh);
+  }
+  return b.gltf_embedded();
+}
+
+class EdgeCaseRoundTrip : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+// Whatever the reader accepts, the writer writes without null members and with 0 validator
+// errors, and the reader reads it back with the same counts, node tree and poses.
+TEST_P(EdgeCaseRoundTrip, WritesWhatTheReaderAcceptsAndReadsItBack) {
+  const auto [name, ext] = GetParam();
+  ScratchDir dir("gltf_writer_edge");
+  const fs::path source = dir / (name + "_in.gltf");
+  testing::write_file(source, edge_case(name));
+  auto original = io::load(source.string());
+  ASSERT_TRUE(original) << original.error().to_string();
+
+  const fs::path out = dir / (name + "_out." + ext);
+  Diagnostics diag;
+  auto report = io::write_gltf(*original, out.string(), {}, &diag);
+  ASSERT_TRUE(report) << report.error().to_string();
+  const auto doc = written_json(out);
+  EXPECT_EQ(first_null(doc), "") << doc.dump();
+  const auto v = validate_gltf(out);
+  EXPECT_EQ(v.errors, 0) << v.summary();
+
+  // The node tree is kept: no node added, names unique.
+  const auto in_doc = read_json(source);
+  EXPECT_EQ(report->mesh_nodes_added, 0u);
+  EXPECT_EQ(doc["nodes"].size(), in_doc["nodes"].size());
+  std::set<std::string> names;
+  for (const auto& n : doc["nodes"]) EXPECT_TRUE(names.insert(node_name(n)).second) << n.dump();
+
+  auto copy = io::load(out.string());
+  ASSERT_TRUE(copy) << copy.error().to_string();
+  EXPECT_EQ(copy->skeleton().joint_count(), original->skeleton().joint_count());
+  EXPECT_EQ(copy->meshes().size(), original->meshes().size());
+  EXPECT_EQ(copy->skins().size(), original->skins().size());
+  EXPECT_EQ(copy->clips().size(), clips_with_tracks(*original));
+  if (clips_with_tracks(*original) == original->clips().size())
+    expect_same_model(*original, *copy, report->mesh_nodes_added);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Generated, EdgeCaseRoundTrip,
+    ::testing::Combine(::testing::Values(std::string("unknown_paths"), "unknown_and_known_paths",
+                                         "morph_only", "multiple_roots", "skinned_child",
+                                         "zero_normals"),
+                       ::testing::Values(std::string("glb"), "gltf")),
+    [](const auto& param) { return std::get<0>(param.param) + "_" + std::get<1>(param.param); });
+
+// Every shared model file the readers accept (glTF, OBJ, B3D, Collada, ...): written as .glb it
+// has no null member and 0 validator errors, and reads back with the same counts and poses.
+TEST(GltfWriter, EverySharedModelTheReadersAcceptRoundTrips) {
+  ScratchDir dir("gltf_writer_every");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(CRITTER_SHARED_MODELS))
+    if (e.is_regular_file()) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::size_t accepted = 0;
+  for (const fs::path& source : files) {
+    const std::string ext = source.extension().string();
+    if (ext == ".txt" || ext == ".md" || ext == ".png" || ext == ".jpg" || ext == ".bin" ||
+        ext == ".mtl")
+      continue;
+    auto original = io::load(source.string());
+    if (!original) continue;
+    ++accepted;
+    SCOPED_TRACE(source.string());
+    const fs::path out = dir / (std::to_string(accepted) + ".glb");
+    auto report = io::write_gltf(*original, out.string());
+    ASSERT_TRUE(report) << report.error().to_string();
+    EXPECT_EQ(first_null(written_json(out)), "");
+    const auto v = validate_gltf(out);
+    EXPECT_EQ(v.errors, 0) << v.summary();
+    auto copy = io::load(out.string());
+    ASSERT_TRUE(copy) << copy.error().to_string();
+    EXPECT_EQ(copy->skeleton().joint_count(),
+              original->skeleton().joint_count() + static_cast<int>(report->mesh_nodes_added));
+    EXPECT_EQ(copy->meshes().size(), original->meshes().size());
+    EXPECT_EQ(copy->skins().size(), original->skins().size());
+    EXPECT_EQ(copy->clips().size(), clips_with_tracks(*original));
+    if (clips_with_tracks(*original) == original->clips().size())
+      expect_same_model(*original, *copy, report->mesh_nodes_added);
+  }
+  EXPECT_GE(accepted, 15u);
+}
+
+// The only animation has channels with unknown paths: the clip is empty, left out with a
+// warning, and the document has no "animations" member (not a null one).
+TEST(GltfWriter, EmptyClipLeavesNoAnimationsMember) {
+  ScratchDir dir("gltf_writer_empty_clip");
+  const fs::path source = dir / "in.gltf";
+  testing::write_file(source, edge_case("unknown_paths"));
+  auto model = io::load(source.string());
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_EQ(model->clips().size(), 1u);
+  ASSERT_TRUE(model->clips()[0].tracks().empty());
+  Diagnostics diag;
+  auto bytes = io::encode_glb(*model, "out.glb", &diag);
+  ASSERT_TRUE(bytes) << bytes.error().to_string();
+  const std::uint32_t len =
+      static_cast<std::uint32_t>((*bytes)[12]) | static_cast<std::uint32_t>((*bytes)[13]) << 8;
+  const auto doc = nlohmann::json::parse(bytes->begin() + 20, bytes->begin() + 20 + len);
+  EXPECT_FALSE(doc.contains("animations")) << doc.dump();
+  EXPECT_EQ(first_null(doc), "");
+  EXPECT_NE(warnings_of(diag).find("has no track to write and was left out"), std::string::npos)
+      << warnings_of(diag);
+}
+
+// RiggedFigure's skinned mesh sits on "Proxy", a child of the root: it stays there, with the same
+// nodes and names as the source, none duplicated.
+TEST(GltfWriter, KeepsTheNodeTreeOfASkinnedModel) {
+  const fs::path source = fs::path(CRITTER_SHARED_MODELS) / "RiggedFigure/RiggedFigure.glb";
+  auto model = io::load(source.string());
+  ASSERT_TRUE(model) << model.error().to_string();
+  ScratchDir dir("gltf_writer_tree");
+  const fs::path out = dir / "figure.glb";
+  auto report = io::write_gltf(*model, out.string());
+  ASSERT_TRUE(report) << report.error().to_string();
+  EXPECT_EQ(report->mesh_nodes_added, 0u);
+  const auto in_doc = written_json(source);
+  const auto out_doc = written_json(out);
+  std::multiset<std::string> in_names, out_names;
+  for (const auto& n : in_doc["nodes"]) in_names.insert(node_name(n));
+  for (const auto& n : out_doc["nodes"]) out_names.insert(node_name(n));
+  EXPECT_EQ(out_names, in_names);
+  EXPECT_EQ(std::set<std::string>(out_names.begin(), out_names.end()).size(), out_names.size());
+  ASSERT_EQ(out_doc["scenes"][0]["nodes"].size(), in_doc["scenes"][0]["nodes"].size());
+  // The skinned mesh is on the node named "Proxy", a child of the root "Z_UP".
+  const auto& nodes = out_doc["nodes"];
+  int proxy = -1;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].contains("mesh")) proxy = static_cast<int>(i);
+  ASSERT_GE(proxy, 0);
+  EXPECT_EQ(nodes[static_cast<std::size_t>(proxy)]["name"], "Proxy");
+  EXPECT_TRUE(nodes[static_cast<std::size_t>(proxy)].contains("skin"));
+  const int root = out_doc["scenes"][0]["nodes"][0].get<int>();
+  EXPECT_EQ(nodes[static_cast<std::size_t>(root)]["name"], "Z_UP");
+  const auto& children = nodes[static_cast<std::size_t>(root)]["children"];
+  EXPECT_NE(std::find(children.begin(), children.end(), proxy), children.end());
+}
+
+// A node added for a mesh whose name a joint already has gets a unique name.
+TEST(GltfWriter, AddedMeshNodesGetUniqueNames) {
+  RawModel m;
+  m.skeleton.joints = {RawJoint{"body", -1, {}, -1}, RawJoint{"body_2", 0, {}, -1}};
+  Skin skin;
+  skin.joints = {0, 1};
+  m.skins.push_back(skin);
+  for (int k = 0; k < 2; ++k) {
+    Mesh mesh;
+    mesh.name = "body";
+    mesh.skin = 0;  // bone -1: a new root node each
+    MeshPart p;
+    p.streams.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    p.streams.joints.assign(3, glm::u16vec4(0));
+    p.streams.weights.assign(3, vec4(1, 0, 0, 0));
+    mesh.parts.push_back(p);
+    m.meshes.push_back(mesh);
+  }
+  auto model = build_model(std::move(m));
+  ASSERT_TRUE(model) << model.error().to_string();
+  ScratchDir dir("gltf_writer_names");
+  const fs::path out = dir / "names.gltf";
+  auto report = io::write_gltf(*model, out.string());
+  ASSERT_TRUE(report) << report.error().to_string();
+  EXPECT_EQ(report->mesh_nodes_added, 2u);
+  const auto doc = read_json(out);
+  std::vector<std::string> names;
+  for (const auto& n : doc["nodes"]) names.push_back(node_name(n));
+  EXPECT_EQ(names, (std::vector<std::string>{"body", "body_2", "body_3", "body_4"}));
+  EXPECT_EQ(validate_gltf(out).errors, 0);
+}
+
+// Zero and non-finite normals (degenerate triangles) are replaced by the face normal where the
+// vertex has a triangle with an area, else by +Y, with a warning; the output has 0 errors.
+TEST(GltfWriter, RepairsZeroAndNonFiniteNormals) {
+  RawModel m;
+  m.skeleton.joints = {RawJoint{"root", -1, {}, -1}};
+  Mesh mesh;
+  mesh.name = "flat";
+  mesh.bone = 0;
+  MeshPart p;
+  p.streams.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 2, 2}, {2, 2, 2}, {2, 2, 2}};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  p.streams.normals = {{0, 0, 0}, {nan, 0, 1}, {0, 0, 1}, {0, 0, 0}, {inf, 0, 0}, {0, 0, 0}};
+  p.streams.tangents = {{0, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, 1},
+                        {1, 0, 0, 1}, {1, 0, 0, 1}, {nan, 0, 0, -1}};
+  p.indices = {0, 1, 2, 3, 4, 5};
+  mesh.parts.push_back(p);
+  m.meshes.push_back(mesh);
+  auto model = build_model(std::move(m));
+  ASSERT_TRUE(model) << model.error().to_string();
+  ScratchDir dir("gltf_writer_normals");
+  for (const char* ext : {"glb", "gltf"}) {
+    const fs::path out = dir / (std::string("flat.") + ext);
+    Diagnostics diag;
+    auto report = io::write_gltf(*model, out.string(), {}, &diag);
+    ASSERT_TRUE(report) << report.error().to_string();
+    EXPECT_NE(warnings_of(diag).find("5 normals were zero or not finite"), std::string::npos)
+        << warnings_of(diag);
+    EXPECT_NE(warnings_of(diag).find("tangents"), std::string::npos) << warnings_of(diag);
+    const auto v = validate_gltf(out);
+    EXPECT_EQ(v.errors, 0) << v.summary();
+    auto copy = io::load(out.string());
+    ASSERT_TRUE(copy) << copy.error().to_string();
+    const auto& n = copy->meshes()[0].parts[0].streams.normals;
+    ASSERT_EQ(n.size(), 6u);
+    EXPECT_EQ(n[0], vec3(0, 0, 1));  // face normal of triangle 0
+    EXPECT_EQ(n[1], vec3(0, 0, 1));
+    EXPECT_EQ(n[2], vec3(0, 0, 1));  // was fine
+    EXPECT_EQ(n[3], vec3(0, 1, 0));  // degenerate triangle: +Y
+    EXPECT_EQ(n[4], vec3(0, 1, 0));
+    EXPECT_EQ(n[5], vec3(0, 1, 0));
+    for (const vec4& t : copy->meshes()[0].parts[0].streams.tangents)
+      EXPECT_NEAR(glm::length(vec3(t)), 1.0f, 1e-5f);
+    const vec4 t0 = copy->meshes()[0].parts[0].streams.tangents[0];
+    EXPECT_NEAR(glm::dot(vec3(t0), n[0]), 0.0f, 1e-6f);
+    EXPECT_EQ(copy->meshes()[0].parts[0].streams.tangents[5].w, -1.0f);
+  }
 }
 
 }  // namespace

@@ -13,16 +13,20 @@
 //   interleaved; every accessor starts on a 4-byte boundary.
 // - Mesh nodes: a rigid mesh goes on the node of its bone when no other mesh is there yet, else on
 //   a new untransformed child node of that bone; a mesh with bone -1 goes on a new root node. A
-//   skinned mesh goes on its bone's node only when that node is an untransformed root without a
-//   mesh; otherwise on a new untransformed root node (glTF ignores the node transform of a skinned
-//   mesh, and the validator expects such nodes to be roots). New nodes are named after the mesh
-//   and come after the joints, so node i is still joint i.
+//   skinned mesh goes on its bone's node when no other mesh is there yet and no skin uses that
+//   node as a joint (so a model read from glTF keeps its node tree: no node is added); otherwise
+//   on a new untransformed root node (glTF ignores the node transform of a skinned mesh). New
+//   nodes are named after the mesh ("mesh_<m>" when it has no name), made unique against every
+//   joint and earlier new node with a "_2", "_3", ... suffix, and come after the joints, so node
+//   i is still joint i.
 // - Skins: joints as node indices, inverseBindMatrices (MAT4 floats), `skeleton` when set.
-// - Clips: Clip c becomes animation c with one sampler and channel per track, keys and
-//   interpolation (STEP, LINEAR, CUBICSPLINE) exactly as stored. Weights tracks target the node
-//   of their mesh. Identical key-time arrays of one clip share an accessor. When several tracks of
-//   a clip drive the same target only the last is kept (it is the one sampling uses), with a
-//   warning; a clip without tracks is left out with a warning.
+// - Clips: each clip with a track to write becomes an animation, in order, with one sampler and
+//   channel per track, keys and interpolation (STEP, LINEAR, CUBICSPLINE) exactly as stored.
+//   Weights tracks target the node of their mesh. Identical key-time arrays of one clip share an
+//   accessor. When several tracks of a clip drive the same target only the last is kept (it is
+//   the one sampling uses), with a warning; a clip with no track to write is left out with a
+//   warning (a document without animations has no "animations" member: no member of the output
+//   is ever null).
 // - Materials: pbrMetallicRoughness (base colour factor and texture, metallic, roughness), normal
 //   texture, emissive factor, alphaMode and alphaCutoff, doubleSided, KHR_materials_unlit and
 //   KHR_texture_transform when used (listed in extensionsUsed); one sampler per distinct
@@ -30,12 +34,17 @@
 // - Images: in a .glb every image is embedded as a buffer view with its MIME type; for a .gltf an
 //   external image file is copied next to the output under its own file name and embedded bytes
 //   are written to a file named "<output stem>_<image name or image<i>>.<png|jpg|...>" next to it.
-//   A missing image (Image::missing, or a file that cannot be read now) is left out with a
-//   warning and the texture slots that used it are dropped.
+//   A file of that name already in the folder is never replaced: it is used when it holds the
+//   same bytes, else the image takes the first free "<name>_<n>.<ext>" (n = 2, 3, ...). A
+//   missing image (Image::missing, or a file that cannot be read now) is left out with a warning
+//   and the texture slots that used it are dropped.
 // - asset.generator is "critter".
 //
-// Data fixes (each with a warning naming the mesh part): normals and tangent directions whose
-// length differs from 1 by more than 1e-4 are renormalised; tangent handedness other than +-1
+// Data fixes (each with a warning naming the mesh part): normals of zero length or with a
+// non-finite component (degenerate triangles) become the normal of a triangle with an area that
+// uses the vertex, else +Y; tangent directions of zero length or not finite become a unit vector
+// perpendicular to the normal; normals and tangent directions whose length differs from 1 by more
+// than 1e-4 are renormalised; tangent handedness other than +-1
 // becomes its sign; a skinned part without joints and weights gets every vertex bound to skin
 // joint 0; joints and weights of a part whose mesh has no skin are left out.
 //
