@@ -174,7 +174,7 @@ TEST_F(RenderCommandTest, MissingFileIsBadInput) {
 }
 
 TEST_F(RenderCommandTest, DemoWritesTheGifWhereTold) {
-  const std::string out = (dir_ / "demo.gif").string();
+  const std::string out = (dir_ / "new" / "demo.gif").string();  // the folder is created
   const RunResult r = run({"demo", "-o", out, "--frames", "3", "--size", "64x48"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("critter demo: wrote " + out + " (64x48, 3 frames, 8 s loop) in ", 0), 0u)
