@@ -6,6 +6,8 @@
 #include <limits>
 #include <utility>
 
+#include "critter/core/math.h"
+
 namespace critter {
 
 std::string_view to_string(Interpolation i) {
@@ -299,10 +301,8 @@ Result<Clip> build_clip(const RawClip& raw, int joint_count,
         const std::size_t at =
             first_value + k * stride + (t.interpolation == Interpolation::kCubicSpline ? 4u : 0u);
         float* q = clip.values_.data() + at;
-        const float len = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (len < 1e-12f)
+        if (!normalize_in_place(q))
           return err(ErrorCode::kInvalid, "key " + std::to_string(k) + " has a zero rotation");
-        for (int c = 0; c < 4; ++c) q[c] /= len;
       }
     }
     clip.duration_ = std::max(clip.duration_, t.times.back());

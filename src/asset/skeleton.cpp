@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "critter/core/math.h"
 #include "critter/core/strings.h"
 
 namespace critter {
@@ -49,7 +50,7 @@ Result<Skeleton> build_skeleton(const RawSkeleton& raw, std::vector<int>* remap,
       return fail(Error::at(ErrorCode::kInvalid, file, joint_location(raw, i),
                             "rest transform has a non-finite component"));
     }
-    if (glm::dot(j.rest.rotation, j.rest.rotation) < 1e-12f) {
+    if (quat q = j.rest.rotation; !normalize_in_place(q)) {
       return fail(Error::at(ErrorCode::kInvalid, file, joint_location(raw, i),
                             "rest rotation is a zero quaternion"));
     }
@@ -105,7 +106,7 @@ Result<Skeleton> build_skeleton(const RawSkeleton& raw, std::vector<int>* remap,
         j.parent < 0 ? -1 : new_index[static_cast<std::size_t>(j.parent)]);
     s.names_[i] = j.name;
     s.rest_[i] = j.rest;
-    s.rest_[i].rotation = glm::normalize(j.rest.rotation);
+    normalize_in_place(s.rest_[i].rotation);  // cannot fail: checked above
     s.source_[i] = j.source_index;
   }
   if (remap) *remap = std::move(new_index);

@@ -1,8 +1,14 @@
 #include "critter/io/load.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "critter/core/strings.h"
 #include "critter/io/assimp/assimp_importer.h"
@@ -33,12 +39,73 @@ bool has_insomniac_magic(const std::string& path) {
   return looks_like_insomniac_model(std::span<const std::uint8_t>(head, n));
 }
 
+// The first bytes of a file (up to 64); nullopt when it cannot be opened, which the readers
+// report themselves.
+std::optional<std::vector<std::uint8_t>> read_head(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  std::vector<std::uint8_t> head(64);
+  head.resize(std::fread(head.data(), 1, head.size(), f));
+  std::fclose(f);
+  return head;
+}
+
+bool starts_with_bytes(std::span<const std::uint8_t> head, std::string_view magic) {
+  return head.size() >= magic.size() &&
+         std::equal(magic.begin(), magic.end(), head.begin(),
+                    [](char m, std::uint8_t b) { return static_cast<std::uint8_t>(m) == b; });
+}
+
+// What a file is when its first bytes show an image or a document rather than a model; empty
+// when they do not. Only signatures that no model format starts with are listed, so a match is
+// never a model with an unusual name.
+std::string_view foreign_content(std::span<const std::uint8_t> head) {
+  if (starts_with_bytes(head, "\x89PNG\r\n\x1a\n")) return "a PNG image";
+  if (starts_with_bytes(head, "\xff\xd8\xff")) return "a JPEG image";
+  if (starts_with_bytes(head, "GIF87a") || starts_with_bytes(head, "GIF89a")) return "a GIF image";
+  if (starts_with_bytes(head, "RIFF") && head.size() >= 12 &&
+      starts_with_bytes(head.subspan(8), "WEBP"))
+    return "a WebP image";
+  if (starts_with_bytes(head, "%PDF-")) return "a PDF document";
+  if (starts_with_bytes(head, "\x1f\x8b")) return "gzip-compressed data";
+  return {};
+}
+
+// True when the first non-blank byte opens a JSON object or array (no format read through
+// Assimp is JSON).
+bool looks_like_json(std::span<const std::uint8_t> head) {
+  for (const std::uint8_t b : head) {
+    if (b == ' ' || b == '\t' || b == '\r' || b == '\n') continue;
+    return b == '{' || b == '[';
+  }
+  return false;
+}
+
+std::string describe_extension(const std::string& ext) {
+  return ext.empty() ? std::string("model (the name has no extension)") : "'." + ext + "' model";
+}
+
 }  // namespace
 
 Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostics* diag) {
   const std::string file(path);
   const std::string ext = lower_extension(path);
-  // The glTF reader reports a missing file itself; skipping the checks below saves path walks.
+  // Content that cannot be a model is refused whatever the name says: a PNG named .obj would
+  // otherwise read as an OBJ without a single face, an empty model.
+  if (const auto head = read_head(file)) {
+    if (head->empty()) return fail(Error::at(ErrorCode::kParse, file, "", "the file is empty"));
+    if (const std::string_view what = foreign_content(*head); !what.empty()) {
+      return fail(
+          Error::at(ErrorCode::kParse, file, "",
+                    "the file is " + std::string(what) + ", not a " + describe_extension(ext)));
+    }
+    if (is_assimp_extension(file) && looks_like_json(*head)) {
+      return fail(Error::at(ErrorCode::kParse, file, "",
+                            "the file holds JSON text, not a " + describe_extension(ext) +
+                                " (a glTF file is named .gltf)"));
+    }
+  }
+  // The glTF reader reports a missing file itself.
   if (ext == "gltf" || ext == "glb") return load_gltf(path, options, diag);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))

@@ -143,7 +143,16 @@ TEST_F(CliTest, InfoReportsMissingImagesAsWarnings) {
   EXPECT_EQ(j["images"][0]["storage"], "missing");
   EXPECT_EQ(j["images"][0]["uri"], "gone.png");
   ASSERT_EQ(j["warnings"].size(), 1u);
-  EXPECT_TRUE(starts_with(j["warnings"][0].get<std::string>(), path + ":/images/0/uri: warning: "));
+  const nlohmann::json& warning = j["warnings"][0];
+  ASSERT_TRUE(warning.is_object()) << warning.dump();
+  EXPECT_EQ(warning["code"], "warning");
+  EXPECT_EQ(warning["file"], path);
+  EXPECT_EQ(warning["location"], "/images/0/uri");
+  EXPECT_TRUE(warning["message"].is_string());
+  // The text form prints the same parts.
+  EXPECT_TRUE(contains(
+      text.out, path + ":/images/0/uri: warning: " + warning["message"].get<std::string>() + "\n"))
+      << text.out;
   EXPECT_TRUE(j["bounds"]["min"].is_null());
   EXPECT_EQ(j["bones"], nlohmann::json::parse(R"([{"index":0,"name":"lone","parent":-1}])"));
 }

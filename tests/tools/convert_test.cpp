@@ -150,6 +150,30 @@ TEST_F(ConvertTest, UsageErrors) {
   EXPECT_TRUE(names_in(out_).empty());
 }
 
+TEST_F(ConvertTest, MeaninglessTimesAreUsageErrors) {
+  const std::string in = shared_model("girl/girl.glb");
+  const std::string obj = (out_ / "g.obj").string();
+  for (const char* time : {"nan", "inf", "-1"}) {
+    const RunResult r = run({"convert", in, "-o", obj, "--anim", "0", "--time", time});
+    EXPECT_EQ(r.exit_code, 2) << time << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "--time")) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_TRUE(names_in(out_).empty());
+}
+
+// -o into folders that do not exist yet creates them, as --out-dir does; nothing but the output
+// is left there (the write stays atomic: no temporary file remains). FailureKeepsTheExistingOutput
+// covers a folder that cannot be created.
+TEST_F(ConvertTest, OutputIntoMissingFoldersCreatesThem) {
+  const std::string in = shared_model("SimpleSkin/SimpleSkin.gltf");
+  const fs::path out = out_ / "new" / "deeper" / "skin.glb";
+  const RunResult r = run({"convert", in, "-o", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(names_in(out.parent_path()), (std::vector<std::string>{"skin.glb"}));
+  EXPECT_TRUE(critter::io::load(out.string()));
+}
+
 TEST_F(ConvertTest, UnknownAnimationIsABadInput) {
   const std::string in = shared_model("girl/girl.glb");
   const RunResult r =
@@ -279,13 +303,17 @@ TEST_F(ConvertTest, FailureKeepsTheExistingOutput) {
   const RunResult r = run({"convert", (dir_ / "missing.glb").string(), "-o", out.string()});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(slurp(out), "previous");
-  // The writer's own failure: the output's folder does not exist.
+  // The output's folder cannot be created: a file is in the way, and stays as it was.
+  { std::ofstream(dir_ / "no") << "a file"; }
   const fs::path nowhere = dir_ / "no" / "such" / "x.glb";
   const RunResult w =
       run({"convert", shared_model("SimpleSkin/SimpleSkin.gltf"), "-o", nowhere.string()});
   EXPECT_EQ(w.exit_code, 1);
-  EXPECT_EQ(w.err,
-            nowhere.string() + ": cannot create a file in its folder: No such file or directory\n");
+  EXPECT_TRUE(w.err.rfind(nowhere.string() + ": cannot create the output folder '" +
+                              (dir_ / "no" / "such").string() + "': ",
+                          0) == 0)
+      << w.err;
+  EXPECT_EQ(slurp(dir_ / "no"), "a file");
 }
 
 // Parallel conversion writes exactly the bytes a serial one does.

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +49,16 @@ TEST_F(CliTest, LookFlagPicksTheInsomniacLook) {
   EXPECT_NE(m0[0]["name"], m1[0]["name"]);
   RunResult lod = run({"info", path, "--lod", "3"});
   EXPECT_EQ(lod.exit_code, 1) << lod.err;
+  // A negative look or LOD means nothing, whatever the file: a usage error naming the flag.
+  for (const char* flag : {"--look", "--lod"}) {
+    for (const char* cmd : {"info", "pose", "convert"}) {
+      std::vector<std::string> args = {cmd, shared_model("SimpleSkin/SimpleSkin.gltf"), flag, "-1"};
+      if (std::string(cmd) == "convert") args.insert(args.end(), {"-o", (dir_ / "x.glb").string()});
+      const RunResult r = run(args);
+      EXPECT_EQ(r.exit_code, 2) << cmd << " " << flag << ": " << r.err;
+      EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+    }
+  }
 }
 
 TEST_F(CliTest, GameFlagIsCheckedForInsomniacFiles) {

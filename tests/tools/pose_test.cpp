@@ -113,8 +113,12 @@ TEST_F(CliTest, PoseUsageErrors) {
   r = run({"pose", shared_model(kCubic), "--mode", "sideways"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown playback mode 'sideways'"), std::string::npos) << r.err;
-  r = run({"pose", shared_model(kCubic), "--time", "-1"});
-  EXPECT_EQ(r.exit_code, 2);
+  for (const char* time : {"-1", "nan", "inf", "1e39"}) {
+    r = run({"pose", shared_model(kCubic), "--time", time});
+    EXPECT_EQ(r.exit_code, 2) << time;
+    EXPECT_NE(r.err.find("--time"), std::string::npos) << time << ": " << r.err;
+    EXPECT_EQ(r.out, "") << time;
+  }
   r = run({"pose", "/nonexistent/x.glb"});
   EXPECT_EQ(r.exit_code, 1);
 }

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "critter/io/image/image_writer.h"
 #include "support/cli_runner.h"
@@ -126,6 +128,44 @@ TEST_F(RenderCommandTest, UsageErrorsNameTheOption) {
   EXPECT_EQ(r.err, model + ":--anim: no animation 'dance' (have: animation_0)\n");
 }
 
+TEST_F(RenderCommandTest, MeaninglessNumbersAreUsageErrorsNamingTheFlag) {
+  const std::string model = shared_model("SimpleSkin/SimpleSkin.gltf");
+  const std::string png = (dir_ / "x.png").string();
+  const std::string gif = (dir_ / "x.gif").string();
+  const std::vector<std::vector<std::string>> cases = {
+      {"--time", "nan", "-o", png},     {"--time", "inf", "-o", png},
+      {"--time", "-1", "-o", png},      {"--frames", "0", "-o", gif},
+      {"--frames", "-3", "-o", gif},    {"--frames", "100000", "-o", gif},
+      {"--fps", "nan", "-o", gif},      {"--fps", "-15", "-o", gif},
+      {"--fps", "inf", "-o", gif},      {"--fps", "0", "-o", gif},
+      {"--size", "0x0", "-o", png},     {"--size", "99999x10", "-o", png},
+      {"--sheet", "0", "-o", png},      {"--crowd", "0", "-o", png},
+      {"--camera", "nan,0", "-o", png},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"render", model};
+    args.insert(args.end(), c.begin(), c.end());
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << c[0] << " " << c[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(c[0]), std::string::npos) << c[0] << " " << c[1] << ": " << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_FALSE(std::filesystem::exists(png));
+  EXPECT_FALSE(std::filesystem::exists(gif));
+}
+
+TEST_F(RenderCommandTest, OutputIntoMissingFoldersCreatesThem) {
+  const std::filesystem::path out = dir_ / "new" / "deeper" / "x.png";
+  const RunResult r = run({"render", shared_model("SimpleSkin/SimpleSkin.gltf"), "--size", "16x16",
+                           "-o", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(io::read_image(out.string()));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(out.parent_path()))
+    ++entries;
+  EXPECT_EQ(entries, 1u);  // the picture, no temporary file
+}
+
 TEST_F(RenderCommandTest, MissingFileIsBadInput) {
   const RunResult r =
       run({"render", (dir_ / "nope.glb").string(), "-o", (dir_ / "x.png").string()});
@@ -134,7 +174,7 @@ TEST_F(RenderCommandTest, MissingFileIsBadInput) {
 }
 
 TEST_F(RenderCommandTest, DemoWritesTheGifWhereTold) {
-  const std::string out = (dir_ / "demo.gif").string();
+  const std::string out = (dir_ / "new" / "demo.gif").string();  // the folder is created
   const RunResult r = run({"demo", "-o", out, "--frames", "3", "--size", "64x48"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("critter demo: wrote " + out + " (64x48, 3 frames, 8 s loop) in ", 0), 0u)

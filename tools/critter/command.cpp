@@ -1,6 +1,7 @@
 #include "command.h"
 
 #include <charconv>
+#include <filesystem>
 #include <ostream>
 
 #include "critter/io/clip_ranges.h"
@@ -10,6 +11,18 @@ namespace critter::cli {
 int report(const Error& error, std::ostream& err) {
   err << error.to_string() << "\n";
   return error.code == ErrorCode::kUsage ? kExitUsage : kExitBadInput;
+}
+
+Status create_output_folder(const std::string& path) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (!std::filesystem::is_directory(folder))
+    return fail(Error::at(ErrorCode::kIo, path, "",
+                          "cannot create the output folder '" + folder.string() + "'" +
+                              (ec ? ": " + ec.message() : std::string())));
+  return {};
 }
 
 Result<int> clip_from_arg(const Model& model, const std::string& anim, const std::string& file) {
@@ -33,8 +46,10 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
   app->add_option("--clips", flags.clips,
                   "Cut a file's single long animation into named frame ranges: "
                   "name:start-end,... (B3D and other frame-based files)");
-  app->add_option("--look", flags.look, "Insomniac .model: which look (default 0)");
-  app->add_option("--lod", flags.lod, "Insomniac .model: which LOD (default 0)");
+  app->add_option("--look", flags.look, "Insomniac .model: which look (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--lod", flags.lod, "Insomniac .model: which LOD (default 0)")
+      ->check(CLI::NonNegativeNumber);
   app->add_option("--game", flags.game,
                   "Insomniac .model without a header: msmr, mm, rcra or so (default: detect)");
 }

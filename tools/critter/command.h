@@ -33,6 +33,11 @@ struct Command {
 // returns the exit code for it: kExitUsage for ErrorCode::kUsage, kExitBadInput otherwise.
 int report(const Error& error, std::ostream& err);
 
+// Creates the missing folders above the output file `path` (as `--out-dir` creates its folder),
+// so `-o new/dir/out.glb` works; the file itself is then written atomically by its writer. An
+// ErrorCode::kIo error at `path` when a folder cannot be created.
+Status create_output_folder(const std::string& path);
+
 // How every command that reads a model file loads it: the options below are registered on each
 // such command by add_load_flags(), so they are spelled the same everywhere.
 struct LoadFlags {

@@ -78,6 +78,8 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
   };
   Result<Model> model = load_model(job.input, load_options, &diag);
   if (!model) return finish(std::move(model.error()));
+  if (Status folder = create_output_folder(job.output); !folder)
+    return finish(std::move(folder.error()));
   std::unique_lock<std::mutex> writing(write_lock, std::defer_lock);
   if (format != "glb") writing.lock();
   if (format == "obj") {
@@ -139,7 +141,8 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
   if (o.time_given && o.anim.empty()) return bad("--time", "--time needs --anim");
   if (!o.anim.empty() && format != "obj")
     return bad("--anim", "--anim and --time pose an OBJ export; glTF keeps every animation");
-  if (o.time_given && !std::isfinite(o.time)) return bad("--time", "time is not finite");
+  if (o.time_given && !(std::isfinite(o.time) && o.time >= 0.0))
+    return bad("--time", "time must be a finite number >= 0");
   if (o.jobs < 1) return bad("-j", "needs at least 1 job");
 
   Result<io::LoadOptions> loaded_options = load_options_from(o.load);

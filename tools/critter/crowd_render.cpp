@@ -97,6 +97,7 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
                 frames, animate / frames, submit / frames, prepare / frames,
                 (animate + submit) / frames, draw / frames);
   out << line;
+  if (Status folder = create_output_folder(r.output); !folder) return report(folder.error(), err);
   Status written = io::write_png(r.output, picture->capture());
   if (!written) return report(written.error(), err);
   out << "wrote " << r.output << " (" << r.width << "x" << r.height << ", 1 frame)\n";

@@ -238,6 +238,7 @@ int run_demo(const DemoOptions& o, std::ostream& out, std::ostream& err) {
   }
   io::GifOptions gif;
   gif.frame_delay = kLoopSeconds / static_cast<float>(o.frames);
+  if (Status s = create_output_folder(o.output); !s) return report(s.error(), err);
   if (Status s = io::write_gif(o.output, frames, gif); !s) return report(s.error(), err);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -219,7 +219,14 @@ nlohmann::ordered_json describe_json(const Model& model, std::string_view file,
   }
 
   json warns = json::array();
-  for (const Warning& w : warnings) warns.push_back(w.to_string());
+  for (const Warning& w : warnings) {
+    json item;
+    item["code"] = "warning";
+    item["file"] = w.path;
+    item["location"] = w.location;
+    item["message"] = w.message;
+    warns.push_back(std::move(item));
+  }
   j["warnings"] = std::move(warns);
   return j;
 }

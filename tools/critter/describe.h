@@ -27,7 +27,8 @@ namespace critter::cli {
 //               double_sided, unlit}
 //   images     {name, uri, mime_type, storage: "embedded"|"external"|"missing", bytes, path}
 //   bounds     {min: [x,y,z], max: [x,y,z]} (both null for a model without geometry)
-//   warnings   [Warning::to_string(), ...]
+//   warnings   {code: "warning", file, location: JSON pointer, byte offset or element (may be
+//               empty), message}, the parts of Warning::to_string()
 // Keys come in the order above. Floats are written with the shortest decimal text that reads back
 // to the same float.
 nlohmann::ordered_json describe_json(const Model& model, std::string_view file,

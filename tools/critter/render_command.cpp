@@ -101,6 +101,12 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
                   err);
   }
   if (!(o.fps > 0.0f && o.fps <= 100.0f)) return report(usage("--fps", "must be in (0, 100]"), err);
+  if (o.frames && !(*o.frames >= 1 && *o.frames <= kMaxFrames)) {
+    return report(usage("--frames", "must be in 1.." + std::to_string(kMaxFrames)), err);
+  }
+  if (o.time && !(std::isfinite(*o.time) && *o.time >= 0.0f)) {
+    return report(usage("--time", "time must be a finite number >= 0"), err);
+  }
   const PoseSources sources{.config = !o.controller.config.empty(),
                             .params = !o.controller.params.empty(),
                             .anim = !o.anim.empty(),
@@ -273,6 +279,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     frames.push_back(picture->capture());
   }
 
+  if (Status folder = create_output_folder(o.output); !folder) return report(folder.error(), err);
   Status written;
   int out_w = size->first;
   int out_h = size->second;

@@ -56,4 +56,12 @@ bool all_finite(const vec4& v);
 bool all_finite(const quat& q);
 bool all_finite(const mat4& m);
 
+// Normalises q in place without overflow or underflow: the components are divided by the largest
+// magnitude first, so any finite non-zero quaternion (even with components near 1e38 or 1e-40)
+// becomes unit length. Returns false, leaving q unchanged, when q is zero or has a NaN or
+// infinite component.
+bool normalize_in_place(quat& q);
+// The same for four floats in (x, y, z, w) order, as stored in clips and files.
+bool normalize_in_place(float* xyzw);
+
 }  // namespace critter

@@ -12,6 +12,10 @@
 namespace critter::io {
 
 // Loads any supported model file. Warnings about usable quirks go to `diag` (may be null).
+// Content that contradicts the name is an ErrorCode::kParse error at the file, never an empty
+// model: an empty file; an image, PDF or gzip stream whatever its extension; JSON text under the
+// extension of a format read through Assimp; and a file Assimp reads as a scene without any mesh,
+// node or animation (text of another kind named .obj).
 Result<Model> load(std::string_view path, const LoadOptions& options = {},
                    Diagnostics* diag = nullptr);
 

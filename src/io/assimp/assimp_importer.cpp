@@ -1029,6 +1029,14 @@ Result<RawModel> import_raw(const std::string& path, const ImportOptions& option
                           "Assimp: " + (message.empty() ? std::string("import failed") : message)));
   }
   if (auto r = check_scene(scene, path); !r) return fail(r.error());
+  // Assimp's text readers skip lines they do not understand, so a file of another kind that
+  // carries the extension of such a format (random text named .obj) reads as an empty scene.
+  // A model file holds at least one mesh, node or animation; anything else is not one.
+  if (scene->mNumMeshes == 0 && scene->mNumAnimations == 0 && scene->mRootNode->mNumChildren == 0) {
+    return fail(
+        Error::at(ErrorCode::kParse, path, "",
+                  "Assimp found no mesh, node or animation: the file is not a ." + ext + " model"));
+  }
 
   // Pass 2: triangulate and keep one primitive type per mesh. Identical vertices are joined
   // later by critter (join_identical_vertices), not by Assimp's step, which compares neither

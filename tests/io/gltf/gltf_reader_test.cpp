@@ -525,6 +525,54 @@ TEST(GltfReader, AnimationInterpolationsKeptAsAuthored) {
   EXPECT_FLOAT_EQ(clip.duration(), 1.0f);
 }
 
+// Rotations with components whose squares overflow (or underflow) a float still normalise to
+// the direction they point in; a zero quaternion is refused with its location.
+TEST(GltfReader, ExtremeRotationsNormaliseOrFail) {
+  GltfBuilder b = triangle();
+  b.json()["nodes"][0]["rotation"] = {1e20, 0, 0, 0};
+  b.add_node("tiny");
+  b.json()["nodes"][1]["rotation"] = {0, 1e-30, 0, 1e-30};
+  b.add_node("large");
+  b.json()["nodes"][2]["rotation"] = {3e38, -3e38, 3e38, -3e38};
+  auto m = load(b);
+  ASSERT_TRUE(m) << error_text(m);
+  const auto rest = m->skeleton().rest_pose();
+  ASSERT_EQ(rest.size(), 3u);
+  EXPECT_FLOAT_EQ(rest[0].rotation.x, 1.0f);
+  EXPECT_FLOAT_EQ(rest[0].rotation.w, 0.0f);
+  EXPECT_NEAR(rest[1].rotation.y, std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(rest[1].rotation.w, std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(rest[2].rotation.x, 0.5f, 1e-6f);
+  EXPECT_NEAR(rest[2].rotation.w, -0.5f, 1e-6f);
+
+  GltfBuilder zero = triangle();
+  zero.json()["nodes"][0]["rotation"] = {0, 0, 0, 0};
+  auto refused = load(zero);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalid);
+  EXPECT_NE(error_text(refused).find("zero quaternion"), std::string::npos) << error_text(refused);
+
+  GltfBuilder keys = animated({0, 1, 2}, {1e20f, 0, 0, 0, 0, 0, -3e38f, 3e38f, 0, 1e-30f, 0, 0},
+                              "rotation", "VEC4", "LINEAR");
+  auto k = load(keys);
+  ASSERT_TRUE(k) << error_text(k);
+  const Clip& clip = k->clips()[0];
+  const auto v = clip.track_values(clip.tracks()[0]);
+  ASSERT_EQ(v.size(), 12u);
+  for (float x : v) EXPECT_TRUE(std::isfinite(x));
+  EXPECT_FLOAT_EQ(v[0], 1.0f);
+  EXPECT_NEAR(v[6], -std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(v[7], std::sqrt(0.5f), 1e-6f);
+  EXPECT_FLOAT_EQ(v[9], 1.0f);
+
+  auto zero_key = load(animated({0, 1}, {0, 0, 0, 1, 0, 0, 0, 0}, "rotation", "VEC4", "LINEAR"));
+  ASSERT_FALSE(zero_key);
+  EXPECT_NE(error_text(zero_key).find("key 1 has a zero rotation"), std::string::npos)
+      << error_text(zero_key);
+  EXPECT_NE(zero_key.error().location.find("/animations/0"), std::string::npos)
+      << error_text(zero_key);
+}
+
 TEST(GltfReader, NormalizedRotationOutputsDecodeToFloat) {
   GltfBuilder b = triangle();
   const int in = b.add_floats({0, 2}, "SCALAR");
