@@ -103,8 +103,33 @@ class Binder {
     const std::string resolved = config_.resolve_bone_alias(name);
     std::string message = std::string(what) + " '" + std::string(name) + "'";
     if (resolved != name) message += " (alias of '" + resolved + "')";
-    p_.error(ErrorCode::kInvalid, where, message + " is not a bone of the model");
+    p_.error(ErrorCode::kInvalid, where,
+             message + " is not a bone of the model" + did_you_mean(bone_suggestions(resolved)));
     return false;
+  }
+  // The bones and bone aliases nearest to a name the model lacks.
+  std::vector<std::string> bone_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (const std::string& b : model_.skeleton().names()) names.push_back(b);
+    for (const BoneAlias& a : config_.bone_aliases) names.push_back(a.alias);
+    return closest_names(names, name);
+  }
+  std::vector<std::string> clip_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (const Clip& c : model_.clips()) names.push_back(c.name());
+    return closest_names(names, name);
+  }
+  std::vector<std::string> driver_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (const anim::DriverType& t : registry_.types()) names.push_back(t.name);
+    return closest_names(names, name);
+  }
+  std::vector<std::string> parameter_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (anim::ParamIndex i = 0; i < out_.schema.size(); ++i) {
+      if (!iequals(out_.schema.name(i), name)) names.push_back(out_.schema.name(i));
+    }
+    return closest_names(names, name);
   }
 
   void declare_parameters() {
@@ -143,10 +168,14 @@ class Binder {
         p_.error(ErrorCode::kInvalid, param.where, declared.error().message);
       }
     }
+    for (const std::string& name : options_.host_parameters) {
+      if (!name.empty()) out_.schema.declare_or_find(name);
+    }
   }
 
   void undeclared_at(const std::string& name, const SourceLocation& where) {
-    p_.warn(where, "parameter '" + name + "' is neither declared nor built in");
+    p_.warn(where, "parameter '" + name + "' is neither declared nor built in" +
+                       did_you_mean(parameter_suggestions(name)));
   }
   // A parameter named directly (IK targets, driver parameter properties).
   void parameter_name(const std::string& name, const SourceLocation& where) {
@@ -172,7 +201,7 @@ class Binder {
       if (bone(b) < 0) {
         p_.error(ErrorCode::kInvalid, where,
                  "template '" + config_.template_config.name + "' requires bone '" + b +
-                     "', which the model lacks");
+                     "', which the model lacks" + did_you_mean(bone_suggestions(b)));
       }
     }
   }
@@ -329,7 +358,8 @@ class Binder {
                                        const ConfigValue* properties) {
     const anim::DriverType* type = registry_.find(name);
     if (type == nullptr) {
-      p_.error(ErrorCode::kInvalid, where, "unknown driver type '" + name + "'");
+      p_.error(ErrorCode::kInvalid, where,
+               "unknown driver type '" + name + "'" + did_you_mean(driver_suggestions(name)));
       return nullptr;
     }
     if (!type->implemented()) {
@@ -468,7 +498,8 @@ class Binder {
         out.clip = model_.find_clip(ref.target);
         if (out.clip < 0) {
           p_.error(ErrorCode::kInvalid, ref.source_where,
-                   "the model has no clip '" + ref.target + "'");
+                   "the model has no clip '" + ref.target + "'" +
+                       did_you_mean(clip_suggestions(ref.target)));
         }
         break;
       case SourceKind::kName:
@@ -495,8 +526,14 @@ class Binder {
         return out;
       }
       if (alias == nullptr) {
+        std::vector<std::string_view> names;
+        for (const AnimationAlias& a : config_.animations) {
+          if (!iequals(a.name, current_self)) names.push_back(a.name);
+        }
+        for (const Clip& c : model_.clips()) names.push_back(c.name());
         p_.error(ErrorCode::kInvalid, ref.source_where,
-                 "'" + name + "' is neither an animation alias nor a clip of the model");
+                 "'" + name + "' is neither an animation alias nor a clip of the model" +
+                     did_you_mean(closest_names(names, name)));
         out.kind = SourceKind::kNone;
         return out;
       }
@@ -665,6 +702,7 @@ Result<anim::ControllerDesc> bind(const AnimationConfig& config, const Model& mo
   anim::ControllerDesc desc;
   if (problems.errors.empty() || partial != nullptr) {
     desc = detail::build_desc(config, bound, model, drivers, problems);
+    desc.schema_complete = options.complete_schema;
   }
   if (all_errors != nullptr) {
     all_errors->insert(all_errors->end(), problems.errors.begin(), problems.errors.end());
