@@ -124,6 +124,12 @@ class Binder {
     for (const anim::DriverType& t : registry_.types()) names.push_back(t.name);
     return closest_names(names, name);
   }
+  static std::vector<std::string> property_suggestions(const anim::DriverType& type,
+                                                       std::string_view name) {
+    std::vector<std::string_view> names;
+    for (const anim::DriverPropertySpec& p : type.properties) names.push_back(p.name);
+    return closest_names(names, name);
+  }
   std::vector<std::string> parameter_suggestions(std::string_view name) const {
     std::vector<std::string_view> names;
     for (anim::ParamIndex i = 0; i < out_.schema.size(); ++i) {
@@ -374,7 +380,8 @@ class Binder {
       const anim::DriverPropertySpec* spec = type->property(key);
       if (spec == nullptr) {
         p_.error(ErrorCode::kInvalid, value.where,
-                 "unknown driver property '" + key + "' for driver '" + type->name + "'");
+                 "unknown driver property '" + key + "' for driver '" + type->name + "'" +
+                     did_you_mean(property_suggestions(*type, key)));
         continue;
       }
       check_property(value, spec->type, key);
@@ -398,7 +405,8 @@ class Binder {
         check_property(value, spec->type, key);
       } else if (!to_parameters) {
         p_.error(ErrorCode::kInvalid, value.where,
-                 "unknown driver property '" + key + "' for driver '" + type->name + "'");
+                 "unknown driver property '" + key + "' for driver '" + type->name + "'" +
+                     did_you_mean(property_suggestions(*type, key)));
       } else if (!is_parameter_value(value)) {
         p_.error(ErrorCode::kInvalid, value.where,
                  "driverArgs '" + key + "' cannot be converted to a parameter value");
@@ -426,7 +434,11 @@ class Binder {
         }
         if (std::none_of(std::begin(kComponents), std::end(kComponents),
                          [&](std::string_view c) { return iequals(c, key); })) {
-          p_.error(ErrorCode::kInvalid, value.where, "unknown driver property '" + key + "'");
+          std::vector<std::string_view> names(std::begin(kComponents), std::end(kComponents));
+          names.push_back("boneName");
+          p_.error(
+              ErrorCode::kInvalid, value.where,
+              "unknown driver property '" + key + "'" + did_you_mean(closest_names(names, key)));
           continue;
         }
         if (value.is_string() && !numeric_string(value.string)) {

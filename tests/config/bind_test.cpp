@@ -334,7 +334,8 @@ TEST(BindTest, UnknownNamesSuggestTheNearestKnownOnes) {
   const Model model = quadruped();
   auto config = critter::config::parse_animation_config(R"({
     "boneAliases": {"Head": "b_Head_05"},
-    "layers": {"Base": {"bones": ["b_body", "Haed", "b_Nekc_04"], "driver": {"type": "Deth"}}},
+    "layers": {"Base": {"bones": ["b_body", "Haed", "b_Nekc_04"], "driver": {"type": "Death", "properties": {"BodyDorp": 0.4}}}},
+    "states": {"s": {"layer": "Base", "rules": [{"condition": "true", "animation": "driver:Deth"}]}},
     "animations": {"walking": {"source": "Wakl"}, "jump": {"source": "animation://Jmup"}},
     "ik": {"chains": [{"endBone": "b_Fot", "target": "Helth"}]}})",
                                                         "near.json");
@@ -350,10 +351,12 @@ TEST(BindTest, UnknownNamesSuggestTheNearestKnownOnes) {
                 "/layers/Base/bones/1: bone 'Haed' is not a bone of the model (did you mean Head?)",
                 "/layers/Base/bones/2: bone 'b_Nekc_04' is not a bone of the model (did you mean "
                 "b_Neck_04?)",
-                "/layers/Base/driver/type: unknown driver type 'Deth' (did you mean Death?)",
+                "/layers/Base/driver/properties/BodyDorp: unknown driver property 'BodyDorp' for "
+                "driver 'Death' (did you mean BodyDrop?)",
                 "/animations/walking/source: 'Wakl' is neither an animation alias nor a clip of "
                 "the model (did you mean Walk?)",
                 "/animations/jump/source: the model has no clip 'Jmup' (did you mean Jump?)",
+                "/states/s/rules/0/animation: unknown driver type 'Deth' (did you mean Death?)",
                 "/ik/chains/0/endBone: endBone 'b_Fot' is not a bone of the model (did you mean "
                 "b_Root, b_FootL?)",
             }))
