@@ -118,11 +118,31 @@ const Expression* ControllerProgram::compile_field(const std::string& text,
     }
     return nullptr;
   }
+  // In a complete schema a name nobody declared would read as unset for ever: a typo that would
+  // freeze the controller.
   const auto undeclared = cache_->undeclared_parameters();
-  if (diag_ != nullptr) {
-    for (std::size_t i = undeclared_before; i < undeclared.size(); ++i) {
-      diag_->warn(file, site.pointer.empty() ? where : site.pointer,
-                  "parameter '" + undeclared[i] + "' is neither declared nor built in");
+  for (std::size_t i = undeclared_before; i < undeclared.size(); ++i) {
+    std::vector<std::string_view> known;
+    for (ParamIndex p = 0; p < desc_.schema.size(); ++p) {
+      const std::string_view name = desc_.schema.name(p);
+      if (std::none_of(undeclared.begin(), undeclared.end(),
+                       [&](const std::string& u) { return iequals(u, name); })) {
+        known.push_back(name);
+      }
+    }
+    const std::string message_end = "parameter '" + undeclared[i] +
+                                    "' is neither declared nor built in" +
+                                    did_you_mean(closest_names(known, undeclared[i]));
+    if (!desc_.schema_complete) {
+      if (diag_ != nullptr)
+        diag_->warn(file, site.pointer.empty() ? where : site.pointer, message_end);
+      continue;
+    }
+    std::string message = "expression '" + text + "': " + message_end;
+    if (site.pointer.empty()) {
+      errors_.push_back(desc_error(where, std::move(message)));
+    } else {
+      errors_.push_back(Error::at(ErrorCode::kInvalid, file, site.pointer, std::move(message)));
     }
   }
   return *e;

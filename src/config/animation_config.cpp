@@ -108,7 +108,10 @@ class Fields {
     for (const auto& [key, value] : object_.members) {
       const bool known = std::any_of(used_.begin(), used_.end(),
                                      [&](std::string_view u) { return iequals(u, key); });
-      if (!known) problems_.warn(value.where, "unknown property '" + key + "'");
+      if (!known) {
+        problems_.warn(value.where,
+                       "unknown property '" + key + "'" + did_you_mean(closest_names(used_, key)));
+      }
     }
   }
   const ConfigValue* get(std::string_view name) {
@@ -428,8 +431,10 @@ class Loader {
                                                  const SourceLocation& from) {
     const auto resolved = resolve_path(written, from.file, ".template.json", options_);
     if (!resolved) {
+      const std::vector<std::string_view> builtins = builtin_template_names();
       problems_.error(ErrorCode::kInvalid, from,
-                      "unknown template '" + written + "' (neither built in nor a template file)");
+                      "unknown template '" + written + "' (neither built in nor a template file)" +
+                          did_you_mean(closest_names(builtins, trim(written))));
       return std::nullopt;
     }
     auto text = read_file(*resolved, from);
@@ -1303,17 +1308,25 @@ void read_config(const ConfigValue& root, Loader& loader, Problems& p, Animation
   f.get("extends");  // consumed by the loader
 
   config.template_config = *find_builtin_template("Simple");
+  // Without the template the config meant, its layer names cannot be checked: the template's
+  // error is reported and the layer names are left to it.
+  bool template_known = true;
   if (const ConfigValue* t = f.get("template"); t != nullptr && !t->is_null()) {
     config.template_where = t->where;
     std::string name;
+    template_known = false;
     if (to_string_value(*t, p, name)) {
       if (const AnimationTemplate* builtin = find_builtin_template(trim(name))) {
         config.template_config = *builtin;
+        template_known = true;
       } else if (auto custom = loader.load_template(name, t->where)) {
         config.template_config = std::move(*custom);
+        template_known = true;
       }
     }
   }
+  std::vector<std::string_view> template_layers;
+  for (const TemplateLayer& l : config.template_config.layers) template_layers.push_back(l.name);
   if (const ConfigValue* x = f.get("rootBoneRotation")) {
     config.root_bone_rotation = reader.read_rotation(*x);
   }
@@ -1339,9 +1352,10 @@ void read_config(const ConfigValue& root, Loader& loader, Problems& p, Animation
       const bool in_template =
           std::any_of(config.template_config.layers.begin(), config.template_config.layers.end(),
                       [&](const TemplateLayer& l) { return iequals(l.name, name); });
-      if (!in_template) {
+      if (!in_template && template_known) {
         p.warn(value.where, "template '" + config.template_config.name + "' has no layer '" + name +
-                                "'; the entry is ignored");
+                                "'" + did_you_mean(closest_names(template_layers, name)) +
+                                "; the entry is ignored");
       }
       config.layers.push_back(reader.read_layer(name, value));
     }
@@ -1365,13 +1379,13 @@ void read_config(const ConfigValue& root, Loader& loader, Problems& p, Animation
       Fields sf(value, p);
       if (const ConfigValue* layer = sf.get("layer")) {
         s.layer_where = layer->where;
-        if (to_string_value(*layer, p, s.layer)) {
+        if (to_string_value(*layer, p, s.layer) && template_known) {
           const auto& tl = config.template_config.layers;
           if (std::none_of(tl.begin(), tl.end(),
                            [&](const TemplateLayer& l) { return iequals(l.name, s.layer); })) {
-            p.error(
-                ErrorCode::kInvalid, layer->where,
-                "template '" + config.template_config.name + "' has no layer '" + s.layer + "'");
+            p.error(ErrorCode::kInvalid, layer->where,
+                    "template '" + config.template_config.name + "' has no layer '" + s.layer +
+                        "'" + did_you_mean(closest_names(template_layers, s.layer)));
           }
         }
       } else {
@@ -1397,18 +1411,21 @@ void read_config(const ConfigValue& root, Loader& loader, Problems& p, Animation
   }
 }
 
-Result<AnimationConfig> finish(AnimationConfig config, Problems& problems,
-                               std::vector<Error>* all_errors) {
+Result<AnimationConfig> finish(AnimationConfig config, bool read, Problems& problems,
+                               std::vector<Error>* all_errors, AnimationConfig* partial) {
   if (all_errors != nullptr) {
     all_errors->insert(all_errors->end(), problems.errors.begin(), problems.errors.end());
   }
-  if (!problems.errors.empty()) return fail(problems.errors.front());
+  if (!problems.errors.empty()) {
+    if (partial != nullptr && read) *partial = std::move(config);
+    return fail(problems.errors.front());
+  }
   return config;
 }
 
 Result<AnimationConfig> load_impl(const std::string& path, const std::string* text,
                                   const AnimationConfigOptions& options, Diagnostics* diag,
-                                  std::vector<Error>* all_errors) {
+                                  std::vector<Error>* all_errors, AnimationConfig* partial) {
   Problems problems{diag, {}};
   Loader loader(options, problems);
   AnimationConfig config;
@@ -1418,22 +1435,24 @@ Result<AnimationConfig> load_impl(const std::string& path, const std::string* te
   if (root) read_config(*root, loader, problems, config);
   config.files = loader.take_files();
   std::reverse(config.files.begin(), config.files.end());
-  return finish(std::move(config), problems, all_errors);
+  return finish(std::move(config), root.has_value(), problems, all_errors, partial);
 }
 
 }  // namespace
 
 Result<AnimationConfig> load_animation_config(std::string_view path,
                                               const AnimationConfigOptions& options,
-                                              Diagnostics* diag, std::vector<Error>* all_errors) {
-  return load_impl(std::string(path), nullptr, options, diag, all_errors);
+                                              Diagnostics* diag, std::vector<Error>* all_errors,
+                                              AnimationConfig* partial) {
+  return load_impl(std::string(path), nullptr, options, diag, all_errors, partial);
 }
 
 Result<AnimationConfig> parse_animation_config(std::string_view text, std::string_view path,
                                                const AnimationConfigOptions& options,
-                                               Diagnostics* diag, std::vector<Error>* all_errors) {
+                                               Diagnostics* diag, std::vector<Error>* all_errors,
+                                               AnimationConfig* partial) {
   const std::string owned(text);
-  return load_impl(std::string(path), &owned, options, diag, all_errors);
+  return load_impl(std::string(path), &owned, options, diag, all_errors, partial);
 }
 
 }  // namespace critter::config

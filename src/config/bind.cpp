@@ -103,8 +103,39 @@ class Binder {
     const std::string resolved = config_.resolve_bone_alias(name);
     std::string message = std::string(what) + " '" + std::string(name) + "'";
     if (resolved != name) message += " (alias of '" + resolved + "')";
-    p_.error(ErrorCode::kInvalid, where, message + " is not a bone of the model");
+    p_.error(ErrorCode::kInvalid, where,
+             message + " is not a bone of the model" + did_you_mean(bone_suggestions(resolved)));
     return false;
+  }
+  // The bones and bone aliases nearest to a name the model lacks.
+  std::vector<std::string> bone_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (const std::string& b : model_.skeleton().names()) names.push_back(b);
+    for (const BoneAlias& a : config_.bone_aliases) names.push_back(a.alias);
+    return closest_names(names, name);
+  }
+  std::vector<std::string> clip_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (const Clip& c : model_.clips()) names.push_back(c.name());
+    return closest_names(names, name);
+  }
+  std::vector<std::string> driver_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (const anim::DriverType& t : registry_.types()) names.push_back(t.name);
+    return closest_names(names, name);
+  }
+  static std::vector<std::string> property_suggestions(const anim::DriverType& type,
+                                                       std::string_view name) {
+    std::vector<std::string_view> names;
+    for (const anim::DriverPropertySpec& p : type.properties) names.push_back(p.name);
+    return closest_names(names, name);
+  }
+  std::vector<std::string> parameter_suggestions(std::string_view name) const {
+    std::vector<std::string_view> names;
+    for (anim::ParamIndex i = 0; i < out_.schema.size(); ++i) {
+      if (!iequals(out_.schema.name(i), name)) names.push_back(out_.schema.name(i));
+    }
+    return closest_names(names, name);
   }
 
   void declare_parameters() {
@@ -143,10 +174,14 @@ class Binder {
         p_.error(ErrorCode::kInvalid, param.where, declared.error().message);
       }
     }
+    for (const std::string& name : options_.host_parameters) {
+      if (!name.empty()) out_.schema.declare_or_find(name);
+    }
   }
 
   void undeclared_at(const std::string& name, const SourceLocation& where) {
-    p_.warn(where, "parameter '" + name + "' is neither declared nor built in");
+    p_.warn(where, "parameter '" + name + "' is neither declared nor built in" +
+                       did_you_mean(parameter_suggestions(name)));
   }
   // A parameter named directly (IK targets, driver parameter properties).
   void parameter_name(const std::string& name, const SourceLocation& where) {
@@ -172,7 +207,7 @@ class Binder {
       if (bone(b) < 0) {
         p_.error(ErrorCode::kInvalid, where,
                  "template '" + config_.template_config.name + "' requires bone '" + b +
-                     "', which the model lacks");
+                     "', which the model lacks" + did_you_mean(bone_suggestions(b)));
       }
     }
   }
@@ -329,7 +364,8 @@ class Binder {
                                        const ConfigValue* properties) {
     const anim::DriverType* type = registry_.find(name);
     if (type == nullptr) {
-      p_.error(ErrorCode::kInvalid, where, "unknown driver type '" + name + "'");
+      p_.error(ErrorCode::kInvalid, where,
+               "unknown driver type '" + name + "'" + did_you_mean(driver_suggestions(name)));
       return nullptr;
     }
     if (!type->implemented()) {
@@ -344,7 +380,8 @@ class Binder {
       const anim::DriverPropertySpec* spec = type->property(key);
       if (spec == nullptr) {
         p_.error(ErrorCode::kInvalid, value.where,
-                 "unknown driver property '" + key + "' for driver '" + type->name + "'");
+                 "unknown driver property '" + key + "' for driver '" + type->name + "'" +
+                     did_you_mean(property_suggestions(*type, key)));
         continue;
       }
       check_property(value, spec->type, key);
@@ -368,7 +405,8 @@ class Binder {
         check_property(value, spec->type, key);
       } else if (!to_parameters) {
         p_.error(ErrorCode::kInvalid, value.where,
-                 "unknown driver property '" + key + "' for driver '" + type->name + "'");
+                 "unknown driver property '" + key + "' for driver '" + type->name + "'" +
+                     did_you_mean(property_suggestions(*type, key)));
       } else if (!is_parameter_value(value)) {
         p_.error(ErrorCode::kInvalid, value.where,
                  "driverArgs '" + key + "' cannot be converted to a parameter value");
@@ -396,7 +434,11 @@ class Binder {
         }
         if (std::none_of(std::begin(kComponents), std::end(kComponents),
                          [&](std::string_view c) { return iequals(c, key); })) {
-          p_.error(ErrorCode::kInvalid, value.where, "unknown driver property '" + key + "'");
+          std::vector<std::string_view> names(std::begin(kComponents), std::end(kComponents));
+          names.push_back("boneName");
+          p_.error(
+              ErrorCode::kInvalid, value.where,
+              "unknown driver property '" + key + "'" + did_you_mean(closest_names(names, key)));
           continue;
         }
         if (value.is_string() && !numeric_string(value.string)) {
@@ -468,7 +510,8 @@ class Binder {
         out.clip = model_.find_clip(ref.target);
         if (out.clip < 0) {
           p_.error(ErrorCode::kInvalid, ref.source_where,
-                   "the model has no clip '" + ref.target + "'");
+                   "the model has no clip '" + ref.target + "'" +
+                       did_you_mean(clip_suggestions(ref.target)));
         }
         break;
       case SourceKind::kName:
@@ -495,8 +538,14 @@ class Binder {
         return out;
       }
       if (alias == nullptr) {
+        std::vector<std::string_view> names;
+        for (const AnimationAlias& a : config_.animations) {
+          if (!iequals(a.name, current_self)) names.push_back(a.name);
+        }
+        for (const Clip& c : model_.clips()) names.push_back(c.name());
         p_.error(ErrorCode::kInvalid, ref.source_where,
-                 "'" + name + "' is neither an animation alias nor a clip of the model");
+                 "'" + name + "' is neither an animation alias nor a clip of the model" +
+                     did_you_mean(closest_names(names, name)));
         out.kind = SourceKind::kNone;
         return out;
       }
@@ -665,6 +714,7 @@ Result<anim::ControllerDesc> bind(const AnimationConfig& config, const Model& mo
   anim::ControllerDesc desc;
   if (problems.errors.empty() || partial != nullptr) {
     desc = detail::build_desc(config, bound, model, drivers, problems);
+    desc.schema_complete = options.complete_schema;
   }
   if (all_errors != nullptr) {
     all_errors->insert(all_errors->end(), problems.errors.begin(), problems.errors.end());

@@ -36,6 +36,40 @@ std::size_t iedit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+std::vector<std::string> closest_names(std::span<const std::string_view> candidates,
+                                       std::string_view name, std::size_t limit) {
+  const std::size_t max_distance = std::max<std::size_t>(2, name.size() / 3);
+  std::vector<std::pair<std::size_t, std::size_t>> near;  // (distance, candidate)
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const std::size_t d = iedit_distance(name, candidates[i]);
+    if (d <= max_distance) near.emplace_back(d, i);
+  }
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < near.size() && names.size() < limit; ++k) {
+    const std::string_view candidate = candidates[near[k].second];
+    // The same name twice (a clip and an alias both called Walk) is suggested once.
+    if (std::find(names.begin(), names.end(), candidate) == names.end()) {
+      names.emplace_back(candidate);
+    }
+  }
+  return names;
+}
+
+std::vector<std::string> closest_names(std::span<const std::string> candidates,
+                                       std::string_view name, std::size_t limit) {
+  const std::vector<std::string_view> views(candidates.begin(), candidates.end());
+  return closest_names(views, name, limit);
+}
+
+std::string did_you_mean(std::span<const std::string> names) {
+  if (names.empty()) return {};
+  std::string text = " (did you mean ";
+  for (std::size_t i = 0; i < names.size(); ++i) text.append(i == 0 ? "" : ", ").append(names[i]);
+  return text + "?)";
+}
+
 std::string to_lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = ascii_lower(c);

@@ -127,8 +127,17 @@ Result<LoadedController> load_controller(std::string_view config_path,
   }
   config::AnimationConfigOptions config_options;
   config_options.asset_roots = options.asset_roots;
-  auto config = config::load_animation_config(config_path, config_options, diag, all_errors);
-  if (!config) return fail(std::move(config.error()));
+  config::AnimationConfig partial_config;
+  auto config = config::load_animation_config(config_path, config_options, diag, all_errors,
+                                              all_errors != nullptr ? &partial_config : nullptr);
+  // A checker binds and compiles what did parse, so one pass lists every error of the file.
+  std::optional<Error> parse_error;
+  if (!config) {
+    if (all_errors == nullptr || partial_config.path.empty())
+      return fail(std::move(config.error()));
+    parse_error = std::move(config.error());
+    config = std::move(partial_config);
+  }
 
   std::vector<const AnimationReference*> refs;
   for (const AnimationAlias& a : config->animations) {
@@ -220,7 +229,7 @@ Result<LoadedController> load_controller(std::string_view config_path,
   std::shared_ptr<const Model> target = model;
   if (!clips.empty()) {
     auto extended = append_clips(*model, std::move(clips));
-    if (!extended) return fail(std::move(extended.error()));
+    if (!extended) return fail(parse_error ? std::move(*parse_error) : std::move(extended.error()));
     target = std::make_shared<const Model>(std::move(*extended));
   }
 
@@ -229,6 +238,8 @@ Result<LoadedController> load_controller(std::string_view config_path,
   config::BindOptions bind_options;
   bind_options.asset_roots = options.asset_roots;
   bind_options.drivers = drivers;
+  bind_options.host_parameters = options.host_parameters;
+  bind_options.complete_schema = options.complete_schema;
   bind_options.file_clips = [&](const AnimationReference& ref) -> Result<int> {
     const auto it = clip_of.find(&ref);
     if (it == clip_of.end()) {
@@ -246,7 +257,11 @@ Result<LoadedController> load_controller(std::string_view config_path,
       (void)anim::ControllerProgram::compile(*target, std::move(partial), drivers, diag,
                                              all_errors);
     }
-    return fail(std::move(desc.error()));
+    return fail(parse_error ? std::move(*parse_error) : std::move(desc.error()));
+  }
+  if (parse_error) {
+    (void)anim::ControllerProgram::compile(*target, std::move(*desc), drivers, diag, all_errors);
+    return fail(std::move(*parse_error));
   }
 
   auto program =

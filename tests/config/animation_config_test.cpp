@@ -496,6 +496,68 @@ TEST_F(AnimationConfigTest, TemplateErrors) {
   EXPECT_EQ(errors_[0].path, (dir_ / "Bad.template.json").string());
 }
 
+// A config with parse errors is still handed out as `partial`, its broken elements skipped, so
+// bind can report the rest; an unknown template leaves the layer names unchecked.
+TEST_F(AnimationConfigTest, PartialConfigKeepsWhatParsed) {
+  AnimationConfig partial;
+  auto c = parse_animation_config(R"({
+    "template": "FourLeged",
+    "modelScale": "big",
+    "layers": {"Head": {"bones": ["Neck"]}},
+    "animations": {"walk": {"source": "Walk", "speed": true}, "run": {"source": 3}, "idle": "Idle"},
+    "states": {"s": {"layer": "Legs", "rules": [{"condition": "true", "animation": "walk"}]}}})",
+                                  (dir_ / "main.json").string(), {}, &diag_, &errors_, &partial);
+  ASSERT_FALSE(c);
+  std::vector<std::string> messages;
+  for (const Error& e : errors_) messages.push_back(e.location + ": " + e.message);
+  EXPECT_EQ(messages, (std::vector<std::string>{
+                          "/template: unknown template 'FourLeged' (neither built in nor a "
+                          "template file) (did you mean FourLegged?)",
+                          "/modelScale: expected a number, got string 'big'",
+                          "/animations/walk/speed: expected a number, got a bool",
+                          "/animations/run/source: expected a string, got a number",
+                      }))
+      << ::testing::PrintToString(messages);
+  EXPECT_EQ(diag_.size(), 0u) << all_warnings();  // no "template has no layer" guesses
+  EXPECT_EQ(partial.path, (dir_ / "main.json").string());
+  EXPECT_EQ(partial.template_config.name, "Simple");
+  EXPECT_FLOAT_EQ(partial.model_scale, 1.0f);
+  ASSERT_EQ(partial.layers.size(), 1u);
+  ASSERT_EQ(partial.states.size(), 1u);
+  EXPECT_EQ(partial.states[0].layer, "Legs");
+  ASSERT_NE(partial.find_animation("walk"), nullptr);
+  EXPECT_FLOAT_EQ(partial.find_animation("walk")->reference.speed.value, 1.0f);
+  ASSERT_NE(partial.find_animation("idle"), nullptr);
+
+  // A file that does not parse as JSON leaves nothing to bind.
+  AnimationConfig untouched;
+  untouched.model_scale = 7.0f;
+  errors_.clear();
+  c = parse_animation_config("{", (dir_ / "main.json").string(), {}, &diag_, &errors_, &untouched);
+  ASSERT_FALSE(c);
+  EXPECT_TRUE(untouched.path.empty());
+  EXPECT_FLOAT_EQ(untouched.model_scale, 7.0f);
+}
+
+TEST_F(AnimationConfigTest, MisspeltNamesSuggestKnownOnes) {
+  auto c = parse(R"({"templat": "Human", "layers": {"Hed": {}},
+    "animations": {"walk": {"source": "Walk", "sped": 2, "blendDurations": 1}},
+    "states": {"s": {"layer": "Bas", "rules": []}}})");
+  ASSERT_FALSE(c);
+  EXPECT_TRUE(warned("/templat", "unknown property 'templat' (did you mean template?)"))
+      << all_warnings();
+  EXPECT_TRUE(warned("/animations/walk/sped", "unknown property 'sped' (did you mean speed?)"))
+      << all_warnings();
+  EXPECT_TRUE(warned("/animations/walk/blendDurations",
+                     "unknown property 'blendDurations' (did you mean blendDuration?)"))
+      << all_warnings();
+  EXPECT_TRUE(warned("/layers/Hed", "template 'Simple' has no layer 'Hed'; the entry is ignored"))
+      << all_warnings();
+  EXPECT_TRUE(
+      has_error("/states/s/layer", "template 'Simple' has no layer 'Bas' (did you mean Base?)"))
+      << all_errors();
+}
+
 // ---- extends
 // --------------------------------------------------------------------------------------
 

@@ -329,4 +329,84 @@ TEST(BindTest, APartialDescriptionStillCarriesTheExpressions) {
   EXPECT_EQ(errors[3].location, "/states/s/rules/0/condition");
 }
 
+// A name nothing matches is reported with the known names near it.
+TEST(BindTest, UnknownNamesSuggestTheNearestKnownOnes) {
+  const Model model = quadruped();
+  auto config = critter::config::parse_animation_config(R"({
+    "boneAliases": {"Head": "b_Head_05"},
+    "layers": {"Base": {"bones": ["b_body", "Haed", "b_Nekc_04"], "driver": {"type": "Death", "properties": {"BodyDorp": 0.4}}}},
+    "states": {"s": {"layer": "Base", "rules": [{"condition": "true", "animation": "driver:Deth"}]}},
+    "animations": {"walking": {"source": "Wakl"}, "jump": {"source": "animation://Jmup"}},
+    "ik": {"chains": [{"endBone": "b_Fot", "target": "Helth"}]}})",
+                                                        "near.json");
+  ASSERT_TRUE(config) << config.error().to_string();
+  Diagnostics diag;
+  std::vector<Error> errors;
+  auto desc = critter::config::bind(*config, model, {}, &diag, &errors);
+  ASSERT_FALSE(desc);
+  std::vector<std::string> messages;
+  for (const Error& e : errors) messages.push_back(e.location + ": " + e.message);
+  EXPECT_EQ(messages,
+            (std::vector<std::string>{
+                "/layers/Base/bones/1: bone 'Haed' is not a bone of the model (did you mean Head?)",
+                "/layers/Base/bones/2: bone 'b_Nekc_04' is not a bone of the model (did you mean "
+                "b_Neck_04?)",
+                "/layers/Base/driver/properties/BodyDorp: unknown driver property 'BodyDorp' for "
+                "driver 'Death' (did you mean BodyDrop?)",
+                "/animations/walking/source: 'Wakl' is neither an animation alias nor a clip of "
+                "the model (did you mean Walk?)",
+                "/animations/jump/source: the model has no clip 'Jmup' (did you mean Jump?)",
+                "/states/s/rules/0/animation: unknown driver type 'Deth' (did you mean Death?)",
+                "/ik/chains/0/endBone: endBone 'b_Fot' is not a bone of the model (did you mean "
+                "b_Root, b_FootL?)",
+            }))
+      << ::testing::PrintToString(messages);
+  ASSERT_EQ(diag.size(), 1u);
+  EXPECT_EQ(diag.items()[0].message,
+            "parameter 'Helth' is neither declared nor built in (did you mean Health?)");
+}
+
+// With a complete schema an expression reading an undeclared name is a compile error; the host
+// names the parameters it sets, and an open schema only warns.
+TEST(BindTest, CompleteSchemaMakesUndeclaredExpressionParametersErrors) {
+  const Model model = quadruped();
+  auto config = critter::config::parse_animation_config(R"({
+    "states": {"s": {"layer": "Base", "rules": [
+      {"condition": "[Gait] == 'trot' and [SpeedXY] > 1", "animation": "Walk"}]}}})",
+                                                        "gait.json");
+  ASSERT_TRUE(config) << config.error().to_string();
+  critter::config::BindOptions options;
+  options.complete_schema = true;
+  auto desc = critter::config::bind(*config, model, options);
+  ASSERT_TRUE(desc) << desc.error().to_string();
+  EXPECT_TRUE(desc->schema_complete);
+  Diagnostics diag;
+  std::vector<Error> errors;
+  EXPECT_FALSE(anim::ControllerProgram::compile(model, std::move(*desc), nullptr, &diag, &errors));
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].path, "gait.json");
+  EXPECT_EQ(errors[0].location, "/states/s/rules/0/condition");
+  EXPECT_EQ(errors[0].message,
+            "expression '[Gait] == 'trot' and [SpeedXY] > 1': parameter 'Gait' is neither declared "
+            "nor built in");
+  EXPECT_EQ(errors[1].message,
+            "expression '[Gait] == 'trot' and [SpeedXY] > 1': parameter 'SpeedXY' is neither "
+            "declared nor built in (did you mean SpeedXZ, Speed?)");
+  EXPECT_EQ(diag.size(), 0u);
+
+  options.host_parameters = {"Gait", "SpeedXY"};
+  desc = critter::config::bind(*config, model, options);
+  ASSERT_TRUE(desc) << desc.error().to_string();
+  EXPECT_TRUE(anim::ControllerProgram::compile(model, std::move(*desc), nullptr, &diag));
+  EXPECT_EQ(diag.size(), 0u);
+
+  desc = critter::config::bind(*config, model);
+  ASSERT_TRUE(desc) << desc.error().to_string();
+  EXPECT_FALSE(desc->schema_complete);
+  EXPECT_TRUE(anim::ControllerProgram::compile(model, std::move(*desc), nullptr, &diag));
+  ASSERT_EQ(diag.size(), 2u);
+  EXPECT_EQ(diag.items()[1].message,
+            "parameter 'SpeedXY' is neither declared nor built in (did you mean SpeedXZ, Speed?)");
+}
+
 }  // namespace

@@ -37,6 +37,20 @@ TEST(Strings, EditDistanceIgnoresCase) {
   EXPECT_EQ(iedit_distance("ab", "ba"), 2u);          // a swap is two edits
 }
 
+TEST(Strings, ClosestNamesSuggestLikelyTypos) {
+  const std::vector<std::string> names = {"SpeedXZ", "SpeedY", "Speed", "Health", "speed"};
+  // Best first, ties in the order given, each name once (case-insensitive duplicates kept apart).
+  EXPECT_EQ(closest_names(names, "SpedXZ"), (std::vector<std::string>{"SpeedXZ"}));
+  EXPECT_EQ(closest_names(names, "SpeedX"),
+            (std::vector<std::string>{"SpeedXZ", "SpeedY", "Speed"}));
+  EXPECT_EQ(closest_names(names, "SpeedX", 1), (std::vector<std::string>{"SpeedXZ"}));
+  EXPECT_TRUE(closest_names(names, "Mood").empty());
+  EXPECT_EQ(did_you_mean(closest_names(names, "helth")), " (did you mean Health?)");
+  EXPECT_EQ(did_you_mean({}), "");
+  const std::string_view views[] = {"Human", "Bird"};
+  EXPECT_EQ(closest_names(views, "humn"), (std::vector<std::string>{"Human"}));
+}
+
 TEST(Strings, LowerExtension) {
   EXPECT_EQ(lower_extension("Models/Wolf.DAE"), "dae");
   EXPECT_EQ(lower_extension("a\\b\\c.Glb"), "glb");

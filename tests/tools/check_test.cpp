@@ -39,8 +39,8 @@ TEST_F(CheckTest, GoodConfigExitsZero) {
 }
 
 TEST_F(CheckTest, WarningsAreListedAndExitIsZero) {
-  const std::string path = config("warn.json", R"({"colour": "red",
-    "states": {"s": {"layer": "Base", "rules": [{"condition": "[Mood] > 1", "animation": "Run"}]}}})");
+  const std::string path = config("warn.json", R"({"colour": "red", "animation": {},
+    "states": {"s": {"layer": "Base", "rules": [{"condition": "[SpeedXZ] > 1", "animation": "Run"}]}}})");
   const RunResult r = run({"check", path, shared_model(kWizard), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -49,8 +49,93 @@ TEST_F(CheckTest, WarningsAreListedAndExitIsZero) {
   EXPECT_EQ(doc["warnings"][0]["file"], path);
   EXPECT_EQ(doc["warnings"][0]["pointer"], "/colour");
   EXPECT_EQ(doc["warnings"][0]["message"], "unknown property 'colour'");
-  EXPECT_EQ(doc["warnings"][1]["pointer"], "/states/s/rules/0/condition");
-  EXPECT_EQ(doc["warnings"][1]["message"], "parameter 'Mood' is neither declared nor built in");
+  // A misspelt field names the field it is near.
+  EXPECT_EQ(doc["warnings"][1]["pointer"], "/animation");
+  EXPECT_EQ(doc["warnings"][1]["message"],
+            "unknown property 'animation' (did you mean animations?)");
+}
+
+TEST_F(CheckTest, StrictTurnsEveryWarningIntoAnError) {
+  const std::string path = config("strict.json", R"({"colour": "red"})");
+  RunResult r = run({"check", path, shared_model(kWizard), "--strict"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, path + ":/colour: unknown property 'colour'\n");
+  EXPECT_EQ(r.out, path + ": 1 error, 0 warnings\n");
+  r = run({"check", path, shared_model(kWizard), "--strict", "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["errors"].size(), 1u) << r.out;
+  EXPECT_EQ(doc["errors"][0]["message"], "unknown property 'colour'");
+  EXPECT_TRUE(doc["warnings"].empty());
+  // Without warnings --strict changes nothing.
+  const std::string clean = config("clean.json", R"({"animations": {"idle": {"source": "Idle"}}})");
+  r = run({"check", clean, shared_model(kWizard), "--strict"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(CheckTest, UndeclaredParameterInAnExpressionIsAnErrorUnlessTheHostProvidesIt) {
+  const std::string path = config("mood.json", R"({
+    "states": {"s": {"layer": "Base", "rules": [
+      {"condition": "[Mood] > 1", "animation": "Run"},
+      {"condition": "[SpeedX] > 1", "animation": "Walk"}]}}})");
+  RunResult r = run({"check", path, shared_model(kWizard), "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["errors"].size(), 2u) << r.out;
+  EXPECT_EQ(doc["errors"][0]["pointer"], "/states/s/rules/0/condition");
+  EXPECT_EQ(doc["errors"][0]["message"],
+            "expression '[Mood] > 1': parameter 'Mood' is neither declared nor built in");
+  EXPECT_EQ(doc["errors"][1]["pointer"], "/states/s/rules/1/condition");
+  EXPECT_EQ(doc["errors"][1]["message"],
+            "expression '[SpeedX] > 1': parameter 'SpeedX' is neither declared nor built in (did "
+            "you mean Speed, SpeedXZ?)");
+  // A parameter the game sets is named with --host-param; declaring it in the config works too.
+  r = run({"check", path, shared_model(kWizard), "--json", "--host-param", "Mood", "--host-param",
+           "SpeedX"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string declared = config("declared.json", R"({"parameters": {"Mood": 0},
+    "states": {"s": {"layer": "Base", "rules": [{"condition": "[Mood] > 1", "animation": "Run"}]}}})");
+  r = run({"check", declared, shared_model(kWizard)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(CheckTest, ParseErrorsDoNotHideBindAndExpressionErrors) {
+  const std::string path = config("all.json", R"({
+    "template": "Humn",
+    "modelScale": "big",
+    "layers": {"Base": {"bones": ["Haed"]}},
+    "animations": {"walk": {"source": "Wlak", "speed": true, "loop": "[SpeedXZ] >"}},
+    // Legs is a layer of Human: with the template unknown, layer names are not checked.
+    "states": {"s": {"layer": "Legs", "rules": [{"condition": "true", "animation": "driver:LookAtt"}]}}})");
+  const RunResult r = run({"check", path, shared_model(kWizard), "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::vector<std::string> lines;
+  for (const auto& e : doc["errors"]) {
+    lines.push_back(e["pointer"].get<std::string>() + ": " + e["message"].get<std::string>());
+  }
+  const std::vector<std::string> expected = {
+      "/template: unknown template 'Humn' (neither built in nor a template file) (did you mean "
+      "Human?)",
+      "/modelScale: expected a number, got string 'big'",
+      "/animations/walk/speed: expected a number, got a bool",
+      "/layers/Base/bones/0: bone 'Haed' is not a bone of the model (did you mean Head?)",
+      "/animations/walk/source: 'Wlak' is neither an animation alias nor a clip of the model (did "
+      "you mean Walk?)",
+      "/states/s/rules/0/animation: unknown driver type 'LookAtt' (did you mean LookAt?)",
+      "/animations/walk/loop: expression '[SpeedXZ] >': expected an expression, found the end "
+      "(column 12)",
+  };
+  EXPECT_EQ(lines, expected) << r.out;
+}
+
+TEST_F(CheckTest, SwappedArgumentsGetAHint) {
+  const std::string path = config("good.json", R"({})");
+  const RunResult r = run({"check", shared_model(kWizard), path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "critter: check takes the config first, then the model: critter check " + path +
+                       " " + shared_model(kWizard) + "\n");
+  EXPECT_EQ(r.out, "");
 }
 
 TEST_F(CheckTest, BrokenConfigListsEveryErrorWithItsPointer) {
@@ -67,6 +152,7 @@ TEST_F(CheckTest, BrokenConfigListsEveryErrorWithItsPointer) {
   EXPECT_EQ(doc["errors"][1]["pointer"], "/animations/fly/source");
   EXPECT_EQ(doc["errors"][1]["message"],
             "'Fly' is neither an animation alias nor a clip of the model");
+  // NoSuchBone and Warp are near nothing: no suggestion.
   EXPECT_EQ(doc["errors"][2]["pointer"], "/states/s/rules/0/animation");
   EXPECT_EQ(doc["errors"][2]["message"], "unknown driver type 'Warp'");
   // Expressions are checked by the one compile, after the binding errors.

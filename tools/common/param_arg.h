@@ -119,25 +119,8 @@ inline Result<ParamArg> parse_param_arg(std::string_view text, const std::string
   return arg;
 }
 
-// The `candidates` closest to `name` by case-insensitive edit distance (at most `limit`, best
-// first, then in the order given); empty when none is near enough to be a likely typo.
-inline std::vector<std::string> closest_names(std::span<const std::string_view> candidates,
-                                              std::string_view name, std::size_t limit = 3) {
-  // A typo is a few edits: at most a third of the name, and at least 2 for short names.
-  const std::size_t max_distance = std::max<std::size_t>(2, name.size() / 3);
-  std::vector<std::pair<std::size_t, std::size_t>> near;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const std::size_t d = iedit_distance(name, candidates[i]);
-    if (d <= max_distance) near.emplace_back(d, i);
-  }
-  std::stable_sort(near.begin(), near.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> names;
-  for (std::size_t k = 0; k < near.size() && k < limit; ++k) {
-    names.emplace_back(candidates[near[k].second]);
-  }
-  return names;
-}
+using critter::closest_names;
+using critter::did_you_mean;
 
 // The schema's names closest to `name`, as closest_names() picks them (ties in schema order).
 inline std::vector<std::string> closest_parameter_names(const anim::ParameterSchema& schema,
@@ -147,14 +130,6 @@ inline std::vector<std::string> closest_parameter_names(const anim::ParameterSch
   names.reserve(schema.size());
   for (anim::ParamIndex i = 0; i < schema.size(); ++i) names.push_back(schema.name(i));
   return closest_names(names, name, limit);
-}
-
-// " (did you mean a, b?)" for the given suggestions; empty when there are none.
-inline std::string did_you_mean(const std::vector<std::string>& names) {
-  if (names.empty()) return {};
-  std::string text = " (did you mean ";
-  for (std::size_t i = 0; i < names.size(); ++i) text.append(i == 0 ? "" : ", ").append(names[i]);
-  return text + "?)";
 }
 
 }  // namespace critter::tools

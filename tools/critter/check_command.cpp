@@ -1,5 +1,5 @@
-// `critter check CONFIG MODEL [--json]`: loads an animation config, binds it to a model, compiles
-// it and lists every error and warning with its file and JSON pointer.
+// `critter check CONFIG MODEL [--json] [--strict]`: loads an animation config, binds it to a
+// model, compiles it and lists every error and warning with its file and JSON pointer.
 #include <memory>
 #include <ostream>
 #include <string>
@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "critter/core/strings.h"
 #include "critter/io/controller_loader.h"
 
 namespace critter::cli {
@@ -17,7 +18,9 @@ struct CheckOptions {
   std::string config;
   std::string model;
   std::vector<std::string> asset_roots;
+  std::vector<std::string> host_parameters;
   bool json = false;
+  bool strict = false;  // every warning is reported as an error
 };
 
 nlohmann::ordered_json located(const std::string& file, const std::string& pointer,
@@ -30,6 +33,13 @@ nlohmann::ordered_json located(const std::string& file, const std::string& point
 }
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  // A model first and a config second is the common slip; the model loader's own message
+  // ("unknown format") would not say so.
+  if (lower_extension(options.config) != "json" && lower_extension(options.model) == "json") {
+    err << "critter: check takes the config first, then the model: critter check " << options.model
+        << " " << options.config << "\n";
+    return kExitUsage;
+  }
   auto model = load_model(options.model, {}, nullptr);
   if (!model) return report(model.error(), err);
 
@@ -37,24 +47,36 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   std::vector<Error> errors;
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options.asset_roots;
-  // Every stage lists all of its errors: parse (binding then does not run), bind, compile.
+  load_options.host_parameters = options.host_parameters;
+  // An expression reading a name nothing declares is an error here: it would read as unset.
+  load_options.complete_schema = true;
+  // Every stage lists all of its errors: parse, then bind and compile of what did parse.
   (void)io::load_controller(options.config, std::make_shared<const Model>(std::move(*model)),
                             load_options, &diag, &errors);
+  std::vector<Warning> warnings(diag.items().begin(), diag.items().end());
+  if (options.strict) {
+    // After the errors of the stages, in the order the warnings came.
+    for (Warning& w : warnings) {
+      errors.push_back(Error::at(ErrorCode::kInvalid, std::move(w.path), std::move(w.location),
+                                 std::move(w.message)));
+    }
+    warnings.clear();
+  }
 
   if (options.json) {
     nlohmann::ordered_json doc;
     doc["errors"] = nlohmann::ordered_json::array();
     doc["warnings"] = nlohmann::ordered_json::array();
     for (const Error& e : errors) doc["errors"].push_back(located(e.path, e.location, e.message));
-    for (const Warning& w : diag.items()) {
+    for (const Warning& w : warnings) {
       doc["warnings"].push_back(located(w.path, w.location, w.message));
     }
     out << doc.dump(2) << "\n";
   } else {
     for (const Error& e : errors) err << e.to_string() << "\n";
-    for (const Warning& w : diag.items()) err << w.to_string() << "\n";
+    for (const Warning& w : warnings) err << w.to_string() << "\n";
     out << options.config << ": " << errors.size() << " error" << (errors.size() == 1 ? "" : "s")
-        << ", " << diag.size() << " warning" << (diag.size() == 1 ? "" : "s") << "\n";
+        << ", " << warnings.size() << " warning" << (warnings.size() == 1 ? "" : "s") << "\n";
   }
   return errors.empty() ? kExitOk : kExitBadInput;
 }
@@ -71,7 +93,11 @@ Command add_check_command(CLI::App& root) {
       ->required();
   app->add_option("--asset-root", options->asset_roots,
                   "Folder searched for extends, template and file: paths (repeatable)");
+  app->add_option("--host-param", options->host_parameters,
+                  "A parameter the game sets that the config need not declare (repeatable)");
   app->add_flag("--json", options->json, "Print {\"errors\": [...], \"warnings\": [...]} as JSON");
+  app->add_flag("--strict", options->strict,
+                "Report every warning as an error (exit 1 when there is any), for CI");
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_check(*options, out, err);
                  }};

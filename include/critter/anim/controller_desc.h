@@ -297,8 +297,12 @@ struct ControllerDesc {
   std::vector<ControllerAnimationDesc> animations;
   // Parameters with their initial values (a creature's description starts from
   // creature::builtin_schema()); names read by expressions and not declared here are added
-  // (unset) when the program compiles.
+  // (unset) when the program compiles, with a warning, unless `schema_complete` is set.
   ParameterSchema schema;
+  // True when `schema` lists every parameter the host will set (config::bind with
+  // BindOptions::complete_schema: the config's declarations, the built-ins and the host's
+  // parameters): a name an expression reads that the schema lacks is then a compile error.
+  bool schema_complete = false;
   quat root_bone_rotation{1.0f, 0.0f, 0.0f, 0.0f};  // top-level rootBoneRotation (§12)
   vec3 root_bone_translation{0.0f};                 // metres
   float model_scale = 1.0f;

@@ -48,10 +48,16 @@ class ControllerProgram {
   // the indices. An expression that does not compile is reported at its
   // SourceLocation when the description has one (path: its file, else ControllerDesc::source;
   // location: its JSON pointer; message "expression '<text>': <reason> (column N)"), once per
-  // location; a name it reads that the schema lacks is warned about there ("parameter 'X' is
-  // neither declared nor built in") when `diag` is given. Every expression is compiled even after
-  // one fails; the first error is returned and `all_errors` (when given) receives every one.
-  // Other errors (kInvalid, path "ControllerDesc", location a pointer such as
+  // location. A parameter an expression reads that the schema lacks is declared unset and, with
+  // " (did you mean A, B?)" naming the nearest schema names when some are near, either warned
+  // about there ("parameter 'X' is neither declared nor built in", when `diag` is given) or, when
+  // `desc.schema_complete` is set (config::BindOptions::complete_schema), an error there
+  // ("expression
+  // '<text>': parameter 'X' is neither declared nor built in"): it would read as unset for ever.
+  // A host that sets parameters the config does not declare lists them first
+  // (config::BindOptions::host_parameters) or declares them in `desc.schema`. Every expression is
+  // compiled even after one fails; the first error is returned and `all_errors` (when given)
+  // receives every one. Other errors (kInvalid, path "ControllerDesc", location a pointer such as
   // "states/0/rules/1/condition"): an unlocated condition or expression that does not compile, a
   // layer index or clip index out of range, a mask whose size is not the joint count or with a
   // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1], a

@@ -321,17 +321,23 @@ quat root_bone_rotation_from_degrees(const vec3& degrees);
 // Reads the config at `path`: relaxed JSON (comments, trailing commas, case-insensitive names),
 // `extends` chains, the template and every field of §4-§8, §16 and §18. The first error is
 // returned; when `all_errors` is given every error found is appended to it (the reader continues
-// after an error in one element). Warnings go to `diag` (may be null).
+// after an error in one element). Warnings go to `diag` (may be null). With `partial` given and
+// errors found, the config read is stored there whenever the file itself was read (its JSON and
+// `extends` chain loaded): each element that failed is skipped or keeps its field defaults, an
+// unknown template leaves Simple (and the layer names unchecked), so a checker can bind the rest
+// and list the bind and expression errors in the same pass.
 Result<AnimationConfig> load_animation_config(std::string_view path,
                                               const AnimationConfigOptions& options = {},
                                               Diagnostics* diag = nullptr,
-                                              std::vector<Error>* all_errors = nullptr);
+                                              std::vector<Error>* all_errors = nullptr,
+                                              AnimationConfig* partial = nullptr);
 
 // As load_animation_config() for a document already in memory; `path` names it in errors and is
 // the base of relative `extends` and `template` paths.
 Result<AnimationConfig> parse_animation_config(std::string_view text, std::string_view path,
                                                const AnimationConfigOptions& options = {},
                                                Diagnostics* diag = nullptr,
-                                               std::vector<Error>* all_errors = nullptr);
+                                               std::vector<Error>* all_errors = nullptr,
+                                               AnimationConfig* partial = nullptr);
 
 }  // namespace critter::config

@@ -58,6 +58,14 @@ struct BindOptions {
   // The host's `file:` clips; empty: a `file:` source is a kUnsupported error, as the host must
   // load the file's clip into the model first.
   FileClipIndex file_clips;
+  // Parameters the host sets at run time without the config declaring them (a game's own state,
+  // such as a legacy `Gait`): declared unset in the schema, so expressions and properties may
+  // read them without a warning.
+  std::vector<std::string> host_parameters;
+  // True: the schema is complete (ControllerDesc::schema_complete), so a parameter an expression
+  // reads that is neither declared in the config, built in nor in `host_parameters` is a compile
+  // error (a typo would read as unset for ever). False: it is declared unset with a warning.
+  bool complete_schema = false;
 };
 
 // Builds the controller description of `config` for `model`.
@@ -88,8 +96,10 @@ struct BindOptions {
 // value must be a bool, number, string or array of 2 or 3 numbers; a listed property is still
 // type-checked); properties of types the registry only declares are not checked; IK chains of
 // fewer than 2 bones. Warnings: template mask bones the model lacks, parameters named (not by
-// expressions: compile warns about those) that are neither declared nor built in, declared
-// driver types that are not implemented.
+// expressions: compile reports those as errors) that are neither declared nor built in, declared
+// driver types that are not implemented. A message about a name that nothing matches (bone,
+// clip or alias, driver type, parameter) ends with " (did you mean A, B?)" when up to three known
+// names are near it (closest_names() in core/strings.h).
 //
 // The first error is returned; `all_errors` (when given) receives every one. With `partial`
 // given, a description is stored there even when there are errors, with each element that failed

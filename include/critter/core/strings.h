@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace critter {
 
@@ -30,6 +31,15 @@ bool iends_with(std::string_view text, std::string_view affix);
 // The Levenshtein distance (insertions, deletions, substitutions) between `a` and `b` up to ASCII
 // case, for "did you mean" suggestions.
 std::size_t iedit_distance(std::string_view a, std::string_view b);
+// The `candidates` closest to `name` by iedit_distance() (at most `limit`, best first, ties in the
+// order given); empty when none is near enough to be a likely typo: at most a third of the
+// length of `name` edits away, and at least 2 allowed for short names.
+std::vector<std::string> closest_names(std::span<const std::string_view> candidates,
+                                       std::string_view name, std::size_t limit = 3);
+std::vector<std::string> closest_names(std::span<const std::string> candidates,
+                                       std::string_view name, std::size_t limit = 3);
+// " (did you mean a, b?)" for the given suggestions, to append to a message; empty for none.
+std::string did_you_mean(std::span<const std::string> names);
 
 // `text` with ASCII letters lowered.
 std::string to_lower(std::string_view text);

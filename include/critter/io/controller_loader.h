@@ -24,6 +24,10 @@ struct ControllerLoadOptions {
   // The driver types the config may name (null: creature::default_drivers(), the engine drivers
   // and the legacy creature drivers); used by bind and compile during the call only.
   const anim::DriverRegistry* drivers = nullptr;
+  // Parameters the host sets at run time that the config need not declare, and whether any
+  // other undeclared name an expression reads is an error (config::BindOptions).
+  std::vector<std::string> host_parameters;
+  bool complete_schema = false;
 };
 
 // A compiled controller and the model it drives. `program` refers to `model` (its clip indices,
@@ -39,8 +43,9 @@ struct LoadedController {
 // Loads the config at `config_path` and compiles it against `model`. Returns the first error
 // (code, the file it came from, the JSON pointer); warnings go to `diag` (may be null). A null
 // `model` is a kUsage error. With `all_errors` given, every error of every stage is appended to
-// it: parse errors (binding then does not run), else the bind errors and the expression errors
-// of the one compile (of the description with what failed to bind left inert).
+// it: the parse errors, then the bind errors and the expression errors of the one compile of what
+// did parse and bind (elements that failed left inert; see load_animation_config's `partial`).
+// Only a file that cannot be read or is not JSON stops the pass at the parse stage.
 //
 // `file:path#Clip` sources (animation-config.md §7; the first clip when there is no '#'): each
 // distinct file the config names (in `animations` or in rules; paths resolved as in §1) is loaded
