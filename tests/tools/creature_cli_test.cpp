@@ -9,45 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "support/cli_runner.h"
-#include "support/glb_builder.h"
+#include "support/pose_json.h"
 
 namespace critter {
 namespace {
 
 using nlohmann::json;
-using test_support::CliTest;
+using test_support::PoseJsonTest;
 using test_support::RunResult;
 
-class CreatureCliTest : public CliTest {
- protected:
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = (dir_ / name).string();
-    testing::write_file(path, text);
-    return path;
-  }
-
-  json pose_json(std::vector<std::string> args) const {
-    args.insert(args.begin(), "pose");
-    args.push_back("--json");
-    const RunResult r = run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return json::parse(r.out, nullptr, false);
-  }
-
-  static bool all_finite(const json& j) {
-    if (j.is_number()) return std::isfinite(j.get<double>());
-    if (j.is_array() || j.is_object()) {
-      for (const json& e : j) {
-        if (!all_finite(e)) return false;
-      }
-    }
-    return true;
-  }
-};
+using CreatureCliTest = PoseJsonTest;
 
 TEST_F(CreatureCliTest, GaitFollowsTheTimelineSpeedAndFootstepsAreReported) {
-  const std::string timeline = write("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
+  const std::string timeline = write_text("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
       {"t": 1, "state": {"speed": 2.4}}, {"t": 2, "state": {"speed": 3.5}}]})");
   const json out = pose_json({"builtin:four-legged", "--creature", "four-legged", "--species",
                               "horse", "--rig-param", "CanTrot=true", "--timeline", timeline,
@@ -78,7 +52,7 @@ TEST_F(CreatureCliTest, WithoutTrotTheHorseGoesFromWalkStraightToCanter) {
 }
 
 TEST_F(CreatureCliTest, DeathEndsWithTheBodyRolledAndStill) {
-  const std::string timeline = write("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
+  const std::string timeline = write_text("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
       {"t": 0.5, "state": {"health": 0, "death_cause": [3, 0, 0]}}]})");
   const json out = pose_json({"builtin:four-legged", "--creature", "four-legged", "--timeline",
                               timeline, "--time", "0.4", "--time", "3", "--time", "4"});
@@ -116,7 +90,7 @@ TEST_F(CreatureCliTest, RenderedGifStepsTheCreatureThroughTheTimeline) {
   // 45 frames at 15 fps: 0..2.93 s. The wolf walks, trots from 1 s and canters from 2 s; the GIF
   // path simulates every frame's time, so the canter's sound comes only after 2 s and footsteps
   // only before it.
-  const std::string timeline = write("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
+  const std::string timeline = write_text("t.json", R"({"keys": [{"t": 0, "state": {"speed": 1}},
       {"t": 1, "state": {"speed": 2.4}}, {"t": 2, "state": {"speed": 3.5}}]})");
   const std::string gif = (dir_ / "walk.gif").string();
   const RunResult r =

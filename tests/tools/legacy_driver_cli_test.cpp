@@ -10,14 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "support/cli_runner.h"
-#include "support/glb_builder.h"
+#include "support/pose_json.h"
 
 namespace critter {
 namespace {
 
 using nlohmann::json;
-using test_support::CliTest;
+using test_support::PoseJsonTest;
 using test_support::RunResult;
 
 constexpr const char* kWalkConfig = R"({
@@ -27,32 +26,8 @@ constexpr const char* kWalkConfig = R"({
                                          "driverArgs": { "Species": "wolf" } } } ] } }
 })";
 
-class LegacyDriverCliTest : public CliTest {
+class LegacyDriverCliTest : public PoseJsonTest {
  protected:
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = (dir_ / name).string();
-    testing::write_file(path, text);
-    return path;
-  }
-
-  json pose_json(std::vector<std::string> args) const {
-    args.insert(args.begin(), "pose");
-    args.push_back("--json");
-    const RunResult r = run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return json::parse(r.out, nullptr, false);
-  }
-
-  static bool all_finite(const json& j) {
-    if (j.is_number()) return std::isfinite(j.get<double>());
-    if (j.is_array() || j.is_object()) {
-      for (const json& e : j) {
-        if (!all_finite(e)) return false;
-      }
-    }
-    return true;
-  }
-
   // The local rotations of every node at time `i` of a pose --json.
   static std::vector<json> rotations(const json& out, std::size_t i) {
     std::vector<json> r;
@@ -73,7 +48,7 @@ class LegacyDriverCliTest : public CliTest {
 };
 
 TEST_F(LegacyDriverCliTest, FourLeggedWalkRunsFromParamAndMovesWithSpeed) {
-  const std::string config = write("walk.json", kWalkConfig);
+  const std::string config = write_text("walk.json", kWalkConfig);
   const std::vector<std::string> times = {"--time", "0.5", "--time", "0.6", "--time", "0.7"};
   std::vector<std::string> walking = {
       "builtin:four-legged", "--config", config, "--param", "Speed=2", "--param",
@@ -102,7 +77,7 @@ TEST_F(LegacyDriverCliTest, FourLeggedWalkRunsFromParamAndMovesWithSpeed) {
 }
 
 TEST_F(LegacyDriverCliTest, FasterSpeedCantersAndIsDeadRollsOver) {
-  const std::string config = write("walk.json", kWalkConfig);
+  const std::string config = write_text("walk.json", kWalkConfig);
   const json walk = pose_json({"builtin:four-legged", "--config", config, "--param", "Speed=1",
                                "--param", "IsOnGround=true", "--time", "1"});
   const json canter = pose_json({"builtin:four-legged", "--config", config, "--param", "Speed=6",
@@ -128,7 +103,7 @@ TEST_F(LegacyDriverCliTest, FasterSpeedCantersAndIsDeadRollsOver) {
 }
 
 TEST_F(LegacyDriverCliTest, NonFiniteParamsNeverReachThePose) {
-  const std::string config = write("walk.json", kWalkConfig);
+  const std::string config = write_text("walk.json", kWalkConfig);
   const json out =
       pose_json({"builtin:four-legged", "--config", config, "--param", "Speed=1e300", "--param",
                  "IsOnGround=true", "--param", "LookAngleX=-1e300", "--time", "0.5"});
@@ -136,13 +111,13 @@ TEST_F(LegacyDriverCliTest, NonFiniteParamsNeverReachThePose) {
 }
 
 TEST_F(LegacyDriverCliTest, CheckKnowsTheImplementedDrivers) {
-  const std::string config = write("walk.json", kWalkConfig);
+  const std::string config = write_text("walk.json", kWalkConfig);
   const RunResult ok = run({"check", config, "builtin:four-legged"});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.err.find("not implemented"), std::string::npos) << ok.err;
   EXPECT_NE(ok.out.find("0 errors, 0 warnings"), std::string::npos) << ok.out;
 
-  const std::string turn = write("turn.json", R"({"states": {"body": {"layer": "Base",
+  const std::string turn = write_text("turn.json", R"({"states": {"body": {"layer": "Base",
       "rules": [{"condition": "true", "animation": "driver:GltfBodyTurn"}]}}})");
   const RunResult declared = run({"check", turn, "builtin:four-legged"});
   EXPECT_EQ(declared.exit_code, 0) << declared.err;
@@ -150,7 +125,7 @@ TEST_F(LegacyDriverCliTest, CheckKnowsTheImplementedDrivers) {
       << declared.err;
 
   // A property the driver does not list is an error at its pointer.
-  const std::string typo = write("typo.json", R"({"states": {"body": {"layer": "Base",
+  const std::string typo = write_text("typo.json", R"({"states": {"body": {"layer": "Base",
       "rules": [{"condition": "true", "animation": {"source": "driver:FourLeggedWalk",
                  "driverArgs": {"Specie": "wolf"}}}]}}})");
   const RunResult bad = run({"check", typo, "builtin:four-legged"});
