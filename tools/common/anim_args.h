@@ -18,7 +18,7 @@ namespace critter::tools {
 
 // The seven playback modes' names in anim::PlaybackMode's integer order (Defold's 0..6).
 inline constexpr const char* kPlaybackModeNames[] = {
-    "none",         "once_forward", "once_backward", "once_pingpong",
+    "none",         "once_forward",  "once_backward", "once_pingpong",
     "loop_forward", "loop_backward", "loop_pingpong"};
 
 // A playback mode by name (any case, '-' or '_') or by its Defold number 0..6; -1 when unknown.

@@ -214,8 +214,7 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
         Error::at(ErrorCode::kUsage, o.file, "--param", "--param sets a parameter of --config"),
         err);
   const int mode = tools::parse_playback_mode(o.mode.empty() ? "loop_forward" : o.mode);
-  if (mode < 0)
-    return report(tools::unknown_playback_mode(o.file, o.mode), err);
+  if (mode < 0) return report(tools::unknown_playback_mode(o.file, o.mode), err);
   for (float t : o.times) {
     if (!std::isfinite(t) || t < 0.0f)
       return report(Error::at(ErrorCode::kUsage, o.file, "--time",

@@ -52,8 +52,9 @@ struct ViewerOptions {
 
 // Runs the viewer; returns the process exit code (0 on success, 1 when the window, the renderer
 // or the start-up model could not be created (no display: the message says so), the --anim
-// clip is not in the start-up model (the clip names on stderr), the config failed to load (the located error on
-// stderr), a --param named no parameter of the config or did not fit its parameter, the
+// clip is not in the start-up model (the clip names on stderr), the config failed to load (the
+// located error on stderr), a --param named no parameter of the config or did not fit its
+// parameter, the
 // --creature rig found the model without the bones it needs, or the screenshot could not be
 // written; 2 when the rig rejects the --species or a --rig-param (the located error on stderr).
 int run_viewer(const ViewerOptions& options);
