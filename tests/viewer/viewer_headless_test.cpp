@@ -47,6 +47,14 @@ class ViewerHeadless : public ::testing::Test {
     }
     return code;
   }
+  // Runs the viewer with `args` with no display at all (no X server, no Wayland).
+  int run_without_display(const std::string& args) const {
+    const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" CRITTER_VIEWER "' " + args +
+                            " >'" + (dir_ / "out.txt").string() + "' 2>'" +
+                            (dir_ / "err.txt").string() + "'";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
   std::string err() const { return slurp(dir_ / "err.txt"); }
 
   fs::path dir_;
@@ -82,7 +90,7 @@ Picture inspect(const fs::path& png) {
 TEST_F(ViewerHeadless, DrawsAnAnimatedModelIntoAScreenshot) {
   const fs::path png = dir_ / "shot.png";
   ASSERT_EQ(run("'" + shared_model("greenman/greenman.glb") +
-                "' --frames 5 --width 320 --height 240 --hide-ui --clip 2_move --screenshot '" +
+                "' --frames 5 --width 320 --height 240 --hide-ui --anim 2_move --screenshot '" +
                 png.string() + "'"),
             0)
       << err();
@@ -328,6 +336,94 @@ TEST_F(ViewerHeadless, BuiltinModelsOpenWithoutAFile) {
 TEST_F(ViewerHeadless, ScreenshotNeedsFrames) {
   EXPECT_EQ(run("--screenshot x.png"), 2);
   EXPECT_NE(err().find("--screenshot needs --frames"), std::string::npos) << err();
+}
+
+// The flags the command-line tool spells the same way: --anim, --mode by name, --clips.
+class ViewerFlags : public ViewerHeadless {
+ protected:
+  // A screenshot of `model` after 3 frames of 0.3 s with `args`; its pixels.
+  std::vector<unsigned char> shot(const std::string& model, const std::string& args,
+                                  const std::string& name) const {
+    const fs::path png = dir_ / name;
+    const int code = run("'" + model + "' --frames 3 --dt 0.3 --width 200 --height 200 --hide-ui " +
+                         args + " --screenshot '" + png.string() + "'");
+    EXPECT_EQ(code, 0) << args << ": " << err();
+    return pixels(png);
+  }
+};
+
+const char* const kCharacterB3d =
+    "/usr/share/games/minetest/games/minetest_game/mods/player_api/models/character.b3d";
+
+TEST_F(ViewerFlags, AnUnknownAnimationExitsWithTheClipNames) {
+  const std::string model = shared_model("greenman/greenman.glb");
+  EXPECT_EQ(run("'" + model + "' --frames 1 --anim 2_mvoe"), 1);
+  EXPECT_NE(err().find("critter-viewer: " + model +
+                       ":--anim: no animation '2_mvoe' (have: 0_pose, 1_idle, 2_move, "
+                       "3_attack)\n"),
+            std::string::npos)
+      << err();
+  // --clip is the same option under its older name.
+  EXPECT_EQ(run("'" + model + "' --frames 1 --clip 7"), 1);
+  EXPECT_NE(err().find(":--anim: no animation '7' (have: 0_pose,"), std::string::npos) << err();
+}
+
+TEST_F(ViewerFlags, AnimPicksTheClipByNameOrIndex) {
+  const std::string model = shared_model("greenman/greenman.glb");
+  const auto by_name = shot(model, "--anim 2_move", "name.png");
+  const auto by_index = shot(model, "--anim 2", "index.png");
+  const auto alias = shot(model, "--clip 2_move", "alias.png");
+  const auto other = shot(model, "--anim 3_attack", "other.png");
+  ASSERT_EQ(by_name.size(), 200u * 200u * 3u);
+  EXPECT_EQ(differing_pixels(by_name, by_index), 0);
+  EXPECT_EQ(differing_pixels(by_name, alias), 0);
+  EXPECT_GT(differing_pixels(by_name, other), 50);
+}
+
+TEST_F(ViewerFlags, ModeTakesTheCommandLinesNamesAndNumbers) {
+  const std::string model = shared_model("RiggedFigure/RiggedFigure.glb");
+  const auto forward = shot(model, "--mode once_forward", "forward.png");
+  const auto number = shot(model, "--mode 1", "number.png");
+  const auto dashed = shot(model, "--mode Once-Forward", "dashed.png");
+  const auto backward = shot(model, "--mode once_backward", "backward.png");
+  ASSERT_EQ(forward.size(), 200u * 200u * 3u);
+  EXPECT_EQ(differing_pixels(forward, number), 0);
+  EXPECT_EQ(differing_pixels(forward, dashed), 0);
+  EXPECT_GT(differing_pixels(forward, backward), 50);
+}
+
+TEST_F(ViewerFlags, AnUnknownModeIsAUsageError) {
+  EXPECT_EQ(run("model.glb --mode sideways"), 2);
+  EXPECT_EQ(err(),
+            "critter-viewer: model.glb:--mode: unknown playback mode 'sideways' (none, "
+            "once_forward, once_backward, once_pingpong, loop_forward, loop_backward, "
+            "loop_pingpong or 0..6)\n");
+  EXPECT_EQ(run("model.glb --mode 7"), 2);
+  EXPECT_NE(err().find("unknown playback mode '7'"), std::string::npos) << err();
+}
+
+TEST_F(ViewerFlags, ClipsCutTheAnimationIntoNamedRanges) {
+  if (!fs::exists(kCharacterB3d)) GTEST_SKIP() << "no Minetest player model installed";
+  const std::string clips = " --clips stand:0-79,walk:168-187";
+  EXPECT_EQ(run(std::string("'") + kCharacterB3d + "' --frames 1 --anim wlk" + clips), 1);
+  EXPECT_NE(err().find(":--anim: no animation 'wlk' (have: stand, walk)\n"), std::string::npos)
+      << err();
+  const auto stand = shot(kCharacterB3d, "--anim stand" + clips, "stand.png");
+  const auto walk = shot(kCharacterB3d, "--anim walk" + clips, "walk.png");
+  ASSERT_EQ(stand.size(), 200u * 200u * 3u);
+  EXPECT_GT(differing_pixels(stand, walk), 20);
+}
+
+TEST_F(ViewerFlags, MalformedClipsAreAUsageError) {
+  EXPECT_EQ(run("model.glb --clips walk:168-"), 2);
+  EXPECT_EQ(err(), "critter-viewer: --clips: entry 1 'walk:168-': missing end frame\n");
+}
+
+TEST_F(ViewerFlags, WithoutADisplayItSaysSo) {
+  EXPECT_EQ(run_without_display("'" + shared_model("greenman/greenman.glb") + "' --frames 1"), 1);
+  EXPECT_EQ(err(),
+            "critter-viewer: no display: DISPLAY and WAYLAND_DISPLAY are unset; run it in a "
+            "desktop session or under xvfb-run, or draw pictures with critter render\n");
 }
 
 }  // namespace

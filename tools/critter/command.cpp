@@ -1,6 +1,5 @@
 #include "command.h"
 
-#include <charconv>
 #include <filesystem>
 #include <ostream>
 
@@ -23,21 +22,6 @@ Status create_output_folder(const std::string& path) {
                           "cannot create the output folder '" + folder.string() + "'" +
                               (ec ? ": " + ec.message() : std::string())));
   return {};
-}
-
-Result<int> clip_from_arg(const Model& model, const std::string& anim, const std::string& file) {
-  if (anim.empty()) return model.clips().empty() ? -1 : 0;
-  if (const int by_name = model.find_clip(anim); by_name >= 0) return by_name;
-  int index = -1;
-  const auto r = std::from_chars(anim.data(), anim.data() + anim.size(), index);
-  if (r.ec == std::errc() && r.ptr == anim.data() + anim.size() && index >= 0 &&
-      static_cast<std::size_t>(index) < model.clips().size())
-    return index;
-  std::string names;
-  for (const Clip& c : model.clips()) names.append(names.empty() ? "" : ", ").append(c.name());
-  return fail(
-      Error::at(ErrorCode::kUsage, file, "--anim",
-                "no animation '" + anim + "' (have: " + (names.empty() ? "none" : names) + ")"));
 }
 
 void add_load_flags(CLI::App* app, LoadFlags& flags) {

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "../common/anim_args.h"
 #include "../common/builtin_models.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
@@ -60,10 +61,8 @@ using tools::builtin_model_names;
 using tools::kBuiltinPrefix;
 using tools::load_model;
 
-// The clip an `--anim` argument names: a clip name first (exact, then case-insensitive), then a
-// 0-based index. An empty argument picks the first clip, or -1 (the rest pose) for a model without
-// clips. Anything else is a kUsage error at "--anim" listing the clip names.
-Result<int> clip_from_arg(const Model& model, const std::string& anim, const std::string& file);
+// The clip an `--anim` argument names (tools/common/anim_args.h).
+using tools::clip_from_arg;
 
 // `critter info FILE [--json]`: loads a model file and describes it.
 Command add_info_command(CLI::App& root);

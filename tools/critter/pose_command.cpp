@@ -41,19 +41,6 @@ struct PoseOptions {
   std::string timeline;
 };
 
-constexpr const char* kModeNames[] = {"none",          "once_forward", "once_backward",
-                                      "once_pingpong", "loop_forward", "loop_backward",
-                                      "loop_pingpong"};
-
-// A mode by name (any case, '-' or '_') or by its Defold number 0..6; -1 when unknown.
-int parse_mode(std::string_view written) {
-  std::string text = to_lower(written);
-  std::replace(text.begin(), text.end(), '-', '_');
-  for (int i = 0; i < 7; ++i)
-    if (text == kModeNames[i] || text == std::to_string(i)) return i;
-  return -1;
-}
-
 // Bones in file order: by source (glTF node) index where the format has one, else bone order.
 std::vector<int> report_order(const Model& model) {
   const auto source = model.skeleton().source_indices();
@@ -226,13 +213,8 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     return report(
         Error::at(ErrorCode::kUsage, o.file, "--param", "--param sets a parameter of --config"),
         err);
-  const int mode = parse_mode(o.mode.empty() ? "loop_forward" : o.mode);
-  if (mode < 0)
-    return report(Error::at(ErrorCode::kUsage, o.file, "--mode",
-                            "unknown playback mode '" + o.mode +
-                                "' (none, once_forward, once_backward, once_pingpong, "
-                                "loop_forward, loop_backward, loop_pingpong or 0..6)"),
-                  err);
+  const int mode = tools::parse_playback_mode(o.mode.empty() ? "loop_forward" : o.mode);
+  if (mode < 0) return report(tools::unknown_playback_mode(o.file, o.mode), err);
   for (float t : o.times) {
     if (!std::isfinite(t) || t < 0.0f)
       return report(Error::at(ErrorCode::kUsage, o.file, "--time",
@@ -368,7 +350,7 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     nlohmann::json doc = {{"model", o.file},
                           {"anim", c ? nlohmann::json(c->name()) : nlohmann::json(nullptr)},
                           {"duration", json_number(c ? c->duration() : 0.0f)},
-                          {"mode", kModeNames[mode]},
+                          {"mode", tools::kPlaybackModeNames[mode]},
                           {"times", jtimes}};
     out << doc.dump(2) << "\n";
   }

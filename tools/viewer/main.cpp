@@ -1,8 +1,10 @@
 // critter-viewer: interactive viewer for creature models (see viewer_app.h).
 #include <CLI/CLI.hpp>
 
+#include "../common/anim_args.h"
 #include "../common/creature_spec.h"
 #include "../common/param_arg.h"
+#include "critter/io/clip_ranges.h"
 #include "viewer_app.h"
 
 int main(int argc, char** argv) {
@@ -15,9 +17,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000));
   app.add_option("--screenshot", o.screenshot, "Write the last frame to this PNG (with --frames)");
   app.add_flag("--hide-ui", o.hide_ui, "No UI panels");
-  app.add_option("--clip", o.clip, "Clip to play: name or index");
-  app.add_option("--mode", o.mode, "Playback mode 0..6 (Defold's values; 4 = loop forward)")
-      ->check(CLI::Range(0, 6));
+  app.add_option("--anim", o.anim, "Animation to play: clip name or index (default: the first)");
+  app.add_option("--clip", o.anim, "Same as --anim")->group("");
+  std::string mode;
+  app.add_option("--mode", mode,
+                 "Playback mode: none, once_forward, once_backward, once_pingpong, loop_forward "
+                 "(default), loop_backward, loop_pingpong, or Defold's number 0..6");
+  app.add_option("--clips", o.clips,
+                 "Cut a file's single long animation into named frame ranges: "
+                 "name:start-end,... (B3D and other frame-based files)");
   app.add_option("--rate", o.rate, "Playback rate")->check(CLI::NonNegativeNumber);
   app.add_flag("--ortho", o.orthographic, "Orthographic projection");
   app.add_flag("--cpu-skinning", o.cpu_skinning, "Skin on the CPU (reference path)");
@@ -48,6 +56,20 @@ int main(int argc, char** argv) {
   app.add_option("--rig-param", o.creature.rig_params,
                  "Rig setting NAME=VALUE overriding the species preset (repeatable)");
   CLI11_PARSE(app, argc, argv);
+  if (!mode.empty()) {
+    o.mode = critter::tools::parse_playback_mode(mode);
+    if (o.mode < 0) {
+      std::fprintf(stderr, "critter-viewer: %s\n",
+                   critter::tools::unknown_playback_mode(o.model, mode).to_string().c_str());
+      return 2;
+    }
+  }
+  if (!o.clips.empty()) {
+    if (auto ranges = critter::io::parse_clip_ranges(o.clips, "--clips"); !ranges) {
+      std::fprintf(stderr, "critter-viewer: %s\n", ranges.error().to_string().c_str());
+      return 2;
+    }
+  }
   const bool creature = !o.creature.creature.empty();
   if (o.creature.any() && !creature) {
     std::fprintf(stderr,

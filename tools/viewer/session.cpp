@@ -22,8 +22,9 @@ Session::Session(Model model)
       instance_(std::make_unique<anim::Instance>(*model_)),
       pinned_(model_->meshes().size()) {}
 
-Result<std::unique_ptr<Session>> Session::open(std::string_view path, Diagnostics* diag) {
-  Result<Model> model = tools::load_model(std::string(path), {}, diag);
+Result<std::unique_ptr<Session>> Session::open(std::string_view path, Diagnostics* diag,
+                                               const io::LoadOptions& options) {
+  Result<Model> model = tools::load_model(std::string(path), options, diag);
   if (!model) return std::unexpected(model.error());
   return std::make_unique<Session>(std::move(*model));
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/anim_args.h"
 #include "../common/builtin_models.h"
 #include "bone_overlay.h"
 #include "camera_control.h"
@@ -28,6 +29,7 @@
 #include "critter/gl/context.h"
 #include "critter/gl/gpu_model.h"
 #include "critter/gl/renderer.h"
+#include "critter/io/clip_ranges.h"
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/image/image_writer.h"
 #include "frame_stats.h"
@@ -103,6 +105,7 @@ class App {
   static void on_drop(GLFWwindow* window, int count, const char** paths);
 
   ViewerOptions options_;
+  io::LoadOptions load_options_;  // every model opened is loaded with these (--clips)
   std::unique_ptr<gl::WindowContext> window_;
   std::unique_ptr<gl::Renderer> renderer_;
   std::unique_ptr<Session> session_;
@@ -166,7 +169,7 @@ bool App::open(const std::string& path, bool strict) {
   if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
   if (!options_.creature.creature.empty()) return open_with_creature(path);
   Diagnostics diag;
-  auto session = Session::open(path, &diag);
+  auto session = Session::open(path, &diag, load_options_);
   if (!session) {
     status_ = session.error().to_string();
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
@@ -199,7 +202,7 @@ bool App::open(const std::string& path, bool strict) {
 bool App::open_with_config(const std::string& model_path, const std::string& config_path,
                            bool strict) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, {}, &diag);
+  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options_.asset_roots;
@@ -244,7 +247,7 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
 
 bool App::open_with_creature(const std::string& model_path) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, {}, &diag);
+  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
   if (!model) return fail_open(model.error().to_string());
   auto panel = CreaturePanel::load(options_.creature,
                                    std::make_shared<const Model>(std::move(*model)), model_path);
@@ -319,6 +322,23 @@ void App::start_clip(const std::string& which) {
 }
 
 int App::run() {
+  // GLFW's own message for a missing display names X11 internals; say what to do instead.
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((x11 == nullptr || *x11 == '\0') && (wayland == nullptr || *wayland == '\0')) {
+    std::fprintf(stderr,
+                 "critter-viewer: no display: DISPLAY and WAYLAND_DISPLAY are unset; run it in a "
+                 "desktop session or under xvfb-run, or draw pictures with critter render\n");
+    return 1;
+  }
+  if (!options_.clips.empty()) {
+    auto ranges = io::parse_clip_ranges(options_.clips, "--clips");
+    if (!ranges) {
+      std::fprintf(stderr, "critter-viewer: %s\n", ranges.error().to_string().c_str());
+      return 2;
+    }
+    load_options_.clips = std::move(*ranges);
+  }
   gl::WindowOptions wo;
   wo.width = options_.width;
   wo.height = options_.height;
@@ -364,7 +384,14 @@ int App::run() {
       if (Status s = session_->set_mode(static_cast<anim::PlaybackMode>(options_.mode)); !s)
         status_ = s.error().to_string();
       session_->set_rate(options_.rate);
-      start_clip(options_.clip);
+      const Result<int> clip = tools::clip_from_arg(session_->model(), options_.anim, model_path_);
+      if (!clip) {
+        std::fprintf(stderr, "critter-viewer: %s\n", clip.error().to_string().c_str());
+        return 1;
+      }
+      if (*clip >= 0) {
+        if (Status s = session_->play(*clip); !s) status_ = s.error().to_string();
+      }
     }
   }
 

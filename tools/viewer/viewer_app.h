@@ -26,8 +26,13 @@ struct ViewerOptions {
   int frames = 0;          // > 0: draw this many frames, then exit
   std::string screenshot;  // PNG written after the last frame (requires frames > 0)
   bool hide_ui = false;    // no ImGui panels (screenshots of the model alone)
-  std::string clip;        // clip to play at start: name or index; empty: the first clip
-  int mode = 4;            // playback mode 0..6 (default LoopForward)
+  // --anim: clip to play at start, name or index (tools::clip_from_arg); empty: the first clip.
+  // A name the model lacks makes run_viewer() fail.
+  std::string anim;
+  int mode = 4;  // playback mode 0..6 (anim::PlaybackMode; default LoopForward)
+  // --clips name:start-end,...: frame ranges cutting a file's single long track into clips
+  // (io::parse_clip_ranges syntax, checked before run_viewer); empty: the file's own clips.
+  std::string clips;
   float rate = 1.0f;
   bool orthographic = false;
   bool cpu_skinning = false;
@@ -46,8 +51,10 @@ struct ViewerOptions {
 };
 
 // Runs the viewer; returns the process exit code (0 on success, 1 when the window, the renderer
-// or the start-up model could not be created, the config failed to load (the located error on
-// stderr), a --param named no parameter of the config or did not fit its parameter, the
+// or the start-up model could not be created (no display: the message says so), the --anim
+// clip is not in the start-up model (the clip names on stderr), the config failed to load (the
+// located error on stderr), a --param named no parameter of the config or did not fit its
+// parameter, the
 // --creature rig found the model without the bones it needs, or the screenshot could not be
 // written; 2 when the rig rejects the --species or a --rig-param (the located error on stderr).
 int run_viewer(const ViewerOptions& options);
