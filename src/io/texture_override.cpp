@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "critter/core/strings.h"
@@ -35,6 +36,7 @@ Result<Model> apply_texture_overrides(const Model& model,
   std::vector<Image> images(model.images().begin(), model.images().end());
   // One image per distinct file, decoded once to refuse what no renderer could show.
   std::map<std::string, std::int32_t> image_of_path;
+  std::set<std::int32_t> with_holes;  // images with transparent texels
   for (const TextureOverride& o : overrides) {
     const bool known =
         o.material.empty() || std::any_of(materials.begin(), materials.end(),
@@ -55,10 +57,16 @@ Result<Model> apply_texture_overrides(const Model& model,
       if (!detail::read_whole_file(o.path, &bytes)) {
         return fail(Error::at(ErrorCode::kIo, o.path, "--texture", "cannot read image file"));
       }
-      if (auto decoded = decode_image_bytes(bytes, o.path); !decoded) {
+      auto decoded = decode_image_bytes(bytes, o.path);
+      if (!decoded) {
         return fail(Error::at(ErrorCode::kParse, o.path, "--texture",
                               "not an image: " + decoded.error().message));
       }
+      bool holes = false;
+      for (std::size_t a = 3; a < decoded->pixels.size() && !holes; a += 4) {
+        holes = decoded->pixels[a] < 255;
+      }
+      if (holes) with_holes.insert(static_cast<std::int32_t>(images.size()));
       img.name = std::filesystem::path(o.path).stem().string();
       img.mime_type = detail::image_mime(img, bytes);
       img.bytes = std::move(bytes);
@@ -70,6 +78,12 @@ Result<Model> apply_texture_overrides(const Model& model,
       if (!o.material.empty() && m.name != o.material) continue;
       m.base_color_texture = TextureRef{};
       m.base_color_texture.image = index;
+      // Games draw skins with an alpha test: Minetest's character.png leaves most of the hat
+      // layer around the head transparent, which an opaque material would draw black.
+      if (m.alpha_mode == AlphaMode::kOpaque && with_holes.contains(index)) {
+        m.alpha_mode = AlphaMode::kMask;
+        m.alpha_cutoff = 0.5f;
+      }
     }
   }
   // Drop images no material refers to (the file's own skin replaced by the override), so a

@@ -38,8 +38,9 @@ Model two_material_model() {
   return std::move(*model);
 }
 
-std::string write_skin(const ScratchDir& dir, const std::string& name) {
+std::string write_skin(const ScratchDir& dir, const std::string& name, std::uint8_t alpha = 255) {
   RgbaImage img{2, 2, std::vector<std::uint8_t>(16, 200)};
+  img.pixels[3] = alpha;
   const std::string path = dir.file(name);
   EXPECT_TRUE(io::write_png(path, img));
   return path;
@@ -84,6 +85,20 @@ TEST(TextureOverride, FileSkinsEveryMaterialAndDropsTheOldImage) {
   for (const Material& m : r->materials()) EXPECT_EQ(m.base_color_texture.image, 0) << m.name;
   EXPECT_EQ(r->meshes().size(), model.meshes().size());
   EXPECT_EQ(r->clips().size(), model.clips().size());
+}
+
+TEST(TextureOverride, SkinsWithTransparentTexelsAreAlphaTested) {
+  ScratchDir dir("texture_alpha");
+  const Model model = two_material_model();
+  const std::vector<io::TextureOverride> holes = {{"body", write_skin(dir, "hat.png", 0)}};
+  auto r = io::apply_texture_overrides(model, holes);
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_EQ(r->materials()[0].alpha_mode, AlphaMode::kMask);
+  EXPECT_EQ(r->materials()[1].alpha_mode, AlphaMode::kOpaque);
+  const std::vector<io::TextureOverride> solid = {{"", write_skin(dir, "solid.png")}};
+  r = io::apply_texture_overrides(model, solid);
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_EQ(r->materials()[0].alpha_mode, AlphaMode::kOpaque);
 }
 
 TEST(TextureOverride, MaterialFormSkinsOnlyThatMaterialAndLaterOnesWin) {

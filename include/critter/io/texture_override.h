@@ -29,12 +29,14 @@ Result<TextureOverride> parse_texture_override(std::string_view text,
 
 // A copy of `model` with the overrides applied in order (a later one wins for its materials): each
 // overridden material's base colour texture becomes the override's image (UV set 0, no transform),
-// its factor is kept. The image is embedded (its bytes, named after the file's stem), so writers
-// store it like any embedded image. A model without materials takes a FILE override on no material
-// (a warning is the caller's to give; nothing is drawn differently). Each file is read and decoded
-// once here, so a missing or undecodable image is an error at the file's path, location "--texture"
-// (ErrorCode::kIo or kParse), and an unknown material name is ErrorCode::kUsage listing the
-// model's material names. Images no material uses any more are dropped.
+// its factor is kept; an OPAQUE material becomes MASK (cutoff 0.5) when the image has transparent
+// texels, as games draw skins with an alpha test. The image is embedded (its bytes, named after the
+// file's stem), so writers store it like any embedded image. A model without materials takes a FILE
+// override on no material (a warning is the caller's to give; nothing is drawn differently). Each
+// file is read and decoded once here, so a missing or undecodable image is an error at the file's
+// path, location "--texture" (ErrorCode::kIo or kParse), and an unknown material name is
+// ErrorCode::kUsage listing the model's material names. Images no material uses any more are
+// dropped.
 Result<Model> apply_texture_overrides(const Model& model,
                                       std::span<const TextureOverride> overrides);
 
