@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,7 @@ Model two_material_model() {
 
 std::string write_skin(const ScratchDir& dir, const std::string& name, std::uint8_t alpha = 255) {
   RgbaImage img{2, 2, std::vector<std::uint8_t>(16, 200)};
+  for (std::size_t a = 3; a < img.pixels.size(); a += 4) img.pixels[a] = 255;
   img.pixels[3] = alpha;
   const std::string path = dir.file(name);
   EXPECT_TRUE(io::write_png(path, img));
