@@ -347,4 +347,37 @@ Result<Model> append_clips(const Model& model, std::vector<RawClip> clips) {
   return out;
 }
 
+Result<Model> replace_materials(const Model& model, std::vector<Material> materials,
+                                std::vector<Image> images) {
+  const std::string& path = model.source_path_.empty() ? model.name_ : model.source_path_;
+  if (materials.size() != model.materials_.size()) {
+    return fail(Error::at(
+        ErrorCode::kInvalid, path, "/materials",
+        "expected " + str(model.materials_.size()) + " materials, got " + str(materials.size())));
+  }
+  const auto valid = [&](const TextureRef& t) {
+    return t.image >= -1 && t.image < static_cast<std::int32_t>(images.size());
+  };
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    if (!valid(materials[i].base_color_texture) || !valid(materials[i].normal_texture)) {
+      return fail(Error::at(ErrorCode::kInvalid, path, "/materials/" + str(i),
+                            "texture image index out of range"));
+    }
+  }
+  Model out;
+  out.name_ = model.name_;
+  out.format_ = model.format_;
+  out.source_path_ = model.source_path_;
+  out.skeleton_ = model.skeleton_;
+  out.meshes_ = model.meshes_;
+  out.skins_ = model.skins_;
+  out.clips_ = model.clips_;
+  out.materials_ = std::move(materials);
+  out.images_ = std::move(images);
+  out.rest_model_ = model.rest_model_;
+  out.bounds_ = model.bounds_;
+  out.sphere_ = model.sphere_;
+  return out;
+}
+
 }  // namespace critter

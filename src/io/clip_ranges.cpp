@@ -312,4 +312,20 @@ Result<std::vector<RawClip>> split_clip(const RawClip& source, double frames_per
   return out;
 }
 
+void scale_clip_time(RawClip& clip, double factor) {
+  const float f = static_cast<float>(factor);
+  for (RawTrack& track : clip.tracks) {
+    for (float& t : track.times) t *= f;
+    if (track.interpolation != Interpolation::kCubicSpline) continue;
+    // Each key holds in-tangent, value, out-tangent.
+    const std::size_t c = track.components;
+    for (std::size_t base = 0; base + 3 * c <= track.values.size(); base += 3 * c) {
+      for (std::size_t i = 0; i < c; ++i) {
+        track.values[base + i] /= f;
+        track.values[base + 2 * c + i] /= f;
+      }
+    }
+  }
+}
+
 }  // namespace critter::io

@@ -265,5 +265,18 @@ TEST(SplitClip, RejectsBadInput) {
   EXPECT_EQ(io::split_clip(broken, 10.0, ok).error().code, ErrorCode::kInvalid);
 }
 
+// Twice as long: times double, values stay, cubic slopes per second halve.
+TEST(ScaleClipTime, StretchesTimesAndScalesCubicTangents) {
+  RawClip clip = one_track_clip(
+      track(TrackTarget::kWeights, Interpolation::kCubicSpline, 1, {0, 2}, {1, 0, 2, 3, 4, 5}));
+  clip.tracks.push_back(
+      track(TrackTarget::kWeights, Interpolation::kLinear, 1, {0.5f, 1.5f}, {0.25f, 0.75f}));
+  io::scale_clip_time(clip, 2.0);
+  expect_floats(clip.tracks[0].times, {0.0f, 4.0f}, 1e-6f);
+  expect_floats(clip.tracks[0].values, {0.5f, 0.0f, 1.0f, 1.5f, 4.0f, 2.5f}, 1e-6f);
+  expect_floats(clip.tracks[1].times, {1.0f, 3.0f}, 1e-6f);
+  expect_floats(clip.tracks[1].values, {0.25f, 0.75f}, 1e-6f);
+}
+
 }  // namespace
 }  // namespace critter

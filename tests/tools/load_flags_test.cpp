@@ -94,4 +94,39 @@ TEST_F(CliTest, ClipsFlagSplitsTheTrackForInfo) {
   EXPECT_EQ(anims[1]["name"], "b");
 }
 
+// --clips-fps counts the ranges at the given rate: 10 frames at 5 fps last 2 seconds, whatever
+// the file declares.
+TEST_F(CliTest, ClipsFpsSetsTheRateOfTheRanges) {
+  const std::string model = shared_model("minetest_cart_b3d/carts_cart.b3d");
+  const RunResult r = run({"info", model, "--clips", "a:0-10", "--clips-fps", "5", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto anims = nlohmann::json::parse(r.out)["animations"];
+  ASSERT_EQ(anims.size(), 1u);
+  EXPECT_NEAR(anims[0]["duration"].get<double>(), 2.0, 1e-4) << r.out;
+  const RunResult fast = run({"info", model, "--clips", "a:0-10", "--clips-fps", "20", "--json"});
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  EXPECT_NEAR(nlohmann::json::parse(fast.out)["animations"][0]["duration"].get<double>(), 0.5,
+              1e-4);
+}
+
+TEST_F(CliTest, BadClipsFpsIsAUsageErrorOnEveryCommand) {
+  const std::string model = shared_model("minetest_cart_b3d/carts_cart.b3d");
+  for (const char* fps : {"0", "-30", "nan", "inf"}) {
+    const std::vector<std::vector<std::string>> calls = {
+        {"info", model, "--clips", "a:0-1", "--clips-fps", fps},
+        {"pose", model, "--clips", "a:0-1", "--clips-fps", fps},
+        {"render", model, "--clips", "a:0-1", "--clips-fps", fps, "-o", (dir_ / "x.png").string()},
+        {"convert", model, "--clips", "a:0-1", "--clips-fps", fps, "-o",
+         (dir_ / "x.glb").string()}};
+    for (const auto& args : calls) {
+      const RunResult r = run(args);
+      EXPECT_EQ(r.exit_code, 2) << args[0] << " " << fps << ": " << r.err;
+      EXPECT_NE(r.err.find("--clips-fps"), std::string::npos) << r.err;
+    }
+  }
+  const RunResult alone = run({"info", model, "--clips-fps", "30"});
+  EXPECT_EQ(alone.exit_code, 2) << alone.err;
+  EXPECT_NE(alone.err.find("needs --clips"), std::string::npos) << alone.err;
+}
+
 }  // namespace

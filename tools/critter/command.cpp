@@ -1,5 +1,7 @@
 #include "command.h"
 
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <ostream>
 
@@ -30,6 +32,8 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
   app->add_option("--clips", flags.clips,
                   "Cut a file's single long animation into named frame ranges: "
                   "name:start-end,... (B3D and other frame-based files)");
+  app->add_option("--clips-fps", flags.clips_fps,
+                  "Rate the --clips ranges play at, in frames per second (default: the file's)");
   app->add_option("--look", flags.look, "Insomniac .model: which look (default 0)")
       ->check(CLI::NonNegativeNumber);
   app->add_option("--lod", flags.lod, "Insomniac .model: which LOD (default 0)")
@@ -49,7 +53,43 @@ Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
     if (!ranges) return std::unexpected(std::move(ranges.error()));
     options.clips = std::move(*ranges);
   }
+  if (flags.clips_fps) {
+    const double fps = *flags.clips_fps;
+    if (!std::isfinite(fps) || !(fps > 0.0)) {
+      return fail(
+          Error::at(ErrorCode::kUsage, "--clips-fps", "",
+                    "frames per second must be finite and > 0, got " + std::to_string(fps)));
+    }
+    if (flags.clips.empty()) {
+      return fail(Error::at(ErrorCode::kUsage, "--clips-fps", "",
+                            "needs --clips (it gives the rate the ranges are counted in)"));
+    }
+    options.clips_fps = fps;
+  }
   return options;
+}
+
+void add_texture_flag(CLI::App* app, std::vector<std::string>& texts) {
+  app->add_option("--texture", texts,
+                  "Skin to apply, as a game does: FILE on every material's base colour, or "
+                  "MATERIAL=FILE on one material (repeatable; later ones win)")
+      ->allow_extra_args(false);
+}
+
+Result<std::vector<io::TextureOverride>> texture_overrides_from(
+    const std::vector<std::string>& texts) {
+  std::vector<io::TextureOverride> out;
+  for (const std::string& text : texts) {
+    auto o = io::parse_texture_override(text, "--texture");
+    if (!o) return fail(std::move(o.error()));
+    out.push_back(std::move(*o));
+  }
+  return out;
+}
+
+Result<Model> with_textures(Result<Model> model, std::span<const io::TextureOverride> overrides) {
+  if (!model || overrides.empty()) return model;
+  return io::apply_texture_overrides(*model, overrides);
 }
 
 }  // namespace critter::cli

@@ -5,7 +5,10 @@
 
 #include <functional>
 #include <iosfwd>
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +17,7 @@
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
 #include "critter/io/load.h"
+#include "critter/io/texture_override.h"
 
 namespace critter::cli {
 
@@ -44,17 +48,32 @@ Status create_output_folder(const std::string& path);
 struct LoadFlags {
   bool allow_outside_uris = false;  // --allow-outside-uris
   std::string clips;                // --clips name:start-end,... (frame ranges of one long track)
+  std::optional<double> clips_fps;  // --clips-fps N (frames per second of the ranges)
   int look = 0;                     // --look N (Insomniac .model)
   int lod = 0;                      // --lod N (Insomniac .model)
   std::string game;                 // --game msmr|mm|rcra|so (headerless Insomniac .model)
 };
 
-// Registers --allow-outside-uris, --clips, --look, --lod and --game on `app`, writing into `flags`
-// (which must outlive the parse).
+// Registers --allow-outside-uris, --clips, --clips-fps, --look, --lod and --game on `app`, writing
+// into `flags` (which must outlive the parse).
 void add_load_flags(CLI::App* app, LoadFlags& flags);
 
-// The loader options the flags ask for; a malformed --clips is a located usage error.
+// The loader options the flags ask for; a malformed --clips, or a --clips-fps that is not finite
+// and > 0 or comes without --clips, is a usage error naming the flag.
 Result<io::LoadOptions> load_options_from(const LoadFlags& flags);
+
+// Registers --texture FILE|MATERIAL=FILE (repeatable; render and convert) on `app`, writing into
+// `texts` (which must outlive the parse).
+void add_texture_flag(CLI::App* app, std::vector<std::string>& texts);
+
+// The skins the --texture flags ask for; an empty file or material name is a usage error naming
+// the flag.
+Result<std::vector<io::TextureOverride>> texture_overrides_from(
+    const std::vector<std::string>& texts);
+
+// `model` with the skins applied (see io::apply_texture_overrides); `model` itself when there are
+// none or it failed to load.
+Result<Model> with_textures(Result<Model> model, std::span<const io::TextureOverride> overrides);
 
 // The built-in models ("builtin:NAME") and the model loader every command uses.
 using tools::builtin_model_names;

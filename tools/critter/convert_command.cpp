@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -42,6 +43,7 @@ struct ConvertOptions {
   bool time_given = false;
   int jobs = 1;
   LoadFlags load;
+  std::vector<std::string> textures;
   bool quiet = false;
 };
 
@@ -69,14 +71,15 @@ struct Job {
 // `write_lock` is held while the outputs are written: image files beside .gltf and .obj outputs
 // are named after what the folder already holds, so writes into one folder take turns.
 void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_options,
-                 const std::string& format, std::mutex& write_lock) {
+                 std::span<const io::TextureOverride> textures, const std::string& format,
+                 std::mutex& write_lock) {
   Diagnostics diag;
   auto finish = [&](Error e) {
     job.ok = false;
     job.error = std::move(e);
     job.warnings.assign(diag.items().begin(), diag.items().end());
   };
-  Result<Model> model = load_model(job.input, load_options, &diag);
+  Result<Model> model = with_textures(load_model(job.input, load_options, &diag), textures);
   if (!model) return finish(std::move(model.error()));
   if (Status folder = create_output_folder(job.output); !folder)
     return finish(std::move(folder.error()));
@@ -148,6 +151,8 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> loaded_options = load_options_from(o.load);
   if (!loaded_options) return report(loaded_options.error(), err);
   const io::LoadOptions& load_options = *loaded_options;
+  Result<std::vector<io::TextureOverride>> textures = texture_overrides_from(o.textures);
+  if (!textures) return report(textures.error(), err);
 
   std::vector<Job> jobs(o.inputs.size());
   std::map<std::string, std::size_t> claimed;  // output path -> input that writes it
@@ -186,7 +191,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     for (;;) {
       const std::size_t i = next.fetch_add(1);
       if (i >= jobs.size()) return;
-      convert_one(jobs[i], o, load_options, format, write_lock);
+      convert_one(jobs[i], o, load_options, *textures, format, write_lock);
       if (progress) {
         std::lock_guard<std::mutex> lock(mutex);
         draw_progress(out, ++done, jobs.size());
@@ -245,6 +250,7 @@ Command add_convert_command(CLI::App& root) {
       ->each([options](const std::string&) { options->time_given = true; });
   app->add_option("-j,--jobs", options->jobs, "Convert this many files in parallel (default 1)");
   add_load_flags(app, options->load);
+  add_texture_flag(app, options->textures);
   app->add_flag("-q,--quiet", options->quiet, "Print nothing but warnings and errors");
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_convert(*options, out, err);

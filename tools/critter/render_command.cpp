@@ -40,6 +40,7 @@ struct RenderOptions {
   bool turntable = false;
   int sheet = 0;
   LoadFlags load;
+  std::vector<std::string> textures;
   int crowd = 0;
   ControllerFlags controller;
   CreatureFlags creature;
@@ -162,8 +163,10 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
 
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
+  Result<std::vector<io::TextureOverride>> textures = texture_overrides_from(o.textures);
+  if (!textures) return report(textures.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = load_model(o.file, *load_options, &diag);
+  Result<Model> loaded = with_textures(load_model(o.file, *load_options, &diag), *textures);
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
@@ -352,6 +355,7 @@ Command add_render_command(CLI::App& root) {
                   "calls and frame time")
       ->check(CLI::Range(1, 1000000));
   add_load_flags(app, o->load);
+  add_texture_flag(app, o->textures);
   add_controller_flags(app, o->controller);
   add_creature_flags(app, o->creature);
   add_timeline_flag(app, o->timeline);

@@ -66,6 +66,7 @@ class Model {
  private:
   friend Result<Model> build_model(RawModel, Diagnostics*);
   friend Result<Model> append_clips(const Model&, std::vector<RawClip>);
+  friend Result<Model> replace_materials(const Model&, std::vector<Material>, std::vector<Image>);
   std::string name_, format_, source_path_;
   Skeleton skeleton_;
   std::vector<Mesh> meshes_;
@@ -95,5 +96,12 @@ Result<Model> build_model(RawModel raw, Diagnostics* diag = nullptr);
 // by its index in the new model ("/clips/<n>" unless the clip's source_location says otherwise)
 // and the model's source_path (or name). `model` is not changed.
 Result<Model> append_clips(const Model& model, std::vector<RawClip> clips);
+
+// A copy of `model` whose materials and images are `materials` and `images` (a skin applied from
+// outside the file); everything else is copied. There must be as many materials as before (mesh
+// parts keep their material indices) and every texture's image index must be -1 or valid, else a
+// kInvalid error at "/materials/<n>". `model` is not changed.
+Result<Model> replace_materials(const Model& model, std::vector<Material> materials,
+                                std::vector<Image> images);
 
 }  // namespace critter

@@ -54,4 +54,10 @@ Result<std::vector<RawClip>> split_clip(const RawClip& source, double frames_per
                                         std::span<const ClipRange> ranges,
                                         std::string_view path = {}, Diagnostics* diag = nullptr);
 
+// Plays `clip` at another speed: every key time is multiplied by `factor` (finite, > 0; 2 = twice
+// as long) and CUBICSPLINE tangents, being slopes per second, are divided by it, so the curve's
+// shape is kept. Used when ranges count the file's frames but play at another rate (Minetest
+// plays its frame ranges at 30 fps whatever the file declares).
+void scale_clip_time(RawClip& clip, double factor);
+
 }  // namespace critter::io

@@ -28,6 +28,10 @@ struct LoadOptions {
   // Assimp formats; see clip_ranges.h and assimp/assimp_importer.h). Empty: clips as the file has
   // them.
   std::vector<ClipRange> clips;
+  // Frames per second the `clips` ranges play at: they still name the file's frames, but a clip of
+  // n frames lasts n / clips_fps seconds (Minetest plays its ranges at 30 fps whatever the file
+  // declares). 0 = the file's own rate; otherwise finite and > 0.
+  double clips_fps = 0.0;
 };
 
 }  // namespace critter::io

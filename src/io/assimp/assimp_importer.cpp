@@ -1086,9 +1086,17 @@ Result<RawModel> import_raw(const std::string& path, const ImportOptions& option
       return fail(Error::at(ErrorCode::kUsage, path, "",
                             "clip ranges given but the file has no animation to cut"));
     }
-    auto cut =
-        split_clip(model.clips.front(), converter.ticks_per_second(0), options.clips, path, diag);
+    const double file_fps = converter.ticks_per_second(0);
+    auto cut = split_clip(model.clips.front(), file_fps, options.clips, path, diag);
     if (!cut) return fail(cut.error());
+    // The ranges name the file's frames; a given rate only changes how fast they play.
+    if (options.clips_fps != 0.0) {
+      if (!std::isfinite(options.clips_fps) || !(options.clips_fps > 0.0)) {
+        return fail(Error::at(ErrorCode::kUsage, path, "clips_fps",
+                              "frames per second must be finite and > 0"));
+      }
+      for (RawClip& clip : *cut) scale_clip_time(clip, file_fps / options.clips_fps);
+    }
     model.clips.erase(model.clips.begin());
     model.clips.insert(model.clips.begin(), std::make_move_iterator(cut->begin()),
                        std::make_move_iterator(cut->end()));

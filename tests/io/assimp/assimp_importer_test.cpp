@@ -421,6 +421,31 @@ TEST(AssimpImporter, LoadPassesClipRangesThrough) {
   EXPECT_NEAR(model->clips()[0].duration(), 19.0f / 60.0f, 1e-5f);
 }
 
+// Minetest plays character.b3d's ranges at 30 fps (the file declares 60): the same frames last
+// twice as long.
+TEST(AssimpImporter, ClipRangesCountAtTheGivenRate) {
+  io::LoadOptions options;
+  options.clips = {{"walk", 168, 187}};
+  options.clips_fps = 30.0;
+  const auto model = io::load(kCharacter, options);
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_EQ(model->clips().size(), 1u);
+  EXPECT_NEAR(model->clips()[0].duration(), 19.0f / 30.0f, 1e-5f);
+  // Same frames (every one keyed), played at 30 fps: keys at 0, 1/30, ..., 19/30.
+  const Clip& walk = model->clips()[0];
+  for (const Track& t : walk.tracks()) {
+    const auto times = walk.track_times(t);
+    ASSERT_EQ(times.size(), 20u);
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      EXPECT_NEAR(times[k], static_cast<float>(k) / 30.0f, 1e-5f);
+    }
+  }
+  options.clips_fps = -1.0;
+  const auto bad = io::load(kCharacter, options);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
+}
+
 TEST(AssimpImporter, ClipRangesOnAFileWithoutAnimationAreAUsageError) {
   io::ImportOptions options;
   options.clips = {{"walk", 1, 2}};

@@ -85,8 +85,9 @@ namespace critter::io {
 // LoadOptions (file size limit, outside-folder rule) plus Assimp-specific choices. `clips` (from
 // LoadOptions) cuts the file's first animation into named clips with split_clip(), frames at the
 // animation's ticks per second (B3D: the file's fps; frames zero-based, see above); the first
-// animation is replaced by the cut clips, other animations are kept. Ranges given for a file
-// without animation are an ErrorCode::kUsage error.
+// animation is replaced by the cut clips, other animations are kept. A non-zero `clips_fps` plays
+// the cut clips at that rate (scale_clip_time): same frames, n frames lasting n / clips_fps s.
+// Ranges given for a file without animation are an ErrorCode::kUsage error.
 struct ImportOptions : LoadOptions {
   // B3D key frame 1 becomes frame 0 (Irrlicht/Minetest numbering). Off: times = frame / fps.
   bool b3d_zero_based_frames = true;
