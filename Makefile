@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The two commands a newcomer needs: `make demo` (the main job) and `make test` (every test).
 # Both install what they need first (scripts/deps.sh), so they work on a fresh Debian 12 machine.
 PRESET ?= release

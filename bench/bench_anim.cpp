@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Animation job throughput on a 67-joint character built in code: sampling one clip in forward
 // playback, blending two layers, local-to-model, and the whole two-clip pipeline.
 // Counters: ns_per_character and ns_per_joint (wall time divided by characters or joints done).

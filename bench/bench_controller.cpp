@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Controller throughput for a crowd: 1,000 demo quadrupeds (18 joints) driven by a JSON config on
 // the built-in FourLegged template (Base: gait rules in a group, a speed expression and footstep
 // events; Head: a LookAt driver; Death: a Death driver), loaded through the config pipeline

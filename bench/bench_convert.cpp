@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Converting every shared glTF model to GLB: critter (io::load + io::encode_glb) against Assimp
 // (Importer::ReadFile + Exporter::ExportToBlob "glb2"), both in memory, so the figures compare
 // the libraries rather than the disk. A second pair times the writers alone on an already loaded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Skinned crowds (rendering.md §11): N creatures of a 64-joint model, each with its own palette,
 // drawn by one Renderer on a headless EGL context. Reports the CPU cost of a frame split into
 // animation (creature::Crowd::update: sampling and local-to-model), palette building and packing

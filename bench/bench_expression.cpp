@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Expression evaluation cost for a typical state-rule condition (animation-config.md §15), plus
 // compile time for the same text and a concatenating comparison.
 #include <benchmark/benchmark.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IK solve time on small chains built in code: the analytic two-bone solver on a leg, and CCD and
 // FABRIK on a four-bone chain (10 iterations, tolerance 1e-3, as in the ik block's defaults).
 // Each iteration restores the pose (a few joints copied) and solves toward one of 64 targets;

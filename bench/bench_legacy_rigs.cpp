@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Legacy procedural rigs (creatures.md Part A): the cost of one creature's frame for each rig
 // (RigInputs from the state, the step, the pose write, as CreatureModel's procedural source
 // calls it), and a crowd of 10,000 four-legged creatures animated per frame on one core.

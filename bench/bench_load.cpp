@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loading the shared glTF models: critter (io::load, model built and validated) against Assimp
 // (Importer::ReadFile, no post-processing) and tinygltf (images left undecoded, as critter does).
 #include <benchmark/benchmark.h>

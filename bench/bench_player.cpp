@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Player throughput on the built-in demo quadruped (18 joints, two looping clips): one update of
 // a looping clip with events, one update during a crossfade (two clips sampled and blended), and
 // the bare playhead advancing across many wraps in one call. One iteration is one update.

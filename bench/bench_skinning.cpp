@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU skinning and morphing throughput: positions + normals, 4 influences, a 64-joint palette,
 // on a 5k-vertex mesh (fits in cache) and a 1M-vertex mesh (memory bound). Reports vertices per
 // second (items) and the "Mvert/s" counter, for the scalar reference and each SIMD path.

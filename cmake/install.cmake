@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules: headers, the module libraries with an exported CMake package
 # (find_package(critter) → critter::core, critter::anim, …, each carrying its dependencies), a
 # pkg-config file, and the command-line tools when they are built.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs every Debian package (and the npm glTF validator) critter needs to build, test and
 # benchmark. Idempotent: quiet and fast when everything is already present. Needs root (or sudo).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Validates one .gltf or .glb file with the Khronos glTF-Validator and prints a JSON summary:
 //   {"file", "validatorVersion", "numErrors", "numWarnings", "numInfos", "numHints",
 //    "messages": [{"code", "severity", "pointer", "message"}]}

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // embed MODEL [TIME]: loads MODEL, plays its first clip (or shows the rest pose) to TIME seconds
 // (default 0.5), skins its first mesh on the CPU, and prints the last joint's model-space matrix
 // and the first skinned vertex.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/blending_job.h"
 
 #include <algorithm>

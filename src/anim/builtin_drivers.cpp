@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LookAt, Death and Expression read the typed fields of ControllerDriverDesc, which the config
 // runtime fills from their properties; their per-frame work is the same arithmetic the controller
 // ran inline before drivers were registered, split so that update() reads the parameters and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The engine drivers of animation-config.md §14.1 (LookAt, Death, Expression) and the names of the
 // creature drivers of §14.2, for DriverRegistry::with_builtins().
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Everything one Controller holds (controller.h keeps it behind a pointer): parameters, the
 // layer stack, the rule machine, drivers, root-bone correction, root motion, IK states, the
 // runtime-warning log and the record list. Lives on the heap and never moves, so the driver

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "anim/driver_set.h"
 
 #include <algorithm>

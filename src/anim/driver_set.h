@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One creature's instances of every driver its ControllerProgram may run (animation-config.md §9,
 // §14), made at construction so that an update never allocates, each reporting its evaluation
 // failures to the runtime-warning log.

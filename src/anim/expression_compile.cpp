@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Expression compiler: text -> tokens -> tree (in one vector) -> folded tree -> stack program.
 // Everything here runs once per distinct text when a config is bound, so it favours clear error
 // reporting over speed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instruction set and operator semantics shared by the expression compiler (which folds
 // constants with them) and the evaluator, so a folded constant and a run-time result can never
 // disagree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "anim/ik_dispatch.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Controller's IK step (animation-config.md §18): runs the program's IK chains, then its
 // look-at entries, on the blended local pose, with this creature's smoothing states.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/ik_joint_limit.h"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pose helpers shared by the IK jobs: model-space rotations of joints, rotating a joint about its
 // own model position, and keeping model matrices in step with edited locals.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/ik_smooth_damp.h"
 
 namespace critter::anim {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "anim/layer_stack.h"
 
 #include <algorithm>

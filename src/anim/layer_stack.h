@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Controller's layer stack (animation-config.md §10, §11): one Player per layer, the layer
 // weights and their fades, and the blend of the active layers into one local pose and one set of
 // morph weights through the BlendingJob. Sized at construction; nothing here allocates after.

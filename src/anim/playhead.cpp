@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/playhead.h"
 
 #include <algorithm>

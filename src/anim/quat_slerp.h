@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shortest-path spherical interpolation of unit quaternions, shared by the sampling, blending and
 // transform-blend code so that all three agree to the last bit.
 #pragma once

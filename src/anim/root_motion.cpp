@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "anim/root_motion.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Root-bone correction (animation-config.md §12) and root motion (§13) of one Controller: the
 // correction's blend between targets, the body velocity from the Base layer's clip, the physics
 // flags and the scale override of the rootMotion config in effect, and the stripping of the

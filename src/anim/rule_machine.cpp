@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "anim/rule_machine.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Controller's rule machine (animation-config.md §8, §9): evaluates each state's rule tree
 // when a parameter changed, de-duplicates the leaf it picks, and applies animations to layers
 // (clips, `[Param]` sources, drivers, null) or deactivates them; onComplete and onInterrupt

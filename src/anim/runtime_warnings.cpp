@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "anim/runtime_warnings.h"
 
 #include <charconv>

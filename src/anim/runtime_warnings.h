@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Controller's runtime-warning log (animation-config.md §0.4): nothing fails at run time, but
 // nothing is silent either. Each failing case is recorded once per (field, value) for the life of
 // the Controller; the wording and the locations are Controller::runtime_warnings()'s contract.

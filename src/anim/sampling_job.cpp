@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/sampling_job.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/transform_blend.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/asset/clip.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/asset/demo_creature.h"
 
 #include <algorithm>

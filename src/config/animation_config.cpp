@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Animation config PARSE stage: files, `extends`, templates and the typed fields of
 // specs/animation-config.md. The reader keeps going after an error in one element so that a
 // checker can list every problem; the first error is what load_animation_config() returns.

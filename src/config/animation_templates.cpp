@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The built-in animation templates of specs/animation-config.md §5, as data. Their mask bones are
 // optional (a model without a Neck still uses FourLegged); bind warns about the missing ones.
 #include <array>

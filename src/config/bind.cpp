@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Animation config BIND stage: names against a model, drivers against the registry; then the
 // description is built (desc_builder.cpp). Errors are collected per element so one bad entry does
 // not hide the next. Expressions are left to the one compile (anim::ControllerProgram::compile).

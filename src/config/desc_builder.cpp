@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "desc_builder.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The second half of the bind stage (private to the config module): from the names the binder
 // resolved to the anim::ControllerDesc, alias chains merged (animation-config.md §7).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Relaxed JSON reader and `extends` merge for animation configs. nlohmann-json's SAX parser does
 // the tokenising (it skips comments itself); this file adds trailing commas, locations and the
 // merge rules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Relaxed JSON for animation configs (specs/animation-config.md §0.1, §3): the reader that keeps
 // every value's file and JSON pointer, the duplicate-key checks and the `extends` merge. Private
 // to the config loader.

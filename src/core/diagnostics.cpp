@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/core/diagnostics.h"
 
 namespace critter {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/core/math.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/core/strings.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/core/transform.h"
 
 #include <cmath>

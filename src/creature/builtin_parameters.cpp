@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/builtin_parameters.h"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/creature_model.h"
 
 #include <algorithm>

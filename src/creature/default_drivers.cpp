@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/default_drivers.h"
 
 #include "critter/creature/legacy/legacy_drivers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AVX2 + FMA skinning kernel, 8 vertices per block in structure-of-arrays registers. Every
 // function here carries the target attribute and this file includes no library header (see
 // skinning_kernels.h), so no AVX2 code leaks into inline functions shared with other files.

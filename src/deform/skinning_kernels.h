@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the skinning kernels behind SkinningJob. Raw pointers only, so that the SIMD files
 // include no library header (their code is compiled for other instruction sets, and an inline
 // function emitted there could be picked by the linker for the whole program).

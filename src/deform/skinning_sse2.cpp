@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SSE2 skinning kernel (the x86-64 baseline), 4 vertices per block in structure-of-arrays
 // registers. Same algorithm and operation order as the AVX2 kernel, without FMA.
 #include <emmintrin.h>

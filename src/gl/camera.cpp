@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/gl/camera.h"
 
 #include <algorithm>

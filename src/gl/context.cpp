@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/gl/context.h"
 
 #include <epoxy/egl.h>

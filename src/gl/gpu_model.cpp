@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/gl/gpu_model.h"
 
 #include <epoxy/gl.h>

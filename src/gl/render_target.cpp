@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/gl/render_target.h"
 
 #include <epoxy/gl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GLSL sources of the renderer's programs and a small compile/link helper. Variants of the model
 // program come from #defines prepended to the sources (rendering.md §6): SKINNED (else rigid:
 // one joint per vertex), ALPHA_TEST, MORPH, UNLIT.

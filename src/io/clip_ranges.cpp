@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/clip_ranges.h"
 
 #include <algorithm>

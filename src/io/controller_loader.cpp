@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/controller_loader.h"
 
 #include <algorithm>

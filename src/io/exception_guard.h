@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where exceptions stop (DESIGN.md convention 2): code that uses throwing libraries (the JSON
 // library, standard containers) runs inside guard_exceptions(), which turns any exception into a
 // located Error. Internal to io.

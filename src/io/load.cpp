@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/load.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/texture_override.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The controller's runtime warnings (animation-config.md §0.4): every evaluation failure and every
 // `[Param]` source naming no clip is reported once per (field, value), with the field's JSON
 // pointer, and nothing is reported for a healthy config.

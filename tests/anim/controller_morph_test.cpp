@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Controller morph weights (animation-config.md §19, DESIGN.md convention 5): layers blend the
 // weights their clips animate like joint channels. The model is built here with linear weight
 // tracks, so every expected weight is computed by hand from the key values below.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Controller root motion beyond translation (animation-config.md §13): the scale override (Fixed
 // and Animation sources, minScale, the smoothstep ease in, between configs and back to 1) and the
 // physics flags (entered, cleared on leaving, clearVelocityOnExit zeroing the velocity once).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/driver.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/expression.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The vectorised paths of the animation jobs against independent references: sampling (the
 // clip's timelines and LINEAR batches, padded lanes, wide-arc fallback, overridden tracks)
 // against a double-precision glTF sampler written here; the unmasked blend against the masked

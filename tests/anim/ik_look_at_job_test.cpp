@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/ik_look_at_job.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tiny skeletons for the IK tests, built in code: parents, a local pose and its model matrices.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/local_to_model_job.h"
 
 #include <gtest/gtest.h>

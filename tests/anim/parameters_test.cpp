@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/anim/parameters.h"
 
 #include <gtest/gtest.h>

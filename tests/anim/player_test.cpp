@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Player (playback.md): sampling through the playhead, crossfades (live, frozen, interrupted,
 // target completing), cancel/stop, completion and interrupt reporting with on_done callbacks, and
 // morph weights (animation, crossfade, overrides). Clips are translation-only or simple rotations

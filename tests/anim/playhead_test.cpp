@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Timing rules of playback.md §3 to §7, driven without sampling: modes, cursor get/set, rate,
 // offset, ranges, events (segments, wraps, turns, counted whole cycles) and completion.
 #include "critter/anim/playhead.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/asset/model.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/asset/skeleton.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile-input robustness of the whole animation-config chain: parse -> bind (to the runtime
 // description) -> compile -> Controller (and load_controller, CreatureModel). Seeds are mutated
 // (truncations, byte flips/inserts/deletes, token swaps, hostile numbers, deep nesting, long

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Animation config parse stage (relaxed JSON, every field, located errors, extends, templates) and
 // the located errors and warnings of binding a parsed config to a model.
 #include "critter/config/animation_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bind builds the runtime description that drives a Controller (animation-config.md §20); the one
 // compile of that description reports every expression error where the config wrote it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The §16 built-ins written from a body state (animation-config.md §16), each value worked out by
 // hand from the state.
 #include "critter/creature/builtin_parameters.h"

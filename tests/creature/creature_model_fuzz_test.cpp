@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreatureModel on hostile animation configs: mutants of the §20 example and of the every-feature
 // config (tests/support/config_fuzz.h) go through io::load_controller, then 60 creature frames
 // with hostile dt and creature state (NaN look angles, infinite immersion, a NaN movement phase).

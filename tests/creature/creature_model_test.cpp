@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreatureModel: the priority chain (hook, controller, simple player, procedural rig, rest), the
 // death and movement phases, built-in events, and the placement of the pose (entity, model scale,
 // root-bone correction). Expected positions are worked out from the demo quadruped's rest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Body axes, yaw/pitch/roll and speeds of a CreatureState, against values worked out by hand
 // from R = R_Y(yaw)·R_X(pitch)·R_Z(roll) and the body frame (forward -Z, right +X, up +Y).
 #include "critter/creature/creature_state.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The README's "Embedding" example, step by step, with checks: a host loads a model file and a
 // config file, makes a CreatureModel, fills a CreatureState every frame and reads back palettes,
 // events and the world placement.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/game_rules.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/deform/morph_texture.h"
 
 #include <gtest/gtest.h>

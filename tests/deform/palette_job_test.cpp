@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/deform/palette_job.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/deform/skin_mesh_part.h"
 
 #include <gtest/gtest.h>

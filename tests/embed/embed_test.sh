@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds examples/embed as a consumer would and runs it on a model:
 #   embed_test.sh find_package  SOURCE_DIR BUILD_DIR WORK_DIR MODEL [cmake args...]
 #     installs BUILD_DIR into WORK_DIR/prefix, then builds the example with find_package(critter)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A creature::Crowd drawn through the Renderer: one instanced draw per mesh part for the whole
 // crowd, the same pixels as its creatures drawn one by one.
 #include <epoxy/gl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared helpers of the gl tests: one headless EGL context for the whole test program, render
 // targets, pixel statistics.
 #pragma once

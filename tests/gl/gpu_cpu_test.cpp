@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GPU skinning and morphing against the CPU reference (DESIGN.md: CPU skinning is the reference):
 // each model is posed, baked on the CPU with deform::skin_mesh_part into a static model, and both
 // are rendered with the same camera; at most 0.5% of pixels may differ.

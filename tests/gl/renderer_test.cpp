@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/gl/renderer.h"
 
 #include <gtest/gtest.h>

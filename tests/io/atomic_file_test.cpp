@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/atomic_file.h"
 
 #include <gtest/gtest.h>

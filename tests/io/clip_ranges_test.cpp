@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Named frame ranges: the command-line syntax (exact error texts) and cutting a clip, checked
 // against hand-computed values and against sampling the uncut clip.
 #include "critter/io/clip_ranges.h"

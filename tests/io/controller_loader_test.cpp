@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // load_controller: config file + model -> program, including `file:` sources
 // (animation-config.md §7) retargeted onto the model by bone name.
 #include "critter/io/controller_loader.h"

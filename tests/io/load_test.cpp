@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // io::load on files whose content contradicts their name: each is a located error, never an
 // empty model.
 #include "critter/io/load.h"

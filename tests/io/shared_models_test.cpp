@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every glTF of the shared model set loads, and its counts match the set's index (INDEX.md).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Skins applied from outside the model file: which materials take the image, how files are
 // checked, and which images the result keeps.
 #include "critter/io/texture_override.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counting heap allocations in "allocates nothing" tests. A test program that uses
 // AllocationCounter links allocation_counter.cpp, which replaces that program's global operator
 // new and delete (forwarding to malloc and free for every caller); the count covers only the

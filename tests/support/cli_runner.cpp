@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/cli_runner.h"
 
 #include <fcntl.h>

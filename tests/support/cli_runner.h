@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs the built `critter` binary (CRITTER_CLI) as a user would, for CLI tests: each call gets a
 // fresh temporary folder, and stdout/stderr go through files so a large output never blocks.
 #pragma once

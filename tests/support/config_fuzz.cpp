@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/config_fuzz.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile-input generation for animation configs, shared by the io and creature fuzz tests:
 // seed configs and a deterministic mutator (byte flips, inserts and deletes; token swaps for
 // hostile numbers, NaN-ish strings, other JSON types, deep nesting, long strings and names,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building controller descriptions (anim/controller_desc.h) in test code: clip animations,
 // rules, groups and layers, and a fixture with the demo quadruped to animate. Header-only so that
 // only programs that link the anim module use it.

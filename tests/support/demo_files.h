@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The demo creatures (asset/demo_creature.h) written as model files, for tests that run the CLI
 // on them. Header-only so that only programs that link the io module use it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whole-file reads and writes and a temporary folder, for tests that check what a writer put on
 // disk or prepare input files of their own.
 #pragma once

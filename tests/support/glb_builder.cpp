@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/glb_builder.h"
 
 #include <cstring>

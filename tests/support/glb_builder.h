@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds tiny glTF 2.0 files in test code: a JSON document (nlohmann::json) plus one binary
 // buffer, written out as .glb bytes, as .gltf text with the buffer embedded as a base64 data: URI,
 // or as .gltf text pointing at an external .bin. Also raw GLB container assembly for hand-made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/gltf_validation.h"
 
 #include <unistd.h>

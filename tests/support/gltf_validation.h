@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test helpers for code that writes files: the Khronos glTF-Validator (through
 // scripts/validate_gltf.mjs) and scratch folders that clean up after themselves.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Encoder side of specs/insomniac-model.md, written independently of the reader so that the
 // round-trip tests compare two readings of the spec.
 #include "support/insomniac_writer.h"

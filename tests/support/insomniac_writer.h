@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test-only writer of Insomniac `.model` files (specs/insomniac-model.md §13): turns a RawModel
 // into the bytes one of the games would ship, so reader tests can round-trip every encoding.
 // Each part of each mesh becomes one subset, in order; triangles are written in the games'

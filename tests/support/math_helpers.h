@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Math shared by the test suites: π as a float, rotations and transforms built from their parts,
 // and element-wise "near" expectations for vectors, quaternions and matrices (each component is
 // checked with EXPECT_NEAR, so a failure names the component that is off).

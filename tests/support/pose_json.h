@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A CLI test fixture for `critter pose --json`: runs it, parses the output and checks that every
 // number in it is finite.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building RawTracks in test code: one keyframe track with its values laid out as RawTrack
 // documents (components per key, in key order).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/spec_example.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The example config of animation-config.md §20 and a model built in code that it binds to, shared
 // by the config parser, binder and runtime-description tests.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Creature-state arguments (tools/common/creature_state_args.h) parsed in test code. Header-only
 // so that only the tools' tests, which build those headers, use it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small model parts built in test code, shared by the suites that need the same tiny rig.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter check`: exit codes, located problems in text and JSON, on good and broken configs.
 #include <gtest/gtest.h>
 

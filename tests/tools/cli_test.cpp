@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs the built `critter` binary as a user would and checks exit codes, stdout and stderr.
 #include <gtest/gtest.h>
 

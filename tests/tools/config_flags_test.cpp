@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter pose|render --config C.json --param NAME=VALUE`: a state of an animation config shown
 // without a game. The model is the demo quadruped written to a .glb; its clips are known in closed
 // form (asset/demo_creature.h), so expected values are computed from the clip definitions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter pose|render --config`: the controller's morph weights (animation-config.md §19) are
 // printed and drawn as a plain clip's are. The model is a quad built here whose morph weights
 // follow linear keys, so the expected weights are computed by hand.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter convert` as a user runs it: outputs, exit codes, exact messages, batches.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter pose|render --creature KIND` on the built-in legacy creatures (builtin:NAME): the rigs
 // run, gaits change with the timeline's speed, events are reported, death rolls the body, and bad
 // species or settings are usage errors.

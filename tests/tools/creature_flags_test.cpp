@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter pose|render --creature KIND [--species NAME] [--state NAME=VALUE ...]
 // [--rig-param NAME=VALUE ...] [--timeline FILE.json]`: the options and their errors. The model is
 // the demo quadruped written to a .glb; every case here is decided before a rig is made.

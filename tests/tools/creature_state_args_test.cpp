@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tools/common/creature_state_args.h: the state names of a simulated creature, their parsing and
 // the defaults that make a command line natural.
 #include "../../tools/common/creature_state_args.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tools/common/creature_state_track.h: the state a simulated creature gets before each step.
 #include "../../tools/common/creature_state_track.h"
 

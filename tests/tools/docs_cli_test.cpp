@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // docs/cli.md documents every command and every flag that `critter COMMAND --help` lists.
 #include <gtest/gtest.h>
 

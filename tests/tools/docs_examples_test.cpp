@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The examples of docs/animation-config.md pass `critter check`: every block fenced ```json config
 // [MODEL] is checked against MODEL (default builtin:quadruped) after the blocks fenced
 // ```json file NAME are written beside it, and must give no error and no warning.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter pose|check` with a config whose rules pick the legacy creature drivers
 // (driver:FourLeggedWalk, ...) on the built-in creatures: the drivers run in the CLI's 60 Hz
 // simulation from --param, the pose moves with Speed, a live creature by default, and `check`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The loader flags every model-reading command shares (--look, --lod, --game, --clips).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter pose`: exact poses at given times, in text and JSON, and its usage errors.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter render` and `critter demo` as a user runs them: real files, headless EGL rendering.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter render --crowd N`: a skinned crowd drawn in one call per mesh part, its report and
 // its usage errors.
 #include <gtest/gtest.h>

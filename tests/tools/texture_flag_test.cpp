@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // --texture on render and convert: the skin a game applies replaces the file's base colour.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `--timeline FILE.json`: values that change over the simulated time. With --config the keys set
 // the controller's parameters; the model is the demo quadruped (asset/demo_creature.h), whose
 // clips are known in closed form.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bone_overlay.h"
 
 #include <gtest/gtest.h>

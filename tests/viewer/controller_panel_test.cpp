@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ControllerPanel: the viewer's creature driven by an animation config, without a window. The
 // model is the demo quadruped (clips "walk" 1 s and "idle" 2 s, asset/demo_creature.h); configs
 // are written to a temporary folder and loaded through io::load_controller.

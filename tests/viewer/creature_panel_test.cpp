@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreaturePanel: the viewer's simulated legacy creature (`critter-viewer --creature`) without a
 // window. The models are the built-in legacy creatures (creature/legacy/builtin_creatures.h); the
 // simulation is the tools' CreatureSim, so a panel stepped at 60 Hz must pose the creature as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs the built critter-viewer under a virtual X server (xvfb-run) as CTest does: a few frames,
 // a screenshot, then checks of the picture.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The `--anim` and `--mode` arguments shared by the command-line tool and the viewer: a clip
 // named by name or index, and a playback mode named by name or by its Defold number. Header-only
 // and free of any option-parsing library, so every tool under tools/ can include it.

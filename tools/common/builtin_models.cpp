@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "builtin_models.h"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The models every tool opens without a file, "builtin:NAME" in place of a path, and the one
 // loader the tools open models with (`critter` commands, `critter-viewer`).
 //

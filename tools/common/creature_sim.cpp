@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // make_creature_sim(): a legacy rig (creatures.md Part A, creature/legacy/) driven by a tool's
 // state. The creature stays where it is (position 0: it walks on the spot, so a
 // render keeps it in frame) while its velocity drives the gaits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreatureSim: one simulated legacy creature (creatures.md Part A) as `critter pose --creature`,
 // `critter render --creature` and `critter-viewer --creature` drive it: state in, one local pose
 // per step out, and a report of what the rig shows. make_creature_sim() builds one from a model and

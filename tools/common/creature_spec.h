@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a tool simulates a legacy creature from: the options --creature KIND, --species NAME,
 // --state NAME=VALUE and --rig-param NAME=VALUE as written (CreatureFlags), checked into a
 // CreatureSpec. `critter pose|render` and `critter-viewer` register the options their own way

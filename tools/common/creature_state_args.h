@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The body state a tool sets on a simulated legacy creature (`--creature KIND --state
 // NAME=VALUE`, a timeline's "state"): the five creature kinds, the table of state names with
 // their types, CreatureStateArgs (a typed value per name and whether it was set), the parsing of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreatureStateTrack: the state of a simulated creature over time, as a tool feeds it to the rig
 // before every step: the command line's values with each timeline key merged over them from the
 // key's time on, through with_creature_defaults(). Header-only, like creature_state_args.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "morph_blob.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The demo's morphing sphere, built in code: `critter demo` shows it and every tool opens it as
 // "builtin:blob" (builtin_models.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The `--param NAME=VALUE` syntax shared by the command-line tool and the viewer: one argument
 // parsed into a controller parameter value, and the close-name suggestions for a name the
 // program's schema lacks. Header-only and free of any option-parsing library, so every tool under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "posed_bounds.h"
 
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bounds of a posed instance as the tools frame it (`critter render`'s camera, the viewer's
 // creature).
 #pragma once

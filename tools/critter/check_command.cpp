@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter check CONFIG MODEL [--json] [--strict]`: loads an animation config, binds it to a
 // model, compiles it and lists every error and warning with its file and JSON pointer.
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every `critter` subcommand shares: exit codes, the shape of a registered command and the
 // registration functions main() calls. One file per command (info_command.cpp, demo_command.cpp,
 // ...) defines its add_*_command().

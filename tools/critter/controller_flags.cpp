@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "controller_flags.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `critter pose` and `critter render` share to show a state of an animation config without a
 // game: the --config, --asset-root and --param options, and ControllerPose, which drives an
 // anim::Controller with those fixed parameter values the way a host would (parameters set before

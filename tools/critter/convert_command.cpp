@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter convert IN... (-o OUT | --out-dir DIR) [--format glb|gltf|obj] [--clips RANGES]
 // [--anim NAME --time T] [-j N]`: loads model files and writes them as glTF (.glb or .gltf) or
 // OBJ. Every output is written atomically; a file that fails is reported with its location and

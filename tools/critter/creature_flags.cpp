@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "creature_flags.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `critter pose` and `critter render` share to simulate a legacy creature without a game:
 // the options --creature KIND, --species NAME, --state NAME=VALUE and --rig-param NAME=VALUE,
 // checked into a CreatureSpec by tools/common/creature_spec.h, which the viewer shares.

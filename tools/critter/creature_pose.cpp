@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "creature_pose.h"
 
 #include <algorithm>

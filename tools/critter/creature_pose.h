@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreaturePose: a simulated legacy creature as `critter pose` and `critter render` show it, the
 // --creature counterpart of ControllerPose: the CreatureSim is stepped at 60 Hz from time 0 with
 // the --state values, changed over time by a timeline's "state" keys, set before every step.

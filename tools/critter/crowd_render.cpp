@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "crowd_render.h"
 
 #include <epoxy/gl.h>

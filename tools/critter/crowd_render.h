@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter render FILE --crowd N`: N creatures of the model on a grid, each with its own
 // instance and phase offset, drawn as one skinned crowd (creature::Crowd through
 // gl::Renderer). Prints the draw calls and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter demo [-o demo.gif] [--size WxH] [--frames N] [--info] [--json]`: builds the built-in
 // creatures in code and renders them headless into an animated GIF: the keyframed quadruped
 // walking around a morphing blob in the middle of a checkered ground, and around them the zoo of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scene of `critter demo`, built in code: the demo quadruped walking around a morphing blob
 // on a round checkered ground.
 #pragma once

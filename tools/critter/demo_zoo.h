@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The zoo of `critter demo`: the built-in legacy creatures (creature/legacy/builtin_creatures.h)
 // driven by their real rigs (creatures.md Part A) through scripted state over the demo's loop,
 // each with its own colour and place on the stage.

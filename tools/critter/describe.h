@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Human-readable and JSON descriptions of a loaded Model, shared by `critter info` and
 // `critter demo` (and any later command that reports on a model).
 #pragma once

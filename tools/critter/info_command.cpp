@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter info FILE [--json]`: what a model file holds.
 #include <iostream>
 #include <memory>

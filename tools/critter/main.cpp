@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // critter: the command-line tool. main() only builds the parser from the command table, parses
 // and dispatches; each command lives in its own *_command.cpp.
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `critter render` and `critter demo` share: a headless renderer with an offscreen target,
 // posing an instance at a clip time, skinned bounds for framing, and capture to io images.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter pose FILE [--anim NAME|INDEX] --time T [--time T2 ...] [--mode M] [--json]`: every
 // node's local TRS and model-space matrix, and every morphed mesh's weights, at given clip times.
 // This is how critter's poses are compared with other implementations: keep the output stable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `critter render FILE [--anim NAME] [--time T | --frames N --fps F] [--size WxH]
 //  [--camera yaw,pitch,distance] [--ortho] [--turntable] [--sheet N] [--crowd N]
 //  [--config C.json [--param NAME=VALUE ...]] [--creature KIND [--state NAME=VALUE ...]]

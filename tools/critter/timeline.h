@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `--timeline FILE.json`: values that change over a simulated time, read by `critter pose` and
 // `critter render`. The file is strict JSON:
 //

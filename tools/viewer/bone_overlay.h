@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bone overlay: the skeleton drawn over the model as screen-space lines and labels. Pure maths
 // (model-space bone segments and their projection to pixels); the window draws the result with
 // ImGui's background draw list, so the overlay needs no shader of its own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Camera control of the viewer: mouse-style moves on the gl module's OrbitCamera (degrees,
 // metres). Orbit turns around the target, zoom scales the distance (or the orthographic height),
 // pan slides the target in the view plane, and switching projection keeps the model's apparent

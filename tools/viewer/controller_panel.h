@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ControllerPanel: a creature driven by an animation config (animation-config.md) in the viewer,
 // and everything the "Controller" panel shows and edits, without any window. It owns a
 // creature::CreatureModel built from io::load_controller, the body state it feeds that model

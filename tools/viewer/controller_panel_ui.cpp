@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "controller_panel_ui.h"
 
 #include <imgui.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The "Controller" window of the viewer: Dear ImGui widgets over a ControllerPanel (the body
 // section, every parameter of the schema by group, the layers and the event log). It holds only
 // what ImGui needs between frames (text buffers of the text fields being edited); every value it

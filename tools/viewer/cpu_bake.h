@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU skinning for the viewer's reference mode: a model's pose baked into a static copy of the
 // model (morphed and skinned on the CPU by deform, the reference the GPU path is tested against).
 // The copy keeps the materials and images and one root joint; it has no skins, morphs or clips,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreaturePanel: a simulated legacy creature (creatures.md Part A) in the viewer, `critter-viewer
 // FILE --creature KIND [--species NAME] [--state NAME=VALUE ...] [--rig-param NAME=VALUE ...]`,
 // and everything the "Creature" panel shows and edits, without any window. It owns the model, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "creature_panel_ui.h"
 
 #include <imgui.h>

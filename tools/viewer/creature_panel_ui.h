@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The "Creature" window of the viewer: Dear ImGui widgets over a CreaturePanel. One widget per
 // state name by its type (a number slider over slider_range(), a checkbox, a vector drag, an
 // enum combo) with a button that forgets a value set, kill / revive, restart and pause, and what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FrameStats: frames per second and frame time as the viewer shows them, averaged over windows of
 // at least half a second so the number is readable while it changes.
 #pragma once

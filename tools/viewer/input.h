@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pointer input of the viewer's 3D view, turned into camera moves: left drag orbits, right or
 // middle drag (or shift + left drag) pans, the wheel zooms. Kept apart from GLFW so the mapping
 // is testable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // critter-viewer: interactive viewer for creature models (see viewer_app.h).
 #include <CLI/CLI.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Session: one model open in the viewer and the creature that plays it. It owns the Model, an
 // anim::Player (the pose source) and an anim::Instance (the posed matrices) over it, the playback
 // choices of the UI (clip, mode, rate, crossfade length, pause) and the morph weights the user

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "viewer_app.h"
 
 // epoxy first: it must define the GL prototypes before GLFW would pull in the system's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer application: a GLFW window with Dear ImGui over critter's renderer (Survivalcraft's
 // ModelWidget as an app). It opens a model (command line or drag-and-drop), orbits, zooms and
 // pans the camera, switches projection, auto-rotates, drives the Player (clip list, the seven

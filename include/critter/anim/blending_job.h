@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BlendingJob: folds an ordered stack of override and additive layers into one local pose and one
 // set of morph weights (animation-config.md §11; the Controller's layer stack runs it every frame).
 //

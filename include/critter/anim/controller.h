@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Controller: one creature's animation-controller state (animation-config.md §8-§14, §17-§19)
 // over a shared ControllerProgram (controller_program.h): parameter values, one Player per layer,
 // layer weight fades, rule de-duplication memory, one instance of every driver the program may

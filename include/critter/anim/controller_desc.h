@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ControllerDesc: the runtime description of an animation controller (animation-config.md §7-§12,
 // §16, §17) as plain data with every name already resolved to an index: layers with per-joint
 // mask weights, states with ordered (nested) rules whose conditions are expression texts, and

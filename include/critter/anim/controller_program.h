@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ControllerProgram: the immutable part of an animation controller (animation-config.md §8-§14,
 // §17, §18), compiled once per (model, description) and shared by every creature's Controller
 // (controller.h): flattened rule trees with compiled expressions and per-clip channel and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Drivers (animation-config.md §14): algorithmic pose sources registered by name. A
 // DriverRegistry maps a type name to the properties a config may set on it and to a factory that
 // builds the type's shared, immutable DriverProgram for one model; a program makes one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Expressions of animation configs (animation-config.md §15): the NCalc dialect Survivalcraft's
 // state rules are written in, compiled once into a compact stack program and evaluated against a
 // creature's ParameterValues.

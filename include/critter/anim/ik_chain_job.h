@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IkChainJob: solves one IK chain of the `ik` block (animation-config.md §18) on a local pose and
 // writes corrected LOCAL rotations back, so the rest of the pipeline (local-to-model, skinning)
 // is unchanged. SingleBone, TwoBone (analytic, pole hint), CCD and FABRIK; joint limits; position,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JointLimit: Euler-angle limits of one joint's local rotation, in degrees, for the IK solvers
 // (animation-config.md §18 "Joint limits"). Clamping touches only the rotation; translation and
 // scale of the bone are the caller's and stay as they are (§0.2 quirk 6).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IkLookAtJob: a look-at entry of the `ik` block (animation-config.md §18): turns a chain of bones
 // (neck, head, ...) so the last one looks at a model-space point or along yaw/pitch angles, each
 // bone taking its share of the turn. Writes local rotations; translation and scale are kept.

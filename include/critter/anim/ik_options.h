@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Settings of the IK chains and look-at entries of an animation config's `ik` block
 // (animation-config.md §18), as the config loader fills them and the IK jobs read them. Bones are
 // resolved to joint indices and expressions evaluated by the caller; these are plain values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Critically damped smoothing toward a moving goal (Unity's SmoothDamp), used by the IK jobs to
 // smooth targets, aim directions and look angles over frames (animation-config.md §18).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instance: the posed state of one creature over a shared, immutable Model (DESIGN.md:
 // per-instance state), a pose sink. A pose source (Player, Controller, a procedural rig) writes a
 // local pose and morph weights; pose() turns them into model-space joint matrices, placed by the

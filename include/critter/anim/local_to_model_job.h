@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LocalToModelJob: turns a local pose into model-space joint matrices (model_from_joint) in one
 // forward pass over a parents-first skeleton (DESIGN.md convention 3).
 #pragma once

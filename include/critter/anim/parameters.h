@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Controller parameters (animation-config.md §16): a schema of named, typed parameters shared by
 // every instance of a controller, and the per-instance values that state rules read.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Player: plays one clip of a Model, or crossfades between two, on one creature instance
 // (playback.md). It times the clip with a Playhead (modes, range, cursor, rate, offset, events,
 // completion), samples it with SamplingJob, blends crossfades, and applies morph-weight

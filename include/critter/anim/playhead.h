@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Playhead: the timing half of a Player (playback.md §1, §3 to §7). It knows a clip's duration,
 // a range, a playback mode, a cursor, a rate and a list of normalised-time events, and turns each
 // update into a new range position plus the event, completion and interrupt records of that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pose: the per-instance result of sampling and blending. One local Transform per skeleton joint
 // and the morph weights of every mesh, stored flat (mesh m owns weights
 // [MorphLayout::offsets[m], MorphLayout::offsets[m + 1])). Per-instance state (DESIGN.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SamplingJob: evaluates a Clip at one time into a complete local pose (playback.md §2).
 // Exact glTF interpolation (STEP, LINEAR with shortest-path slerp, CUBICSPLINE Hermite); joints
 // without a track take their rest value, meshes without a weights track their default weights.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Blending of single transforms and whole local poses: the building blocks of crossfades
 // (playback.md §8) and of the blending job.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Clip: a keyframe animation. Tracks keep their keys and interpolation exactly as authored
 // (DESIGN.md convention 4); times are seconds. Immutable once built; keys live in two flat pools.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The built-in demo creature: a small skinned quadruped made of boxes, built in code so that the
 // CLI, tests and benchmarks have a rigged, animated model without reading any file.
 #pragma once

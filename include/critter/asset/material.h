@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Material and image references. Images are referenced (file path or embedded bytes), never
 // decoded by the loader: io::decode_image decodes them when a renderer uploads the model.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Mesh geometry: parts (one material each) with separate vertex streams (structure of arrays),
 // an index buffer, morph target deltas and bounds. Immutable once inside a Model.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Model: everything loaded from one file, immutable and shareable between threads and between
 // thousands of instances (DESIGN.md: runtime assets). Build it from a RawModel with build_model().
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MorphSet: the morph target deltas of one mesh part (glTF morph targets). Deltas are added in
 // mesh space before skinning: p = position + sum_i(w_i * dp_i).
 #pragma once

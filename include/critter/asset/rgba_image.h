@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RgbaImage: decoded pixels, the form in which pictures travel between modules: io decodes
 // textures and reads and writes PNG/GIF files with it, gl uploads it as a texture and captures
 // frames into it. Plain data, no file or GL state.

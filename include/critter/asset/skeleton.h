@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Skeleton: joint names, parents and rest pose of a model, stored parents-first so that
 // local-to-model is one forward pass (DESIGN.md convention 3). Immutable once built.
 #pragma once

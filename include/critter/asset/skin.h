@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Skin: which skeleton joints deform a mesh, and their inverse bind matrices.
 // Joint (palette) matrix i = model_from_joint[joints[i]] * inverse_bind[i].
 #pragma once

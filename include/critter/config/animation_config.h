@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AnimationConfig: the animation-controller JSON file (Survivalcraft's format with critter's
 // decisions, specs/animation-config.md) as plain data, after `extends` is merged and the template
 // is resolved. This is the PARSE stage: no model is needed. Binding names to a model is

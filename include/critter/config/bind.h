@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BIND stage of an animation config (specs/animation-config.md §0.4): a parsed AnimationConfig
 // checked against a Model and turned into the runtime description anim::ControllerDesc in one
 // pass. Names become indices (bones, clips, layers), masks are expanded to subtrees, drivers are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ConfigValue: one JSON value of an animation config as read from its file, with the place it
 // came from. The config loader keeps open-ended parts of a config (driver properties, driverArgs,
 // an old onComplete's value) in this form; bind converts them into the

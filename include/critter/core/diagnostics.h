@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Diagnostics: warnings about input that is still usable (a missing texture, a clamped key).
 // Loaders append; the caller reads. Not thread-safe: one list per load.
 #pragma once

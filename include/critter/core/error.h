@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Located errors and results (DESIGN.md convention 2). No exception crosses the public API:
 // every fallible call returns Result<T> = std::expected<T, Error>.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Math vocabulary shared by every module: glm types, axis-aligned boxes, spheres.
 // Conventions (DESIGN.md): right-handed, +Y up, metres, column vectors (p' = M * p),
 // column-major matrices, quaternions stored (x, y, z, w) and kept normalised.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SourceLocation: where a value was written in a JSON file (an animation config and the files it
 // extends). Config diagnostics and the fields of anim::ControllerDesc evaluated at run time carry
 // one, so errors and runtime warnings name the file and the place to fix.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // String helpers shared by every module: ASCII case folding and comparison (names in model files
 // and configs are matched case-insensitively by ASCII rules only, whatever the C locale says), file
 // extensions, and the quoting used in error and warning messages.

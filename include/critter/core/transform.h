@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Transform: a joint's local translation, rotation and scale (TRS), applied as T * R * S.
 #pragma once
 

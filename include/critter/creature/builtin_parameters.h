@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The built-in controller parameters a creature fills from its body state every frame
 // (animation-config.md §16). Indices are resolved once per schema (per ControllerProgram), so the
 // per-frame write is a list of indexed setters: no lookup, no allocation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreatureModel: one creature's animation driver over a shared Model, with Survivalcraft's
 // priority chain (creatures.md §1). Every update(dt, state) the first source that animates the
 // creature produces its local pose:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CreatureState: what the game knows about one creature's body in one frame, the input of
 // CreatureModel (creature_model.h) and of the built-in controller parameters
 // (builtin_parameters.h, animation-config.md §16). A plain struct the host fills every frame.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Crowd: many creatures of one model on a grid, each with its own Player (a pose source), its
 // own anim::Instance (the posed matrices) and a phase offset. Renderers draw it as one instanced
 // crowd (rendering.md §11) from placement(i) and instance(i); nothing here knows how.

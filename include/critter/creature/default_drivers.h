@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The driver registry a creature's config is bound and compiled with: anim's engine drivers
 // (LookAt, Death, Expression, animation-config.md §14.1) and the legacy creature drivers of §14.2
 // implemented by the rigs (legacy/legacy_drivers.h); GltfBodyTurn stays declared only. The

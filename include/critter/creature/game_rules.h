@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GameRules: Survivalcraft's built-in handling of clip events (animation-config.md §17), applied
 // by CreatureModel to its Controller's events as they happen:
 //   Footstep     calls the footstep hook with the event's data, at most once per 0.2 s of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PoseModifier: a stage of CreatureModel's chain after local-to-model and before any skinning
 // palette (DESIGN.md data flow: model-space joint matrices → pose modifiers → final joint
 // matrices). A modifier reads this frame's model-space matrices and changes them in place, e.g.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MorphJob: applies weighted morph target deltas to a part's base vertex streams (playback.md
 // §11): p = position + sum_i w_i * dp_i, n = normalize(normal + sum_i w_i * dn_i),
 // t = vec4(normalize(tangent.xyz + sum_i w_i * dt_i), tangent.w). Morphing happens in mesh space,

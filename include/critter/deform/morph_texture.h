@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Morph target texture packing for the GPU morph path (playback.md §11, rendering.md §10):
 // one RGBA32F 2D array texture per morphed mesh part, 3 layers per target.
 #pragma once

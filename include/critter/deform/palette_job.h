@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PaletteJob: builds a skin's joint (palette) matrices from model-space joint transforms
 // (DESIGN.md: joint matrix = model_from_joint * inverse_bind).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Deforms one mesh part of a Model for one pose: morph (mesh space), then skin with the mesh's
 // skin, or place rigidly by the mesh's bone when it has no skin. The entry point for code that
 // needs deformed geometry on the CPU (OBJ/glTF baking, the renderer's reference path).

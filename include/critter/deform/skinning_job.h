@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SkinningJob: linear blend skinning with four influences per vertex (DESIGN.md conventions 1, 6
 // and 7). Vertex streams are strided so that separate (structure of arrays) and interleaved
 // buffers both work. The scalar path is the reference; the SIMD paths (SSE2, and AVX2 + FMA when

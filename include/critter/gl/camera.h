@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Cameras: view and projection matrices (column vectors, right-handed, +Y up, OpenGL clip space)
 // and an orbit camera with automatic framing of a box.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // OpenGL contexts the renderer draws with: a headless EGL context (surfaceless platform, no
 // display, no GPU needed: Mesa's llvmpipe renders real frames) and a GLFW window for the viewer.
 // Both give a current desktop OpenGL 3.3 core context; the Renderer does not care which.

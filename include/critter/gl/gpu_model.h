@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GpuModel: a Model's geometry, morph textures and textures uploaded to OpenGL once and shared by
 // every instance drawn with it (DESIGN.md: instances share geometry, palettes are per instance).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RenderTarget: an offscreen framebuffer (RGBA8 colour + 24-bit depth), optionally multisampled,
 // that frames are drawn into and read back from as RGBA8 pixels (capture).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Renderer: draws creature instances with OpenGL following rendering.md — per-mode queues
 // (Solid, AlphaThreshold, TransparentBeforeWater, TransparentAfterWater) with the spec's pass
 // states, one instanced draw per (model, mesh part) in the opaque passes, back-to-front instances

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Atomic output files: every writer in critter::io stages its files beside their destinations and
 // publishes them together, so a failed write leaves no partial file and never damages an output
 // that already exists.

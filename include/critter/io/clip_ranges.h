@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Named frame ranges: cutting one long animation into named clips. Formats such as Blitz3D (.b3d)
 // store every action of a creature in a single track ("stand" on frames 0-79, "walk" on 168-187,
 // ...); engines name the ranges outside the file. The ranges are given in frames of the source

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One call from an animation config file and a model to a ready ControllerProgram: parse
 // (animation-config.md §0.4, config/animation_config.h), load the clips of `file:` sources, bind
 // (config/bind.h) and compile (anim::ControllerProgram). This is what a host, the CLI, the viewer

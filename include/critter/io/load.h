@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loading models from files: one entry point that picks the reader by file content and
 // extension. Every format lands in the same RawModel -> Model path (DESIGN.md).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The options every model reader takes (file size limit, outside-folder rule, variant choice,
 // clip ranges). Readers include this header rather than load.h, which dispatches to them.
 #pragma once

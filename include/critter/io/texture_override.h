@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Skins applied from outside a model file, as games do: Minetest's character.b3d names no texture
 // and the game gives it a player's skin (character.png). `--texture FILE` puts FILE on every
 // material's base colour; `--texture MATERIAL=FILE` on one material's only.

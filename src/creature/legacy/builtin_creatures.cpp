@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/legacy/builtin_creatures.h"
 
 #include <array>

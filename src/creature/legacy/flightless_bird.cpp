@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/legacy/flightless_bird.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Named settings of a rig's Settings struct: one table per rig maps database names to members.
 #pragma once
 

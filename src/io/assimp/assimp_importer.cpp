@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/assimp/assimp_importer.h"
 
 #include <algorithm>

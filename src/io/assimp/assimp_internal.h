@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internals of the Assimp importer shared by its source files: the file system Assimp reads
 // through, and the text fixes and scans applied to source files before and after Assimp.
 #pragma once

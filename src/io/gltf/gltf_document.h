@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The glTF document reader: maps one parsed JSON document onto a RawModel. Split over
 // gltf_reader.cpp (document, nodes, skins, animations), gltf_mesh.cpp (meshes) and
 // gltf_material.cpp (images, textures, materials). Not part of the public API.

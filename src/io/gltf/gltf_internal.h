@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pieces of the glTF reader shared by src/io/gltf/gltf_*.cpp: located JSON reads, the container
 // (file, GLB chunks, buffers, URIs) and accessor decoding. Not part of the public API.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/gltf/gltf_reader.h"
 
 #include <array>

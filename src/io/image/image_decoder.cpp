@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/image/image_decoder.h"
 
 #include <climits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "io/image/output_images.h"
 
 #include <algorithm>

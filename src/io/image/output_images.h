@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Image files written beside an output model (.gltf images, .mtl textures). Internal to io.
 #pragma once
 

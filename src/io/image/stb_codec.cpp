@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "io/image/stb_codec.h"
 
 // stb's implementation is compiled here once, with static linkage so that another copy linked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stb_image / stb_image_write calls io makes, behind plain functions: stb is configured
 // (implementation, static linkage, warning suppressions) in stb_codec.cpp alone.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Insomniac .model hashes, section names, detection and the small per-value decoders.
 #include <array>
 #include <cmath>

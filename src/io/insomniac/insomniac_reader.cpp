@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Insomniac .model reader (specs/insomniac-model.md). One pass over the DAT1 container: the
 // section table is validated first, then each section the model needs is parsed with every
 // offset and count checked against the section before it is used or allocated for.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/legacy/bird.h"
 
 #include <gtest/gtest.h>

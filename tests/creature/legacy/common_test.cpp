@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/legacy/common.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/legacy/four_legged.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/legacy/legacy_rig.h"
 
 #include <gtest/gtest.h>

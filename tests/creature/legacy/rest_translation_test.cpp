@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/creature/legacy/rest_translation.h"
 
 #include <gtest/gtest.h>

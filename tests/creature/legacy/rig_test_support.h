@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers of the legacy-rig tests: a bound rig on a built-in creature and a simulated time series.
 #pragma once
 

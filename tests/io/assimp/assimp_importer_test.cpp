@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Assimp import: the shared Collada, B3D and OBJ models and Minetest's character.b3d load with
 // the counts their files declare, warn about their quirks, cut named frame ranges, and - the main
 // contract - pose exactly like Assimp's own scene: the reference below is computed straight from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // glTF reader: tiny files built in test code, one per feature and one per rejection rule.
 #include "critter/io/gltf/gltf_reader.h"
 

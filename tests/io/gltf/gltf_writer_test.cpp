@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/gltf/gltf_writer.h"
 
 #include <gtest/gtest.h>

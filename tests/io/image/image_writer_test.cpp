@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/image/image_writer.h"
 #include "support/gltf_validation.h"
 

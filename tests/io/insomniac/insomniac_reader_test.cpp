@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Insomniac .model reader: synthetic files of every game family (written by the test writer from
 // a RawModel) read back to the same model within packing precision, every encoding path, the
 // spec's test vectors, and located errors for broken files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "critter/io/obj/obj_writer.h"
 
 #include <gtest/gtest.h>

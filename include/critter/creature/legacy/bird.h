@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BirdRig: Survivalcraft's ComponentBirdModel (creatures.md §5). Bones: Body, Neck, Head, Leg1,
 // Leg2 and, for birds that fly, Wing1 and Wing2 (optional).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Built-in legacy creatures made in code, one per rig kind, so users and tests have them without
 // files: skeletons with the legacy bone names and Z-up bone spaces of creatures.md §2, and box
 // meshes skinned rigidly to the bones so they render.

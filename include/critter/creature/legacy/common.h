@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shared maths of Survivalcraft's legacy rigs (creatures.md §2): σ, value noise, octave
 // noise, the smoothing factor, the attack cycle, the death phase and roll, the look orders and
 // the eye position. Every rig of critter::creature::legacy uses these, never its own copy.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FishRig: Survivalcraft's ComponentFishModel (creatures.md §7). Bones: Body, Tail1, Tail2, Jaw
 // (optional).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FlightlessBirdRig: Survivalcraft's ComponentFlightlessBirdModel (creatures.md §6). Bones: Body,
 // Neck (optional), Head, Leg1, Leg2.
 //

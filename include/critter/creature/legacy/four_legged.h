@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FourLeggedRig: Survivalcraft's ComponentFourLeggedModel (creatures.md §3). Bones: Body, Neck
 // (optional), Head, Leg1..Leg4 (1, 2 front; 3, 4 hind).
 //

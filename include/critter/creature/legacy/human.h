@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HumanRig: Survivalcraft's ComponentHumanModel (creatures.md §4). Bones: Body, Head, Hand1,
 // Hand2, Leg1, Leg2.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The creature drivers of animation-config.md §14.2 over the legacy rigs: a config layer that
 // names FourLeggedWalk, BirdFly, FishSwim, ... runs the same rig objects as CreatureModel's
 // procedural-rig source (legacy_rig.h), so the two doors share every formula.

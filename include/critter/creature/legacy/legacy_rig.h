@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LegacyRig: the common face of Survivalcraft's legacy procedural rigs (creatures.md Part A):
 // FourLeggedRig, HumanRig, BirdRig, FlightlessBirdRig and FishRig. One object animates one
 // creature and keeps its per-creature state (phases, smoothing). The same objects back both doors

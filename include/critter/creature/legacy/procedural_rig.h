@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ProceduralRig: the last pose source of CreatureModel's priority chain (creatures.md §1, Part A):
 // a creature animated with maths rather than clips, used when the creature has neither a
 // controller nor a clip. The rigs themselves (four-legged, human, bird, fish) implement this

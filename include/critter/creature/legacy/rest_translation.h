@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The legacy override rule of creatures.md §1 for procedural rigs on legacy (.dae) creatures: a
 // joint keeps its REST translation and takes the pose's rotation and scale. A pose source folds
 // the rule into its local pose before local-to-model, so every later stage sees plain locals.

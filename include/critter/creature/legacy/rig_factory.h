@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Making legacy rigs by name, for the CLI (`--creature KIND --species NAME --rig-param N=V`), the
 // config drivers and hosts:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RigInputs: everything a legacy rig reads in one frame, flat and finite. The two doors into the
 // rigs fill it the same way: the rig path from a CreatureState (from_state), the driver path from
 // a Controller's parameters (from_parameters) after the host wrote write_builtin_parameters()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RigOutputs: what a legacy rig reports about its last frame, for hosts and the CLI: the gait,
 // the phases, the bob and the events of the frame in a fixed-capacity list (no allocation).
 #pragma once

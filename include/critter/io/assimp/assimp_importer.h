@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Import through Assimp: Collada (.dae), Blitz3D (.b3d), Wavefront OBJ (+ .mtl) and every other
 // format Assimp reads (FBX, DirectX .x, .md5mesh, .iqm, .3ds, .ply, .stl, ...). Every format lands
 // in the same RawModel -> build_model() path as glTF, so nothing downstream knows where a model

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // glTF 2.0 reader: `.gltf` (JSON with external files or base64 `data:` URIs) and `.glb` (binary
 // container). Reads the file once, decodes accessors straight into the model's vectors and never
 // decodes images. Every problem is an Error naming the file and a JSON pointer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // glTF 2.0 writer: a Model out as `.gltf` (JSON + `.bin` + image files beside it) or `.glb` (one
 // binary container). The output passes the Khronos glTF-Validator without errors for any Model
 // whose data is itself valid glTF (unit normals and rotations, strictly increasing key times).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Decoding images (PNG, JPEG, BMP, TGA, GIF's first frame, ...) to RGBA8 pixels: a model's
 // textures, pictures read back by tools and tests. The only place critter decodes images; gl
 // takes the decoded pixels through GpuModel's ImageDecoder, e.g.

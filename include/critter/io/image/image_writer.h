@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Image files for rendered pictures: PNG (one frame) and animated GIF (a clip). Pixels are RGBA8,
 // rows top to bottom. Reading and decoding images: image_decoder.h.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Insomniac Games `.model` reader: Marvel's Spider-Man Remastered (MSMR), Spider-Man: Miles
 // Morales (MM), Ratchet & Clank: Rift Apart (RCRA), the 0xCC9DAFF8 variant and, partly, Sunset
 // Overdrive (SO). Layouts and decisions follow specs/insomniac-model.md; section numbers below

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Wavefront OBJ writer: the geometry of a Model, deformed into one pose, as `.obj` plus a `.mtl`
 // material library (and the base colour textures it names) beside it.
 //
