@@ -404,7 +404,8 @@ TEST_F(ViewerFlags, AnUnknownModeIsAUsageError) {
 }
 
 TEST_F(ViewerFlags, ClipsCutTheAnimationIntoNamedRanges) {
-  if (!fs::exists(kCharacterB3d)) GTEST_SKIP() << "no Minetest player model installed";
+  ASSERT_TRUE(fs::exists(kCharacterB3d))
+      << kCharacterB3d << " is missing: scripts/deps.sh installs minetest-data";
   const std::string clips = " --clips stand:0-79,walk:168-187";
   EXPECT_EQ(run(std::string("'") + kCharacterB3d + "' --frames 1 --anim wlk" + clips), 1);
   EXPECT_NE(err().find(":--anim: no animation 'wlk' (have: stand, walk)\n"), std::string::npos)
