@@ -18,10 +18,6 @@ namespace {
 
 namespace legacy = creature::legacy;
 
-// The walking speed W when the state gives none (m/s): walk below 0.5·W, trot above it (species
-// that trot), canter above 0.7·W (creatures.md §3).
-constexpr float kDefaultWalkSpeed = 4.0f;
-
 // The animation-config event names (animation-config.md §17) of the rig's events.
 std::string_view event_name(legacy::RigEventType type) {
   switch (type) {
@@ -41,9 +37,9 @@ class LegacySim final : public CreatureSim {
  public:
   LegacySim(const Model& model, CreatureKind kind, std::unique_ptr<legacy::LegacyRig> rig)
       : model_(&model), kind_(kind), rig_(std::move(rig)) {
-    const Aabb& b = model.bounds();
-    body_height_ = std::isfinite(b.max.y - b.min.y) ? std::max(0.0f, b.max.y - b.min.y) : 0.0f;
-    body_depth_ = std::isfinite(b.max.z - b.min.z) ? std::max(0.0f, b.max.z - b.min.z) : 0.0f;
+    const vec3 size = default_body_size(model);
+    body_height_ = size.y;
+    body_depth_ = size.z;
   }
 
   void set_state(const CreatureStateArgs& a) override {
@@ -181,6 +177,13 @@ std::optional<float> setting_value(const anim::ParameterValue& v) {
 }
 
 }  // namespace
+
+vec3 default_body_size(const Model& model) {
+  const vec3 size = model.bounds().max - model.bounds().min;
+  vec3 out(0.0f);
+  for (int a = 0; a < 3; ++a) out[a] = std::isfinite(size[a]) ? std::max(0.0f, size[a]) : 0.0f;
+  return out;
+}
 
 Result<std::unique_ptr<CreatureSim>> make_creature_sim(const Model& model, const std::string& path,
                                                        const CreatureSpec& spec) {

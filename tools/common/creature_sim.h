@@ -76,6 +76,15 @@ class CreatureSim {
   virtual mat4 root_matrix() const { return mat4(1.0f); }
 };
 
+// What a tool's simulation assumes when the state or the parameters do not say, shared by
+// `--creature` (CreatureSim) and `--config` (the controller's built-in parameters):
+// the walking speed W, m/s (walk below 0.5·W, trot above it for species that trot, canter above
+// 0.7·W: creatures.md's four-legged gaits)...
+inline constexpr float kDefaultWalkSpeed = 4.0f;
+// ...and the body's bounding-box size (x width, y height, z depth, metres): the model's rest
+// bounds, each extent finite and >= 0 (0 for an empty or broken box).
+vec3 default_body_size(const Model& model);
+
 // A simulation of `spec.kind` on `model` (which must outlive the result) at time 0, with
 // spec.species' preset and spec.rig_params applied in order. Errors (path: the model as
 // reported by the caller's messages, e.g. the file): an unknown species or rig setting (kUsage

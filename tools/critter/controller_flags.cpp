@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "controller_flags.h"
 
+#include "creature_sim.h"
+
 #include <algorithm>
 #include <cmath>
 #include <ostream>
@@ -11,9 +13,6 @@
 
 namespace critter::cli {
 namespace {
-
-// WalkSpeed when none is given, m/s: the CLI's creature simulations use the same.
-constexpr double kDefaultWalkSpeed = 4.0;
 
 const char* kind_name(anim::ControllerRecord::Kind kind) {
   switch (kind) {
@@ -83,10 +82,7 @@ Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
   pose.walk_speed_ = schema.find("WalkSpeed");
   pose.body_height_ = schema.find("BodyHeight");
   pose.body_depth_ = schema.find("BodyDepth");
-  const vec3 size = pose.model_->bounds().max - pose.model_->bounds().min;
-  for (int a = 0; a < 3; ++a) {
-    pose.body_size_[a] = std::isfinite(size[a]) ? std::max(0.0f, size[a]) : 0.0f;
-  }
+  pose.body_size_ = tools::default_body_size(*pose.model_);
   for (ParamArg& arg : args) {
     Result<Setting> s =
         pose.resolve(arg.name, std::move(arg.value), flags.config, "--param", ErrorCode::kUsage);
@@ -177,7 +173,7 @@ void ControllerPose::set_parameters(double dt) {
     values.set_float(health_, dead ? 0.0 : 1.0);
   }
   if (!given(is_dead_)) values.set_bool(is_dead_, !(values.number(health_) > 0.0));
-  if (!given(walk_speed_)) values.set_float(walk_speed_, kDefaultWalkSpeed);
+  if (!given(walk_speed_)) values.set_float(walk_speed_, tools::kDefaultWalkSpeed);
   if (!given(body_height_)) values.set_float(body_height_, body_size_.y);
   if (!given(body_depth_)) values.set_float(body_depth_, body_size_.z);
 }
