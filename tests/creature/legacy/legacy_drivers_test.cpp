@@ -19,6 +19,7 @@
 #include "critter/creature/legacy/rig_factory.h"
 #include "critter/creature/legacy/rig_inputs.h"
 #include "rig_test_support.h"
+#include "support/allocation_counter.h"
 
 namespace critter::creature::legacy {
 namespace {
@@ -191,6 +192,35 @@ TEST(LegacyDrivers, ConfigLayerAnimatesTheBonesLikeTheRig) {
       }
     }
   }
+}
+
+// The driver door allocates nothing per frame either: CreatureModel writing the built-in and rig
+// parameters, the controller running the driver, the pose placed.
+TEST(LegacyDrivers, ACreatureModelFrameThroughADriverNeverAllocates) {
+  const anim::DriverRegistry drivers = registry();
+  auto model = make_builtin_creature(Kind::kFourLegged);
+  ASSERT_TRUE(model);
+  auto program = compile(*model, config_for("FourLeggedWalk", "wolf"), drivers);
+  ASSERT_TRUE(program) << program.error().to_string();
+  auto creature = CreatureModel::create(*model, *program);
+  ASSERT_TRUE(creature) << creature.error().to_string();
+  CreatureState s = test::walking(2.0f);
+  for (int f = 0; f < 3; ++f) ASSERT_TRUE(creature->update(test::kDt, s));
+  ASSERT_TRUE(critter::testing::AllocationCounter::works());
+  bool ok = true;
+  long allocations = -1;
+  {
+    const critter::testing::AllocationCounter counter;
+    for (int f = 0; f < 120; ++f) {
+      s.game_time = f / 60.0;
+      s.is_attacking = f > 40 && f < 80;
+      s.health = f < 100 ? 1.0f : 0.0f;
+      ok = creature->update(test::kDt, s).has_value() && ok;
+    }
+    allocations = counter.count();
+  }
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(allocations, 0);
 }
 
 // FourLeggedTrot and FourLeggedCanter force their gait; a property sets a database value.
