@@ -12,6 +12,7 @@ packages=(
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgles-dev libgbm1 libglfw3-dev
   libgif-dev libpng-dev xvfb xauth libimgui-dev
   minetest-data
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed
 )
 
 missing=()
