@@ -82,23 +82,24 @@ class PyController {
   double time() const { return controller_->time(); }
 
   void set_param(const std::string& name, const py::object& value) {
-    bool ok = false;
-    if (value.is_none()) {
-      const anim::ParamIndex i = program_->schema().find(name);
-      ok = i != anim::kNoParam && controller_->parameters().fire_trigger(i);
-    } else {
-      ok = controller_->parameters().set(name, parameter_value(value));
-    }
-    if (!ok)
+    const anim::ParamIndex i = program_->schema().find(name);
+    if (i == anim::kNoParam)
       raise_error(Error::at(ErrorCode::kUsage, config_, "param",
-                            "the config has no parameter '" + name + "' that takes this value"));
+                            "the config has no parameter '" + name + "'"));
+    // The setters report whether the value changed; setting an equal value is fine.
+    if (value.is_none()) {
+      controller_->parameters().fire_trigger(i);
+    } else {
+      controller_->parameters().set(i, parameter_value(value));
+    }
   }
 
   void fire(const std::string& name) {
     const anim::ParamIndex i = program_->schema().find(name);
-    if (i == anim::kNoParam || !controller_->parameters().fire_trigger(i))
+    if (i == anim::kNoParam)
       raise_error(Error::at(ErrorCode::kUsage, config_, "param",
-                            "the config has no trigger parameter '" + name + "'"));
+                            "the config has no parameter '" + name + "'"));
+    controller_->parameters().fire_trigger(i);
   }
 
   void update(float dt) {
@@ -107,7 +108,7 @@ class PyController {
       py::gil_scoped_release release;
       controller_->update(dt);
     }
-    events_.clear();
+    events_ = py::list();
     for (const anim::ControllerRecord& r : controller_->records()) {
       const char* kind = r.kind == anim::ControllerRecord::Kind::kEvent      ? "event"
                          : r.kind == anim::ControllerRecord::Kind::kComplete ? "complete"

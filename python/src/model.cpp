@@ -318,7 +318,19 @@ py::object load(const std::string& path, const py::object& clips, std::optional<
   flags.look = look;
   flags.lod = lod;
   flags.game = game.value_or("");
-  const io::LoadOptions options = value_or_raise(cli::load_options_from(flags));
+  Result<io::LoadOptions> checked = cli::load_options_from(flags);
+  if (!checked) {
+    // The CLI names the flag ("--clips-fps") as the path: name the file and the keyword instead.
+    Error e = checked.error();
+    if (e.path.starts_with("--")) {
+      std::string keyword = e.path.substr(2);
+      std::replace(keyword.begin(), keyword.end(), '-', '_');
+      e.location = keyword;
+      e.path = path;
+    }
+    raise_error(e);
+  }
+  const io::LoadOptions options = *checked;
   Result<Model> loaded = fail(Error{});
   Diagnostics diag;
   {

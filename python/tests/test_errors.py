@@ -18,7 +18,8 @@ def load_error(path, **options):
     err = e.value
     assert err.file == str(path)
     assert err.rule
-    assert str(err) == f"{err.file}:{err.location}: {err.rule}"
+    where = f"{err.file}:{err.location}" if err.location else err.file
+    assert str(err) == f"{where}: {err.rule}"
     return err
 
 
