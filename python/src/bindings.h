@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <pybind11/numpy.h>
@@ -29,6 +30,29 @@ struct ModelHandle {
   explicit ModelHandle(std::shared_ptr<const Model> m);
 };
 
+// Storage of `size` elements left uninitialised for a writer that fills every one (numpy-sized
+// outputs, where zeroing first would cost as much as the work). T must be an implicit-lifetime
+// type, trivially destructible (floats, Transform).
+template <class T>
+class UninitBuffer {
+ public:
+  static_assert(std::is_trivially_destructible_v<T>);
+  void allocate(std::size_t n) {
+    data_.reset(static_cast<T*>(::operator new(n * sizeof(T))));
+    size_ = n;
+  }
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(T* p) const { ::operator delete(p); }
+  };
+  std::unique_ptr<T, Free> data_;
+  std::size_t size_ = 0;
+};
+
 // Poses at one or more times: T local poses (J transforms each, Model.bones order), their
 // model-space matrices (row-major 4x4) and morph weights. Keeps the Python Model object alive, so
 // numpy views of a Pose stay valid whatever the caller drops.
@@ -37,9 +61,9 @@ struct PoseData {
   std::shared_ptr<ModelHandle> model;
   std::string clip;  // the sampled clip's name; empty for a controller's or a creature's pose
   std::vector<float> times;
-  std::vector<Transform> locals;  // times.size() * joint count
-  std::vector<float> matrices;    // times.size() * joint count * 16, row-major
-  std::vector<float> weights;     // times.size() * layout.weight_count()
+  UninitBuffer<Transform> locals;  // times.size() * joint count
+  UninitBuffer<float> matrices;    // times.size() * joint count * 16, row-major
+  UninitBuffer<float> weights;     // times.size() * layout.weight_count()
 };
 
 // Raises critter.Error (a Python exception with the attributes code, file, location and rule)

@@ -29,11 +29,16 @@ std::shared_ptr<PoseData> one_pose(const py::object& model_object,
   pose->model_object = model_object;
   pose->model = model;
   pose->times = {static_cast<float>(time)};
-  pose->locals.assign(locals.begin(), locals.end());
-  pose->weights.assign(weights.begin(), weights.end());
-  for (const mat4& mt : instance.model_transforms())
+  pose->locals.allocate(locals.size());
+  std::copy(locals.begin(), locals.end(), pose->locals.data());
+  pose->weights.allocate(weights.size());
+  std::copy(weights.begin(), weights.end(), pose->weights.data());
+  const std::span<const mat4> model_space = instance.model_transforms();
+  pose->matrices.allocate(model_space.size() * 16);
+  float* out = pose->matrices.data();
+  for (const mat4& mt : model_space)
     for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) pose->matrices.push_back(mt[c][r]);
+      for (int c = 0; c < 4; ++c) *out++ = mt[c][r];
   return pose;
 }
 

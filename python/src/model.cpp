@@ -4,6 +4,7 @@
 // Model's own buffers (read-only, keeping the Model alive) where the layout allows, copies where
 // it does not (a mesh of several parts, row-major matrices).
 #include <pybind11/stl.h>
+#include <xmmintrin.h>
 
 #include <cstring>
 #include <limits>
@@ -176,10 +177,18 @@ int resolve_clip(const Model& model, const std::variant<int, std::string>& clip)
   return index;
 }
 
-// Writes the transposed (row-major) copy of `m` at `out`.
+// Writes the transposed (row-major) copy of `m` at `out`: four loads, the SSE transpose and four
+// stores, so that the row-major layout costs little next to sampling.
 void store_row_major(const mat4& m, float* out) {
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) out[r * 4 + c] = m[c][r];
+  __m128 c0 = _mm_loadu_ps(&m[0][0]);
+  __m128 c1 = _mm_loadu_ps(&m[1][0]);
+  __m128 c2 = _mm_loadu_ps(&m[2][0]);
+  __m128 c3 = _mm_loadu_ps(&m[3][0]);
+  _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+  _mm_storeu_ps(out, c0);
+  _mm_storeu_ps(out + 4, c1);
+  _mm_storeu_ps(out + 8, c2);
+  _mm_storeu_ps(out + 12, c3);
 }
 
 std::shared_ptr<PoseData> sample(const py::object& model_object, const std::variant<int, std::string>& clip_arg,
@@ -208,9 +217,9 @@ std::shared_ptr<PoseData> sample(const py::object& model_object, const std::vari
   Status status;
   {
     py::gil_scoped_release release;
-    pose->locals.resize(count * joints);
-    pose->matrices.resize(count * joints * 16);
-    pose->weights.resize(count * weight_count);
+    pose->locals.allocate(count * joints);
+    pose->matrices.allocate(count * joints * 16);
+    pose->weights.allocate(count * weight_count);
     anim::SamplingContext context(clip.tracks().size());
     std::vector<mat4> model_space(joints);
     for (std::size_t i = 0; i < count && status; ++i) {
