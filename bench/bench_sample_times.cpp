@@ -60,12 +60,13 @@ void BM_Sample1000Times(benchmark::State& state) {
           .default_weights = layout.defaults,
           .weight_offsets = layout.offsets,
           .output = out,
-          .output_weights = std::span<float>(weights.data() + i * layout.weight_count(),
-                                             layout.weight_count())};
+          .output_weights =
+              std::span<float>(weights.data() + i * layout.weight_count(), layout.weight_count())};
       if (!sampling.run()) std::abort();
-      const anim::LocalToModelJob ltm{.parents = model.skeleton().parents(),
-                                      .input = out,
-                                      .output = std::span<mat4>(matrices.data() + i * joints, joints)};
+      const anim::LocalToModelJob ltm{
+          .parents = model.skeleton().parents(),
+          .input = out,
+          .output = std::span<mat4>(matrices.data() + i * joints, joints)};
       if (!ltm.run()) std::abort();
     }
     benchmark::DoNotOptimize(matrices.data());

@@ -145,9 +145,10 @@ void register_commands(py::module_& m) {
       .def_readonly("file", &Diagnostic::file)
       .def_readonly("location", &Diagnostic::location)
       .def_readonly("rule", &Diagnostic::rule)
-      .def("__str__", [](const Diagnostic& d) {
-        return d.file + ":" + d.location + ": " + d.severity + ": " + d.rule;
-      })
+      .def("__str__",
+           [](const Diagnostic& d) {
+             return d.file + ":" + d.location + ": " + d.severity + ": " + d.rule;
+           })
       .def("__repr__", &Diagnostic::repr);
 
   m.def("convert", &convert, py::arg("src"), py::arg("dst"),

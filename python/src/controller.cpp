@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "bindings.h"
+#include "creature_sim.h"
+#include "creature_spec.h"
 #include "critter/anim/controller.h"
 #include "critter/anim/controller_program.h"
 #include "critter/anim/instance.h"
 #include "critter/io/controller_loader.h"
-#include "creature_sim.h"
-#include "creature_spec.h"
 
 namespace critter::python {
 namespace {
@@ -23,8 +23,8 @@ namespace {
 // A Pose of one time from a local pose and weights placed on `instance`.
 std::shared_ptr<PoseData> one_pose(const py::object& model_object,
                                    const std::shared_ptr<ModelHandle>& model, double time,
-                                   std::span<const Transform> locals, std::span<const float> weights,
-                                   const anim::Instance& instance) {
+                                   std::span<const Transform> locals,
+                                   std::span<const float> weights, const anim::Instance& instance) {
   auto pose = std::make_shared<PoseData>();
   pose->model_object = model_object;
   pose->model = model;
@@ -44,9 +44,12 @@ std::shared_ptr<PoseData> one_pose(const py::object& model_object,
 
 anim::ParameterValue parameter_value(const py::handle& value) {
   if (py::isinstance<py::bool_>(value)) return anim::ParameterValue::of_bool(value.cast<bool>());
-  if (py::isinstance<py::int_>(value)) return anim::ParameterValue::of_int(value.cast<std::int64_t>());
-  if (py::isinstance<py::float_>(value)) return anim::ParameterValue::of_float(value.cast<double>());
-  if (py::isinstance<py::str>(value)) return anim::ParameterValue::of_string(value.cast<std::string>());
+  if (py::isinstance<py::int_>(value))
+    return anim::ParameterValue::of_int(value.cast<std::int64_t>());
+  if (py::isinstance<py::float_>(value))
+    return anim::ParameterValue::of_float(value.cast<double>());
+  if (py::isinstance<py::str>(value))
+    return anim::ParameterValue::of_string(value.cast<std::string>());
   const auto v = value.cast<std::vector<float>>();
   if (v.size() == 2) return anim::ParameterValue::of_vec2(vec2(v[0], v[1]));
   if (v.size() == 3) return anim::ParameterValue::of_vec3(vec3(v[0], v[1], v[2]));
@@ -134,8 +137,8 @@ class PyController {
     instance_->set_root(controller_->root_matrix());
     instance_->set_root_correction(controller_->root_correction());
     check(instance_->pose(locals, controller_->morph_weights()));
-    return one_pose(model_object_, model_, controller_->time(), locals, controller_->morph_weights(),
-                    *instance_);
+    return one_pose(model_object_, model_, controller_->time(), locals,
+                    controller_->morph_weights(), *instance_);
   }
 
   py::list events() const { return events_; }
@@ -179,8 +182,7 @@ class PyCreature {
     tools::CreatureFlags flags;
     flags.creature = kind;
     flags.species = species.value_or("");
-    for (auto [k, v] : rig_params)
-      flags.rig_params.push_back(state_text(k.cast<std::string>(), v));
+    for (auto [k, v] : rig_params) flags.rig_params.push_back(state_text(k.cast<std::string>(), v));
     path_ = model_->model->source_path();
     spec_ = value_or_raise(tools::parse_creature_flags(flags, path_));
     sim_ = value_or_raise(tools::make_creature_sim(*model_->model, path_, spec_));

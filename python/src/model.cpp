@@ -105,8 +105,8 @@ py::array stream(const MeshRef& r, const std::vector<Elem> VertexStreams::*membe
   if (!any) return py::array(dtype, std::vector<py::ssize_t>{0, C});
   if (parts.size() == 1) {
     const auto& v = parts[0]->streams.*member;
-    return readonly_view(dtype, {static_cast<py::ssize_t>(v.size()), C}, {C * item, item},
-                         v.data(), r.model_object);
+    return readonly_view(dtype, {static_cast<py::ssize_t>(v.size()), C}, {C * item, item}, v.data(),
+                         r.model_object);
   }
   py::array_t<Scalar> out({static_cast<py::ssize_t>(r.vertex_count()), py::ssize_t{C}});
   auto* dst = out.mutable_data();
@@ -127,8 +127,8 @@ py::array indices(const MeshRef& r) {
   const auto parts = r.parts();
   if (parts.size() == 1 && !parts[0]->indices.empty()) {
     const auto& v = parts[0]->indices;
-    return readonly_view(py::dtype::of<std::uint32_t>(), {static_cast<py::ssize_t>(v.size())},
-                         {4}, v.data(), r.model_object);
+    return readonly_view(py::dtype::of<std::uint32_t>(), {static_cast<py::ssize_t>(v.size())}, {4},
+                         v.data(), r.model_object);
   }
   std::size_t total = 0;
   for (const MeshPart* p : parts) total += p->element_count();
@@ -149,11 +149,13 @@ py::array indices(const MeshRef& r) {
 
 // glm matrices are column-major: strides that read m[row][col] give a row-major numpy view.
 py::array matrix_view(const mat4* data, std::size_t count, py::handle owner) {
-  return readonly_view(py::dtype::of<float>(), {static_cast<py::ssize_t>(count), 4, 4},
-                       {64, 4, 16}, data, owner);
+  return readonly_view(py::dtype::of<float>(), {static_cast<py::ssize_t>(count), 4, 4}, {64, 4, 16},
+                       data, owner);
 }
 
-Handle handle_of(const py::object& model) { return model.cast<Handle>(); }
+Handle handle_of(const py::object& model) {
+  return model.cast<Handle>();
+}
 
 int resolve_clip(const Model& model, const std::variant<int, std::string>& clip) {
   if (const int* i = std::get_if<int>(&clip)) {
@@ -170,9 +172,9 @@ int resolve_clip(const Model& model, const std::variant<int, std::string>& clip)
   if (index < 0) {
     std::string names;
     for (const Clip& c : model.clips()) names += (names.empty() ? "" : ", ") + c.name();
-    raise_error(Error::at(ErrorCode::kUsage, model.source_path(), "clip",
-                          "no clip named '" + name + "' (clips: " +
-                              (names.empty() ? "none" : names) + ")"));
+    raise_error(Error::at(
+        ErrorCode::kUsage, model.source_path(), "clip",
+        "no clip named '" + name + "' (clips: " + (names.empty() ? "none" : names) + ")"));
   }
   return index;
 }
@@ -191,7 +193,8 @@ void store_row_major(const mat4& m, float* out) {
   _mm_storeu_ps(out + 12, c3);
 }
 
-std::shared_ptr<PoseData> sample(const py::object& model_object, const std::variant<int, std::string>& clip_arg,
+std::shared_ptr<PoseData> sample(const py::object& model_object,
+                                 const std::variant<int, std::string>& clip_arg,
                                  const py::object& times_arg) {
   const Handle h = handle_of(model_object);
   const Model& model = *h->model;
@@ -224,15 +227,15 @@ std::shared_ptr<PoseData> sample(const py::object& model_object, const std::vari
     std::vector<mat4> model_space(joints);
     for (std::size_t i = 0; i < count && status; ++i) {
       const std::span<Transform> locals(pose->locals.data() + i * joints, joints);
-      const anim::SamplingJob sampling{
-          .clip = &clip,
-          .time = pose->times[i],
-          .context = &context,
-          .rest = model.skeleton().rest_pose(),
-          .default_weights = h->layout.defaults,
-          .weight_offsets = h->layout.offsets,
-          .output = locals,
-          .output_weights = std::span<float>(pose->weights.data() + i * weight_count, weight_count)};
+      const anim::SamplingJob sampling{.clip = &clip,
+                                       .time = pose->times[i],
+                                       .context = &context,
+                                       .rest = model.skeleton().rest_pose(),
+                                       .default_weights = h->layout.defaults,
+                                       .weight_offsets = h->layout.offsets,
+                                       .output = locals,
+                                       .output_weights = std::span<float>(
+                                           pose->weights.data() + i * weight_count, weight_count)};
       status = sampling.run();
       if (!status) break;
       const anim::LocalToModelJob ltm{
@@ -256,10 +259,10 @@ py::tuple skin(const py::object& model_object, const PoseData& pose) {
   const std::size_t count = pose.times.size();
   const std::size_t vertices = h->vertex_offsets.back();
   const std::size_t joints = static_cast<std::size_t>(model.skeleton().joint_count());
-  py::array_t<float> positions({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(vertices),
-                                py::ssize_t{3}});
-  py::array_t<float> normals({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(vertices),
-                              py::ssize_t{3}});
+  py::array_t<float> positions(
+      {static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(vertices), py::ssize_t{3}});
+  py::array_t<float> normals(
+      {static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(vertices), py::ssize_t{3}});
   auto* pos = reinterpret_cast<vec3*>(positions.mutable_data());
   auto* nrm = reinterpret_cast<vec3*>(normals.mutable_data());
   Status status;
@@ -283,9 +286,10 @@ py::tuple skin(const py::object& model_object, const PoseData& pose) {
           const MeshPart& part = mesh.parts[p];
           const std::size_t n = part.vertex_count();
           const bool has_normals = !part.streams.normals.empty();
-          status = deform::skin_mesh_part(model, m, p, model_space, h->layout.mesh_weights(weights, m),
-                                          palette, std::span<vec3>(pos + v, n),
-                                          has_normals ? std::span<vec3>(nrm + v, n) : std::span<vec3>{});
+          status =
+              deform::skin_mesh_part(model, m, p, model_space, h->layout.mesh_weights(weights, m),
+                                     palette, std::span<vec3>(pos + v, n),
+                                     has_normals ? std::span<vec3>(nrm + v, n) : std::span<vec3>{});
           if (!has_normals) std::fill(nrm + v, nrm + v + n, vec3(0.0f));
           v += n;
         }
@@ -388,16 +392,19 @@ void register_model(py::module_& m) {
       "order. Streams a part lacks are empty arrays (zeros for that part when others have it).")
       .def_property_readonly("name", [](const MeshRef& r) { return r.m().name; })
       .def_property_readonly("index", [](const MeshRef& r) { return r.mesh; })
-      .def_property_readonly("bone", [](const MeshRef& r) { return r.m().bone; },
-                             "The bone a rigid mesh hangs from (-1: the model root).")
-      .def_property_readonly("skin", [](const MeshRef& r) { return r.m().skin; },
-                             "Index into Model.skins, -1 when the mesh is not skinned.")
+      .def_property_readonly(
+          "bone", [](const MeshRef& r) { return r.m().bone; },
+          "The bone a rigid mesh hangs from (-1: the model root).")
+      .def_property_readonly(
+          "skin", [](const MeshRef& r) { return r.m().skin; },
+          "Index into Model.skins, -1 when the mesh is not skinned.")
       .def_property_readonly("morph_names", [](const MeshRef& r) { return r.m().morph_names; })
       .def_property_readonly(
           "vertex_offset",
           [](const MeshRef& r) {
             std::size_t v = r.model->vertex_offsets[static_cast<std::size_t>(r.mesh)];
-            for (int p = 0; p < r.part; ++p) v += r.m().parts[static_cast<std::size_t>(p)].vertex_count();
+            for (int p = 0; p < r.part; ++p)
+              v += r.m().parts[static_cast<std::size_t>(p)].vertex_count();
             return v;
           },
           "Index of this mesh's first vertex in the arrays Model.skin returns.")
@@ -413,21 +420,27 @@ void register_model(py::module_& m) {
           "The mesh's parts (one material each), as Mesh objects of one part.")
       .def_property_readonly(
           "material", [](const MeshRef& r) { return r.part >= 0 ? r.parts()[0]->material : -1; })
-      .def_property_readonly("positions", [](const MeshRef& r) {
-        return stream<vec3, float, 3>(r, &VertexStreams::positions);
-      }, "float32 (V, 3), mesh space.")
-      .def_property_readonly("normals", [](const MeshRef& r) {
-        return stream<vec3, float, 3>(r, &VertexStreams::normals);
-      }, "float32 (V, 3).")
-      .def_property_readonly("uvs", [](const MeshRef& r) {
-        return stream<vec2, float, 2>(r, &VertexStreams::uv0);
-      }, "float32 (V, 2), the first texture coordinate set.")
-      .def_property_readonly("joints", [](const MeshRef& r) {
-        return stream<glm::u16vec4, std::uint16_t, 4>(r, &VertexStreams::joints);
-      }, "uint16 (V, 4): indices into the mesh's skin's joints.")
-      .def_property_readonly("weights", [](const MeshRef& r) {
-        return stream<vec4, float, 4>(r, &VertexStreams::weights);
-      }, "float32 (V, 4), summing to 1 on skinned meshes.")
+      .def_property_readonly(
+          "positions",
+          [](const MeshRef& r) { return stream<vec3, float, 3>(r, &VertexStreams::positions); },
+          "float32 (V, 3), mesh space.")
+      .def_property_readonly(
+          "normals",
+          [](const MeshRef& r) { return stream<vec3, float, 3>(r, &VertexStreams::normals); },
+          "float32 (V, 3).")
+      .def_property_readonly(
+          "uvs", [](const MeshRef& r) { return stream<vec2, float, 2>(r, &VertexStreams::uv0); },
+          "float32 (V, 2), the first texture coordinate set.")
+      .def_property_readonly(
+          "joints",
+          [](const MeshRef& r) {
+            return stream<glm::u16vec4, std::uint16_t, 4>(r, &VertexStreams::joints);
+          },
+          "uint16 (V, 4): indices into the mesh's skin's joints.")
+      .def_property_readonly(
+          "weights",
+          [](const MeshRef& r) { return stream<vec4, float, 4>(r, &VertexStreams::weights); },
+          "float32 (V, 4), summing to 1 on skinned meshes.")
       .def_property_readonly("indices", &indices,
                              "uint32 (N,): vertex indices (parts concatenated, offset to this "
                              "mesh's vertices).")
@@ -437,7 +450,8 @@ void register_model(py::module_& m) {
 
   py::class_<PoseData, std::shared_ptr<PoseData>>(
       m, "Pose",
-      "Poses of a model at T times (T = 1 for a controller's or a creature's pose). Keeps its Model "
+      "Poses of a model at T times (T = 1 for a controller's or a creature's pose). Keeps its "
+      "Model "
       "alive.")
       .def_property_readonly("model", [](const PoseData& p) { return p.model_object; })
       .def_property_readonly("clip", [](const PoseData& p) { return p.clip; })
@@ -506,15 +520,14 @@ void register_model(py::module_& m) {
                                  s.rest_pose().data(), self);
           },
           "float32 (J, 10): the rest pose, laid out as Pose.local_trs.")
-      .def_property_readonly(
-          "meshes",
-          [](py::object self) {
-            const Handle h = handle_of(self);
-            std::vector<MeshRef> out;
-            for (std::size_t i = 0; i < h->model->meshes().size(); ++i)
-              out.push_back(MeshRef{self, h, static_cast<int>(i), -1});
-            return out;
-          })
+      .def_property_readonly("meshes",
+                             [](py::object self) {
+                               const Handle h = handle_of(self);
+                               std::vector<MeshRef> out;
+                               for (std::size_t i = 0; i < h->model->meshes().size(); ++i)
+                                 out.push_back(MeshRef{self, h, static_cast<int>(i), -1});
+                               return out;
+                             })
       .def_property_readonly(
           "skins",
           [](py::object self) {
@@ -582,8 +595,8 @@ void register_model(py::module_& m) {
            "space, V = every vertex of every mesh part in Model.meshes order (Mesh.vertex_offset "
            "says where each starts). Normals of parts without normals are zeros.")
       .def("__repr__", [](const ModelHandle& h) {
-        return "Model('" + h.model->source_path() + "', bones=" +
-               std::to_string(h.model->skeleton().joint_count()) +
+        return "Model('" + h.model->source_path() +
+               "', bones=" + std::to_string(h.model->skeleton().joint_count()) +
                ", meshes=" + std::to_string(h.model->meshes().size()) +
                ", clips=" + std::to_string(h.model->clips().size()) + ")";
       });
