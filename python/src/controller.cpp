@@ -263,17 +263,19 @@ void register_controller(py::module_& m) {
       "Raises critter.Error with the config file and JSON pointer of the first error.")
       .def(py::init<const py::object&, const std::string&, const std::vector<std::string>&>(),
            py::arg("model"), py::arg("config_path"),
-           py::arg("asset_roots") = std::vector<std::string>{})
+           py::arg("asset_roots") = std::vector<std::string>{},
+           "__init__(model, config_path, asset_roots=())")
       .def_property_readonly("model", &PyController::model,
                              "The model the config drives (a copy with the config's `file:` clips "
                              "appended when it names any).")
       .def_property_readonly("time", &PyController::time, "Seconds all updates advanced.")
       .def("set_param", &PyController::set_param, py::arg("name"), py::arg("value"),
-           "Sets a parameter (bool, int, float, str, or a 2- or 3-sequence for a vector; None "
+           "set_param(name, value)\n\nSets a parameter (bool, int, float, str, or a 2- or "
+           "3-sequence for a vector; None "
            "fires a trigger). Names are case-insensitive.")
-      .def("fire", &PyController::fire, py::arg("name"), "Fires a trigger parameter.")
+      .def("fire", &PyController::fire, py::arg("name"), "fire(name)\n\nFires a trigger parameter.")
       .def("update", &PyController::update, py::arg("dt"),
-           "Advances the controller by dt seconds (rules, fades, players, events).")
+           "update(dt)\n\nAdvances the controller by dt seconds (rules, fades, players, events).")
       .def_property_readonly("pose", &PyController::pose,
                              "The blended pose now (IK included), as a Pose of one time.")
       .def_property_readonly("events", &PyController::events,
@@ -292,7 +294,8 @@ void register_controller(py::module_& m) {
       .def(py::init<const py::object&, const std::string&, const std::optional<std::string>&,
                     const py::dict&>(),
            py::arg("model"), py::arg("kind") = "four-legged", py::arg("species") = py::none(),
-           py::arg("rig_params") = py::dict())
+           py::arg("rig_params") = py::dict(),
+           "__init__(model, kind='four-legged', species=None, rig_params={})")
       .def_property_readonly("model", &PyCreature::model)
       .def_property_readonly("time", &PyCreature::time, "Simulated seconds.")
       .def("step", &PyCreature::step, py::arg("dt"), py::arg("state") = py::none(),

@@ -47,6 +47,9 @@ void register_errors(py::module_& m) {
 
 PYBIND11_MODULE(_critter, m) {
   m.doc() = "critter: load, pose, skin, convert and render rigged creature models.";
+  // Every docstring starts with its own signature, in Python's terms (Model, Pose, ...).
+  pybind11::options options;
+  options.disable_function_signatures();
   critter::python::register_errors(m);
   critter::python::register_model(m);
   critter::python::register_controller(m);
