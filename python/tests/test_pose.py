@@ -79,3 +79,15 @@ def test_bad_clip_and_times_raise_located_errors():
     assert e.value.location == "times"
     with pytest.raises(critter.Error):
         model.sample(0, [[0.0, 1.0]])
+
+
+def test_threads_share_a_model():
+    from concurrent.futures import ThreadPoolExecutor
+
+    model = critter.load(model_path("Wizard/Wizard.glb"))
+    times = np.linspace(0, model.clips[2].duration, 500)
+    expected = model.sample(2, times).model_matrices
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: model.sample(2, times).model_matrices, range(8)))
+    for r in results:
+        np.testing.assert_array_equal(r, expected)
