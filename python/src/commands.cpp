@@ -4,6 +4,7 @@
 // runs the config loader that `critter check` runs and returns its diagnostics.
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
