@@ -60,7 +60,7 @@ TEST_F(CheckTest, StrictTurnsEveryWarningIntoAnError) {
   const std::string path = config("strict.json", R"({"colour": "red"})");
   RunResult r = run({"check", path, shared_model(kWizard), "--strict"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, path + ":/colour: unknown property 'colour'\n");
+  EXPECT_EQ(r.err, "critter: " + path + ":/colour: unknown property 'colour'\n");
   EXPECT_EQ(r.out, path + ": 1 error, 0 warnings\n");
   r = run({"check", path, shared_model(kWizard), "--strict", "--json"});
   EXPECT_EQ(r.exit_code, 1);

@@ -74,8 +74,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     }
     out << doc.dump(2) << "\n";
   } else {
-    for (const Error& e : errors) err << e.to_string() << "\n";
-    for (const Warning& w : warnings) err << w.to_string() << "\n";
+    for (const Error& e : errors) err << format_error(e) << "\n";
+    for (const Warning& w : warnings) err << format_warning(w) << "\n";
     out << options.config << ": " << errors.size() << " error" << (errors.size() == 1 ? "" : "s")
         << ", " << warnings.size() << " warning" << (warnings.size() == 1 ? "" : "s") << "\n";
   }
