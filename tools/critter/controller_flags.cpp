@@ -8,8 +8,8 @@
 #include <ostream>
 #include <utility>
 
-#include "critter/io/controller_loader.h"
 #include "command.h"
+#include "critter/io/controller_loader.h"
 #include "describe.h"
 
 namespace critter::cli {
