@@ -100,7 +100,8 @@ TEST_F(CliTest, InfoOnTruncatedGlbNamesAByteOffset) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
   // The length field is at byte 8; the file is 4 + 12 + 4 + 5 = 25 bytes long.
-  EXPECT_EQ(r.err, "critter: " + path + ":byte 8: GLB header gives a length of 100 bytes, the file has 25\n");
+  EXPECT_EQ(r.err, "critter: " + path +
+                       ":byte 8: GLB header gives a length of 100 bytes, the file has 25\n");
 }
 
 TEST_F(CliTest, InfoOnTruncatedRealGlbNamesAByteOffset) {
@@ -111,8 +112,9 @@ TEST_F(CliTest, InfoOnTruncatedRealGlbNamesAByteOffset) {
   std::ofstream(path, std::ios::binary) << whole.substr(0, half);
   const RunResult r = run({"info", path});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "critter: " + path + ":byte 8: GLB header gives a length of " + std::to_string(whole.size()) +
-                       " bytes, the file has " + std::to_string(half) + "\n");
+  EXPECT_EQ(r.err, "critter: " + path + ":byte 8: GLB header gives a length of " +
+                       std::to_string(whole.size()) + " bytes, the file has " +
+                       std::to_string(half) + "\n");
 }
 
 TEST_F(CliTest, InfoOnBadReferenceNamesTheJsonPointer) {

@@ -286,7 +286,8 @@ TEST_F(ConfigFlagsTest, MalformedParamIsAUsageErrorNamingTheFlag) {
 TEST_F(ConfigFlagsTest, UnknownParameterIsAnErrorSuggestingCloseNames) {
   RunResult r = run({"pose", model_, "--config", config_, "--param", "SpedXZ=1"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err.rfind("critter: " + config_ + ":--param: unknown parameter 'SpedXZ': ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("critter: " + config_ + ":--param: unknown parameter 'SpedXZ': ", 0), 0u)
+      << r.err;
   EXPECT_NE(r.err.find("(did you mean SpeedXZ"), std::string::npos) << r.err;
   // Case does not matter for a known name.
   r = run({"pose", model_, "--config", config_, "--param", "speedxz=1", "--param",

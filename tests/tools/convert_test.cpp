@@ -180,7 +180,8 @@ TEST_F(ConvertTest, UnknownAnimationIsABadInput) {
   const RunResult r =
       run({"convert", in, "-o", (out_ / "g.obj").string(), "--anim", "Dance", "--time", "1"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "critter: " + in + ":--anim: no animation 'Dance' (have: IdleTrack, RunTrack)\n");
+  EXPECT_EQ(r.err,
+            "critter: " + in + ":--anim: no animation 'Dance' (have: IdleTrack, RunTrack)\n");
   EXPECT_TRUE(names_in(out_).empty());
 }
 

@@ -161,8 +161,7 @@ TEST_F(CreatureFlagsTest, CreatureConflictsWithTheOtherPoseSources) {
   EXPECT_EQ(r.err, "critter: --crowd: a crowd cannot take --creature\n");
   r = run({"render", model_, "--state", "speed=1", "-o", png_});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "critter: --state: --species, --state and --rig-param set up a --creature\n");
+  EXPECT_EQ(r.err, "critter: --state: --species, --state and --rig-param set up a --creature\n");
 }
 
 TEST_F(CreatureFlagsTest, TimelineStateIsCheckedAgainstTheStateNames) {

@@ -123,7 +123,8 @@ TEST_F(RenderCommandTest, UsageErrorsNameTheOption) {
                        (dir_ / "x.jpg").string() + "'\n");
   r = run({"render", model, "--size", "0x10", "-o", (dir_ / "x.png").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "critter: --size:0x10: expected WIDTHxHEIGHT with each in 1..4096, e.g. 320x240\n");
+  EXPECT_EQ(r.err,
+            "critter: --size:0x10: expected WIDTHxHEIGHT with each in 1..4096, e.g. 320x240\n");
   r = run({"render", model, "--anim", "dance", "-o", (dir_ / "x.png").string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "critter: " + model + ":--anim: no animation 'dance' (have: animation_0)\n");
