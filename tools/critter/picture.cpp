@@ -44,9 +44,13 @@ Status Picture::clear(const gl::Camera& camera, const PictureStyle& style, const
     }
     const vec3 size = bounds.extent();
     const float across = std::max({size.x, size.z, size.y});
-    // Darker than an opaque background; mid grey over a transparent one.
-    const vec4 colour =
-        style.transparent() ? vec4(0.35f, 0.35f, 0.35f, 0.7f) : vec4(vec3(bg) * 0.55f, 0.8f);
+    // Darker than a light background, lighter than a dark one; mid grey over a transparent one.
+    const float luma = 0.3f * bg.x + 0.59f * bg.y + 0.11f * bg.z;
+    vec4 colour(0.35f, 0.35f, 0.35f, 0.7f);
+    if (!style.transparent()) {
+      colour = luma < 0.45f ? vec4(glm::mix(vec3(bg), vec3(1.0f), 0.35f), 0.8f)
+                            : vec4(vec3(bg) * 0.55f, 0.8f);
+    }
     grid->draw(camera, bounds.center(), bounds.min.y, 1.5f * across,
                GroundGrid::spacing_for(3.0f * across), colour);
   }
