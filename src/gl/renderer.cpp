@@ -46,6 +46,8 @@ struct Submitted {
   bool cast_shadow = true;
   float shadow_alpha = 1.0f;
   std::optional<float> ground_height;
+  std::optional<float> shadow_radius;
+  bool shadow_fades = true;
   std::uint32_t palette_base = 0;  // in joints
   std::uint32_t weight_base = 0;
   vec3 centre{0.0f};  // world space
@@ -299,6 +301,8 @@ Status Renderer::submit(const RenderInstance& in) {
   s.cast_shadow = in.cast_shadow;
   s.shadow_alpha = in.shadow_alpha;
   s.ground_height = in.ground_height;
+  s.shadow_radius = in.shadow_radius;
+  s.shadow_fades = in.shadow_fades;
   s.palette_base = m.palette_joints;
   s.weight_base = static_cast<std::uint32_t>(m.weights.size());
   s.centre = vec3(s.world * vec4(s.bounds.center(), 1.0f));
@@ -627,13 +631,18 @@ void Renderer::draw_shadows() {
   for (const Submitted& s : m.instances) {
     if (!s.visible || !s.cast_shadow) continue;
     const float ground = s.ground_height.value_or(s.world[3][1]);
-    const vec3 centre(s.centre.x, ground + 0.02f, s.centre.z);
-    const float alpha = shadow_blob_alpha(glm::distance(centre, m.camera.position), s.shadow_alpha);
-    if (alpha <= 0.0f) continue;
     // Diameter 2.25 x the bounding-box width (Survivalcraft), the width measured in world units.
-    const float width = s.bounds.extent().x * glm::length(vec3(s.world[0]));
+    const float radius =
+        s.shadow_radius.value_or(1.125f * s.bounds.extent().x * glm::length(vec3(s.world[0])));
+    // Lifted off the ground against z-fighting, by at most 2 cm and less for a small blob, so the
+    // blob never climbs up a small creature's legs.
+    const vec3 centre(s.centre.x, ground + std::min(0.02f, 0.01f * radius), s.centre.z);
+    const float alpha =
+        s.shadow_fades ? shadow_blob_alpha(glm::distance(centre, m.camera.position), s.shadow_alpha)
+                       : 0.5f * s.shadow_alpha;
+    if (alpha <= 0.0f || !(radius > 0.0f)) continue;
     glUniform3fv(m.shadow_centre, 1, glm::value_ptr(centre));
-    glUniform1f(m.shadow_radius, 1.125f * width);
+    glUniform1f(m.shadow_radius, radius);
     glUniform1f(m.shadow_alpha, alpha);
     glDrawArrays(GL_TRIANGLES, 0, 6);
     ++stats_.draw_calls;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "critter/asset/demo_creature.h"
 #include "critter/io/image/image_decoder.h"
 #include "gl/fixture.h"
@@ -30,6 +32,35 @@ TEST_F(GlTest, DemoQuadrupedCoversTheFramedImage) {
   const std::uint8_t black[3] = {0, 0, 0};
   EXPECT_GT(test::coverage(p, black), 0.05);
   EXPECT_EQ(renderer_->stats().draw_calls, 2u);  // one part + one shadow
+}
+
+TEST_F(GlTest, ShadowOverridesKeepTheBlobAtAnyDistance) {
+  Result<Model> model = build_demo_quadruped();
+  ASSERT_TRUE(model) << model.error().to_string();
+  Result<std::unique_ptr<GpuModel>> gpu = renderer_->upload(*model, io::decode_image);
+  ASSERT_TRUE(gpu) << gpu.error().to_string();
+  Result<RenderTarget> target = RenderTarget::create(64, 64);
+  ASSERT_TRUE(target);
+  target->bind();
+  // 100 m away: past §8's 32 m fade, so the default blob is not drawn.
+  OrbitCamera far = frame_bounds(model->bounds(), 1.0f, 30.0f, 20.0f);
+  far.distance = 100.0f;
+  far.near_plane = 0.0f;  // automatic planes for the new distance
+  far.far_plane = 0.0f;
+  auto draws = [&](bool fades, std::optional<float> radius) {
+    renderer_->begin_frame();
+    RenderInstance inst;
+    inst.model = gpu->get();
+    inst.shadow_fades = fades;
+    inst.shadow_radius = radius;
+    EXPECT_TRUE(renderer_->submit(inst));
+    renderer_->render_frame(far.camera(1.0f), vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    return renderer_->stats().draw_calls;
+  };
+  EXPECT_EQ(draws(true, std::nullopt), 1u);
+  EXPECT_EQ(draws(false, std::nullopt), 2u);
+  EXPECT_EQ(draws(false, 3.0f), 2u);
+  EXPECT_EQ(draws(false, 0.0f), 1u);  // no radius, no blob
 }
 
 }  // namespace

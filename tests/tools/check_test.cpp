@@ -48,19 +48,53 @@ TEST_F(CheckTest, WarningsAreListedAndExitIsZero) {
   EXPECT_TRUE(doc["errors"].empty());
   ASSERT_EQ(doc["warnings"].size(), 2u) << r.out;
   EXPECT_EQ(doc["warnings"][0]["file"], path);
-  EXPECT_EQ(doc["warnings"][0]["pointer"], "/colour");
+  EXPECT_EQ(doc["warnings"][0]["location"], "/colour");
   EXPECT_EQ(doc["warnings"][0]["message"], "unknown property 'colour'");
   // A misspelt field names the field it is near.
-  EXPECT_EQ(doc["warnings"][1]["pointer"], "/animation");
+  EXPECT_EQ(doc["warnings"][1]["location"], "/animation");
   EXPECT_EQ(doc["warnings"][1]["message"],
             "unknown property 'animation' (did you mean animations?)");
+}
+
+// check --json and info --json use the same keys for the same things: the file, and warnings
+// (and check's errors) as {"code", "file", "location", "message"}.
+TEST_F(CheckTest, JsonKeysMatchInfos) {
+  const std::string path = config("keys.json", R"({"colour": "red", "states": {"s": {"layer":
+    "Base", "rules": [{"condition": "[Nope] > 1", "animation": "Run"}]}}})");
+  const RunResult r = run({"check", path, shared_model(kWizard), "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["file"], path);
+  EXPECT_EQ(doc["model"], shared_model(kWizard));
+  ASSERT_EQ(doc["warnings"].size(), 1u) << r.out;
+  ASSERT_GE(doc["errors"].size(), 1u) << r.out;
+  EXPECT_EQ(doc["warnings"][0]["code"], "warning");
+  EXPECT_EQ(doc["errors"][0]["code"], "invalid") << r.out;
+  EXPECT_EQ(doc["errors"][0]["location"], "/states/s/rules/0/condition") << r.out;
+
+  const std::string gltf = config("lost.gltf", R"({"asset":{"version":"2.0"},)"
+                                               R"("images":[{"uri":"gone.png"}]})");
+  const RunResult info = run({"info", gltf, "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const auto described = nlohmann::json::parse(info.out);
+  EXPECT_EQ(described["file"], gltf);
+  ASSERT_EQ(described["warnings"].size(), 1u) << info.out;
+  auto keys = [](const nlohmann::json& object) {
+    std::vector<std::string> names;
+    for (auto it = object.begin(); it != object.end(); ++it) names.push_back(it.key());
+    return names;
+  };
+  const std::vector<std::string> expected = {"code", "file", "location", "message"};
+  EXPECT_EQ(keys(described["warnings"][0]), expected);
+  EXPECT_EQ(keys(doc["warnings"][0]), expected);
+  EXPECT_EQ(keys(doc["errors"][0]), expected);
 }
 
 TEST_F(CheckTest, StrictTurnsEveryWarningIntoAnError) {
   const std::string path = config("strict.json", R"({"colour": "red"})");
   RunResult r = run({"check", path, shared_model(kWizard), "--strict"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, path + ":/colour: unknown property 'colour'\n");
+  EXPECT_EQ(r.err, "critter: " + path + ":/colour: unknown property 'colour'\n");
   EXPECT_EQ(r.out, path + ": 1 error, 0 warnings\n");
   r = run({"check", path, shared_model(kWizard), "--strict", "--json"});
   EXPECT_EQ(r.exit_code, 1);
@@ -83,10 +117,10 @@ TEST_F(CheckTest, UndeclaredParameterInAnExpressionIsAnErrorUnlessTheHostProvide
   ASSERT_EQ(r.exit_code, 1) << r.err;
   auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["errors"].size(), 2u) << r.out;
-  EXPECT_EQ(doc["errors"][0]["pointer"], "/states/s/rules/0/condition");
+  EXPECT_EQ(doc["errors"][0]["location"], "/states/s/rules/0/condition");
   EXPECT_EQ(doc["errors"][0]["message"],
             "expression '[Mood] > 1': parameter 'Mood' is neither declared nor built in");
-  EXPECT_EQ(doc["errors"][1]["pointer"], "/states/s/rules/1/condition");
+  EXPECT_EQ(doc["errors"][1]["location"], "/states/s/rules/1/condition");
   EXPECT_EQ(doc["errors"][1]["message"],
             "expression '[SpeedX] > 1': parameter 'SpeedX' is neither declared nor built in (did "
             "you mean Speed, SpeedXZ?)");
@@ -113,7 +147,7 @@ TEST_F(CheckTest, ParseErrorsDoNotHideBindAndExpressionErrors) {
   const auto doc = nlohmann::json::parse(r.out);
   std::vector<std::string> lines;
   for (const auto& e : doc["errors"]) {
-    lines.push_back(e["pointer"].get<std::string>() + ": " + e["message"].get<std::string>());
+    lines.push_back(e["location"].get<std::string>() + ": " + e["message"].get<std::string>());
   }
   const std::vector<std::string> expected = {
       "/template: unknown template 'Humn' (neither built in nor a template file) (did you mean "
@@ -148,16 +182,16 @@ TEST_F(CheckTest, BrokenConfigListsEveryErrorWithItsPointer) {
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["errors"].size(), 4u) << r.out;
-  EXPECT_EQ(doc["errors"][0]["pointer"], "/layers/Base/bones/0");
+  EXPECT_EQ(doc["errors"][0]["location"], "/layers/Base/bones/0");
   EXPECT_EQ(doc["errors"][0]["message"], "bone 'NoSuchBone' is not a bone of the model");
-  EXPECT_EQ(doc["errors"][1]["pointer"], "/animations/fly/source");
+  EXPECT_EQ(doc["errors"][1]["location"], "/animations/fly/source");
   EXPECT_EQ(doc["errors"][1]["message"],
             "'Fly' is neither an animation alias nor a clip of the model");
   // NoSuchBone and Warp are near nothing: no suggestion.
-  EXPECT_EQ(doc["errors"][2]["pointer"], "/states/s/rules/0/animation");
+  EXPECT_EQ(doc["errors"][2]["location"], "/states/s/rules/0/animation");
   EXPECT_EQ(doc["errors"][2]["message"], "unknown driver type 'Warp'");
   // Expressions are checked by the one compile, after the binding errors.
-  EXPECT_EQ(doc["errors"][3]["pointer"], "/animations/run/speed");
+  EXPECT_EQ(doc["errors"][3]["location"], "/animations/run/speed");
   EXPECT_EQ(doc["errors"][0]["file"], path);
 
   r = run({"check", path, shared_model(kWizard)});
@@ -173,7 +207,7 @@ TEST_F(CheckTest, SyntaxErrorGivesLineAndColumn) {
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["errors"].size(), 1u);
-  EXPECT_EQ(doc["errors"][0]["pointer"], "3:3");
+  EXPECT_EQ(doc["errors"][0]["location"], "3:3");
 }
 
 TEST_F(CheckTest, MissingFilesAndUsage) {

@@ -83,7 +83,7 @@ TEST_F(CliTest, InfoOnMissingFileNamesTheFile) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
   // Error::to_string() on one line: the file has no location inside it.
-  EXPECT_EQ(r.err, path + ": cannot open '" + path + "'\n");
+  EXPECT_EQ(r.err, "critter: " + path + ": cannot open '" + path + "'\n");
 }
 
 TEST_F(CliTest, InfoOnTruncatedGlbNamesAByteOffset) {
@@ -100,7 +100,8 @@ TEST_F(CliTest, InfoOnTruncatedGlbNamesAByteOffset) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
   // The length field is at byte 8; the file is 4 + 12 + 4 + 5 = 25 bytes long.
-  EXPECT_EQ(r.err, path + ":byte 8: GLB header gives a length of 100 bytes, the file has 25\n");
+  EXPECT_EQ(r.err, "critter: " + path +
+                       ":byte 8: GLB header gives a length of 100 bytes, the file has 25\n");
 }
 
 TEST_F(CliTest, InfoOnTruncatedRealGlbNamesAByteOffset) {
@@ -111,8 +112,9 @@ TEST_F(CliTest, InfoOnTruncatedRealGlbNamesAByteOffset) {
   std::ofstream(path, std::ios::binary) << whole.substr(0, half);
   const RunResult r = run({"info", path});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, path + ":byte 8: GLB header gives a length of " + std::to_string(whole.size()) +
-                       " bytes, the file has " + std::to_string(half) + "\n");
+  EXPECT_EQ(r.err, "critter: " + path + ":byte 8: GLB header gives a length of " +
+                       std::to_string(whole.size()) + " bytes, the file has " +
+                       std::to_string(half) + "\n");
 }
 
 TEST_F(CliTest, InfoOnBadReferenceNamesTheJsonPointer) {
@@ -121,7 +123,7 @@ TEST_F(CliTest, InfoOnBadReferenceNamesTheJsonPointer) {
   const RunResult r = run({"info", "--json", path});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_EQ(r.err, path + ":/nodes/0/mesh: mesh 3 does not exist (0 in the file)\n");
+  EXPECT_EQ(r.err, "critter: " + path + ":/nodes/0/mesh: mesh 3 does not exist (0 in the file)\n");
 }
 
 TEST_F(CliTest, InfoReportsMissingImagesAsWarnings) {
@@ -273,7 +275,7 @@ TEST_F(CliTest, InfoOnUnknownExtensionIsBadInput) {
   std::ofstream(path) << "not a model\n";
   const RunResult r = run({"info", path});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(starts_with(r.err, path + ": no reader for '.xyz' files")) << r.err;
+  EXPECT_TRUE(starts_with(r.err, "critter: " + path + ": no reader for '.xyz' files")) << r.err;
 }
 
 TEST_F(CliTest, JsonKeysComeInDocumentedOrder) {

@@ -194,7 +194,7 @@ TEST_F(ConfigFlagsTest, RuntimeWarningsArePrintedOnceLikeLoadWarnings) {
   RunResult r = run({"pose", model_, "--config", config, "--param", "Clip=Nope", "--time", "0.5",
                      "--time", "1", "--time", "1.5"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, config +
+  EXPECT_EQ(r.err, "critter: " + config +
                        ":/states/gait/rules/0/animation: warning: [Clip] names no clip 'Nope': the "
                        "layer keeps its animation\n");
   // The layer was never given a clip: the rest pose.
@@ -204,7 +204,7 @@ TEST_F(ConfigFlagsTest, RuntimeWarningsArePrintedOnceLikeLoadWarnings) {
   r = run({"pose", model_, "--config", config, "--param", "Gait=walk", "--time", "0.5", "--time",
            "1", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, config +
+  EXPECT_EQ(r.err, "critter: " + config +
                        ":/states/gait/rules/1/animation/speed: warning: fails with a type "
                        "mismatch: used the default 1\n");
 
@@ -278,7 +278,7 @@ TEST_F(ConfigFlagsTest, MalformedParamIsAUsageErrorNamingTheFlag) {
   for (const auto& [arg, message] : cases) {
     const RunResult r = run({"pose", model_, "--config", config_, "--param", arg});
     EXPECT_EQ(r.exit_code, 2) << arg;
-    EXPECT_EQ(r.err, config_ + ":--param: " + message + "\n") << arg;
+    EXPECT_EQ(r.err, "critter: " + config_ + ":--param: " + message + "\n") << arg;
     EXPECT_TRUE(r.out.empty()) << arg;
   }
 }
@@ -286,7 +286,8 @@ TEST_F(ConfigFlagsTest, MalformedParamIsAUsageErrorNamingTheFlag) {
 TEST_F(ConfigFlagsTest, UnknownParameterIsAnErrorSuggestingCloseNames) {
   RunResult r = run({"pose", model_, "--config", config_, "--param", "SpedXZ=1"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err.rfind(config_ + ":--param: unknown parameter 'SpedXZ': ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("critter: " + config_ + ":--param: unknown parameter 'SpedXZ': ", 0), 0u)
+      << r.err;
   EXPECT_NE(r.err.find("(did you mean SpeedXZ"), std::string::npos) << r.err;
   // Case does not matter for a known name.
   r = run({"pose", model_, "--config", config_, "--param", "speedxz=1", "--param",
@@ -296,7 +297,7 @@ TEST_F(ConfigFlagsTest, UnknownParameterIsAnErrorSuggestingCloseNames) {
   // Nothing close: no suggestion.
   r = run({"pose", model_, "--config", config_, "--param", "Zzzzzzzzzzzz=1"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, config_ +
+  EXPECT_EQ(r.err, "critter: " + config_ +
                        ":--param: unknown parameter 'Zzzzzzzzzzzz': the config does not declare "
                        "it, it is not built in and no expression reads it\n");
 }
@@ -342,14 +343,14 @@ TEST_F(ConfigFlagsTest, ConfigConflictsWithClipFlags) {
   r = run({"render", model_, "--config", config_, "--anim", "walk", "-o", png});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "critter render:--anim: --anim plays one clip; with --config the "
+            "critter: --anim: --anim plays one clip; with --config the "
             "controller's rules pick the animations\n");
   r = run({"render", model_, "--config", config_, "--crowd", "4", "-o", png});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "critter render:--crowd: a crowd cannot take --config\n");
+  EXPECT_EQ(r.err, "critter: --crowd: a crowd cannot take --config\n");
   r = run({"render", model_, "--config", config_, "--sheet", "4", "-o", png});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("critter render:--sheet: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("critter: --sheet: "), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(png));
 }
 

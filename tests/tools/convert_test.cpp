@@ -118,25 +118,25 @@ TEST_F(ConvertTest, UsageErrors) {
     std::string err;
   };
   const std::vector<Case> cases = {
-      {{"convert", in}, "convert: give -o OUT (one input) or --out-dir DIR\n"},
+      {{"convert", in}, "critter: give -o OUT (one input) or --out-dir DIR\n"},
       {{"convert", in, "-o", glb, "--out-dir", out_.string()},
-       "convert: -o and --out-dir exclude each other\n"},
+       "critter: -o and --out-dir exclude each other\n"},
       {{"convert", in, in, "-o", glb},
-       "convert:-o: -o names one output; use --out-dir DIR for 2 inputs\n"},
+       "critter: -o: -o names one output; use --out-dir DIR for 2 inputs\n"},
       {{"convert", in, "-o", (out_ / "x.fbx").string()},
-       "convert:-o: cannot tell the format of '" + (out_ / "x.fbx").string() +
+       "critter: -o: cannot tell the format of '" + (out_ / "x.fbx").string() +
            "': use a .glb, .gltf or .obj name or --format\n"},
       {{"convert", in, "-o", glb, "--format", "obj"},
-       "convert:-o: '" + glb + "' does not match --format obj\n"},
+       "critter: -o: '" + glb + "' does not match --format obj\n"},
       {{"convert", in, "-o", glb, "--format", "fbx"},
-       "convert:--format: unknown format 'fbx' (glb, gltf or obj)\n"},
+       "critter: --format: unknown format 'fbx' (glb, gltf or obj)\n"},
       {{"convert", in, "-o", glb, "--anim", "0"},
-       "convert:--anim: --anim and --time pose an OBJ export; glTF keeps every animation\n"},
+       "critter: --anim: --anim and --time pose an OBJ export; glTF keeps every animation\n"},
       {{"convert", in, "-o", (out_ / "x.obj").string(), "--time", "1"},
-       "convert:--time: --time needs --anim\n"},
-      {{"convert", in, "-o", glb, "-j", "0"}, "convert:-j: needs at least 1 job\n"},
+       "critter: --time: --time needs --anim\n"},
+      {{"convert", in, "-o", glb, "-j", "0"}, "critter: -j: needs at least 1 job\n"},
       {{"convert", in, "x/SimpleSkin.gltf", "--out-dir", out_.string()},
-       "convert:--out-dir: '" + in + "' and 'x/SimpleSkin.gltf' would both write '" +
+       "critter: --out-dir: '" + in + "' and 'x/SimpleSkin.gltf' would both write '" +
            (out_ / "SimpleSkin.glb").string() + "'\n"},
   };
   for (const Case& c : cases) {
@@ -180,7 +180,8 @@ TEST_F(ConvertTest, UnknownAnimationIsABadInput) {
   const RunResult r =
       run({"convert", in, "-o", (out_ / "g.obj").string(), "--anim", "Dance", "--time", "1"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, in + ":--anim: no animation 'Dance' (have: IdleTrack, RunTrack)\n");
+  EXPECT_EQ(r.err,
+            "critter: " + in + ":--anim: no animation 'Dance' (have: IdleTrack, RunTrack)\n");
   EXPECT_TRUE(names_in(out_).empty());
 }
 
@@ -207,8 +208,8 @@ TEST_F(ConvertTest, BatchGoesOnAfterAFailure) {
   std::string first, second, extra;
   std::getline(err, first);
   std::getline(err, second);
-  EXPECT_TRUE(first.rfind(broken.string() + ":byte ", 0) == 0) << r.err;
-  EXPECT_EQ(second, missing + ": cannot open '" + missing + "'");
+  EXPECT_TRUE(first.rfind("critter: " + broken.string() + ":byte ", 0) == 0) << r.err;
+  EXPECT_EQ(second, "critter: " + missing + ": cannot open '" + missing + "'");
   EXPECT_FALSE(std::getline(err, extra)) << r.err;
 }
 
@@ -310,7 +311,7 @@ TEST_F(ConvertTest, FailureKeepsTheExistingOutput) {
   const RunResult w =
       run({"convert", shared_model("SimpleSkin/SimpleSkin.gltf"), "-o", nowhere.string()});
   EXPECT_EQ(w.exit_code, 1);
-  EXPECT_TRUE(w.err.rfind(nowhere.string() + ": cannot create the output folder '" +
+  EXPECT_TRUE(w.err.rfind("critter: " + nowhere.string() + ": cannot create the output folder '" +
                               (dir_ / "no" / "such").string() + "': ",
                           0) == 0)
       << w.err;

@@ -125,13 +125,15 @@ TEST_F(CreatureCliTest, UnknownSpeciesAndSettingsAreUsageErrorsWithSuggestions) 
                      "wolfy", "--time", "1"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "builtin:four-legged:--species: unknown four-legged species 'wolfy' (known: default, "
+            "critter: builtin:four-legged:--species: unknown four-legged species 'wolfy' (known: "
+            "default, "
             "wolf, horse, cow, camel)\n");
   r = run({"pose", "builtin:four-legged", "--creature", "four-legged", "--rig-param", "CanTrott=1",
            "--time", "1"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "builtin:four-legged:--rig-param: the four-legged rig has no setting 'CanTrott' (did "
+            "critter: builtin:four-legged:--rig-param: the four-legged rig has no setting "
+            "'CanTrott' (did "
             "you mean 'CanTrot'?)\n");
   r = run({"pose", "builtin:nope", "--time", "1"});
   EXPECT_EQ(r.exit_code, 2);

@@ -36,14 +36,14 @@ class CreatureFlagsTest : public CliTest {
     return path;
   }
 
-  // Runs `pose MODEL args...` and expects exit `code` with exactly `err` on stderr.
+  // Runs `pose MODEL args...` and expects exit `code` with exactly "critter: " + `err` on stderr.
   void expect_pose_error(const std::vector<std::string>& args, int code,
                          const std::string& err) const {
     std::vector<std::string> all = {"pose", model_};
     all.insert(all.end(), args.begin(), args.end());
     const RunResult r = run(all);
     EXPECT_EQ(r.exit_code, code) << r.err;
-    EXPECT_EQ(r.err, err);
+    EXPECT_EQ(r.err, "critter: " + err);
     EXPECT_EQ(r.out, "");
   }
 
@@ -110,7 +110,7 @@ TEST_F(CreatureFlagsTest, BadStateIsAUsageErrorWithTheClosestName) {
   const RunResult r =
       run({"render", model_, "--creature", "human", "--state", "mount=horse", "-o", png_});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "critter render:--state: 'mount=horse': mount takes none, boat or other\n");
+  EXPECT_EQ(r.err, "critter: --state: 'mount=horse': mount takes none, boat or other\n");
   EXPECT_FALSE(std::filesystem::exists(png_));
 }
 
@@ -158,11 +158,10 @@ TEST_F(CreatureFlagsTest, CreatureConflictsWithTheOtherPoseSources) {
 
   RunResult r = run({"render", model_, "--creature", "fish", "--crowd", "4", "-o", png_});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "critter render:--crowd: a crowd cannot take --creature\n");
+  EXPECT_EQ(r.err, "critter: --crowd: a crowd cannot take --creature\n");
   r = run({"render", model_, "--state", "speed=1", "-o", png_});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "critter render:--state: --species, --state and --rig-param set up a --creature\n");
+  EXPECT_EQ(r.err, "critter: --state: --species, --state and --rig-param set up a --creature\n");
 }
 
 TEST_F(CreatureFlagsTest, TimelineStateIsCheckedAgainstTheStateNames) {

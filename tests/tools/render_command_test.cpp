@@ -119,14 +119,15 @@ TEST_F(RenderCommandTest, UsageErrorsNameTheOption) {
   const std::string model = shared_model("SimpleSkin/SimpleSkin.gltf");
   RunResult r = run({"render", model, "-o", (dir_ / "x.jpg").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "critter render:-o: the output must end in .png or .gif: '" +
+  EXPECT_EQ(r.err, "critter: -o: the output must end in .png or .gif: '" +
                        (dir_ / "x.jpg").string() + "'\n");
   r = run({"render", model, "--size", "0x10", "-o", (dir_ / "x.png").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "--size:0x10: expected WIDTHxHEIGHT with each in 1..4096, e.g. 320x240\n");
+  EXPECT_EQ(r.err,
+            "critter: --size:0x10: expected WIDTHxHEIGHT with each in 1..4096, e.g. 320x240\n");
   r = run({"render", model, "--anim", "dance", "-o", (dir_ / "x.png").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, model + ":--anim: no animation 'dance' (have: animation_0)\n");
+  EXPECT_EQ(r.err, "critter: " + model + ":--anim: no animation 'dance' (have: animation_0)\n");
 }
 
 TEST_F(RenderCommandTest, MeaninglessNumbersAreUsageErrorsNamingTheFlag) {

@@ -64,13 +64,13 @@ TEST_F(CliTest, RenderCrowdOfOneCostsTheSameDrawCalls) {
 }
 
 TEST_F(CliTest, RenderCrowdUsageErrors) {
-  RunResult r =
-      run({"render", shared_model(kGreenman), "--crowd", "4", "-o", (dir_ / "crowd.gif").string()});
+  RunResult r = run({"render", shared_model(kGreenman), "--crowd", "4", "--sheet", "4", "-o",
+                     (dir_ / "crowd.png").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "critter render:--crowd: a crowd picture is one .png\n");
+  EXPECT_EQ(r.err, "critter: --crowd: a crowd picture is a .png frame or a .gif, not a sheet\n");
   r = run({"render", shared_model(kGreenman), "--crowd", "0", "-o", (dir_ / "c.png").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(first_line(r.err), "--crowd: Value 0 not in range 1 to 1000000");
+  EXPECT_EQ(first_line(r.err), "critter: --crowd: Value 0 not in range 1 to 1000000");
 }
 
 }  // namespace

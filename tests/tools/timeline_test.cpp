@@ -62,7 +62,7 @@ class TimelineTest : public CliTest {
     const std::string path = write_text("t.json", text);
     const RunResult r = run({"pose", model_, "--config", config_, "--timeline", path});
     EXPECT_EQ(r.exit_code, code) << text;
-    EXPECT_EQ(r.err, path + message + "\n") << text;
+    EXPECT_EQ(r.err, "critter: " + path + message + "\n") << text;
     EXPECT_EQ(r.out, "");
   }
 
@@ -146,7 +146,7 @@ TEST_F(TimelineTest, RenderTakesTheTimeline) {
   const std::string png = (dir_ / "out.png").string();
   const RunResult e = run({"render", model_, "--config", config_, "--timeline", bad, "-o", png});
   EXPECT_EQ(e.exit_code, 1);
-  EXPECT_EQ(e.err, bad +
+  EXPECT_EQ(e.err, "critter: " + bad +
                        ":/keys/0/params/SpeedX: unknown parameter 'SpeedX': the config does not "
                        "declare it, it is not built in and no expression reads it (did you mean "
                        "Speed, SpeedXZ?)\n");
@@ -164,7 +164,7 @@ TEST_F(TimelineTest, ConfigTimelineErrorsAreLocated) {
   const RunResult r =
       run({"pose", model_, "--config", config_, "--timeline", (dir_ / "none.json").string()});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, (dir_ / "none.json").string() + ": cannot open the timeline\n");
+  EXPECT_EQ(r.err, "critter: " + (dir_ / "none.json").string() + ": cannot open the timeline\n");
 }
 
 TEST_F(TimelineTest, MalformedFilesAreLocatedAndNeverCrash) {

@@ -11,6 +11,7 @@
 #include "critter/asset/demo_creature.h"
 #include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/image/image_decoder.h"
+#include "critter/io/image/image_writer.h"
 #include "support/cli_runner.h"
 #include "support/glb_builder.h"
 
@@ -425,7 +426,76 @@ TEST_F(ViewerFlags, WithoutADisplayItSaysSo) {
   EXPECT_EQ(run_without_display("'" + shared_model("greenman/greenman.glb") + "' --frames 1"), 1);
   EXPECT_EQ(err(),
             "critter-viewer: no display: DISPLAY and WAYLAND_DISPLAY are unset; run it in a "
-            "desktop session or under xvfb-run, or draw pictures with critter render\n");
+            "desktop session or under xvfb-run, draw offscreen with --headless --frames N, or "
+            "draw pictures with critter render\n");
+}
+
+// --headless: the same frames drawn offscreen through EGL, with no display at all.
+TEST_F(ViewerFlags, HeadlessDrawsOffscreenWithoutADisplay) {
+  const std::string model = shared_model("greenman/greenman.glb");
+  const fs::path shot = dir_ / "headless.png";
+  ASSERT_EQ(run_without_display("'" + model +
+                                "' --headless --frames 3 --dt 0.3 --width 200 --height 160 "
+                                "--hide-ui --anim 2_move --screenshot '" +
+                                shot.string() + "'"),
+            0)
+      << err();
+  const Picture p = inspect(shot);
+  EXPECT_EQ(p.width, 200);
+  EXPECT_EQ(p.height, 160);
+  EXPECT_GT(p.changed_centre, 200);
+  // The panels draw offscreen too.
+  const fs::path ui = dir_ / "ui.png";
+  ASSERT_EQ(run_without_display("'" + model + "' --headless --frames 2 --width 480 --height 360 " +
+                                "--screenshot '" + ui.string() + "'"),
+            0)
+      << err();
+  const auto with_panels = pixels(ui);
+  ASSERT_EQ(with_panels.size(), 480u * 360u * 3u);
+  // The ImGui window's title bar sits at the top left, away from the viewer's background.
+  const unsigned char* corner = with_panels.data() + (20 * 480 + 20) * 3;
+  EXPECT_FALSE(corner[0] == kBackground[0] && corner[1] == kBackground[1] &&
+               corner[2] == kBackground[2]);
+  // A bad clip name still exits 1 with the clip names, and --headless needs --frames.
+  EXPECT_EQ(run_without_display("'" + model + "' --headless --frames 1 --anim nope"), 1);
+  EXPECT_NE(err().find(":--anim: no animation 'nope' (have: 0_pose,"), std::string::npos) << err();
+  EXPECT_EQ(run_without_display("'" + model + "' --headless"), 2);
+  EXPECT_EQ(err(), "critter-viewer: --headless needs --frames\n");
+}
+
+TEST_F(ViewerFlags, TextureAppliesASkinAsRenderDoes) {
+  const std::string model = shared_model("greenman/greenman.glb");
+  critter::RgbaImage red;
+  red.width = 4;
+  red.height = 4;
+  for (int i = 0; i < 16; ++i) red.pixels.insert(red.pixels.end(), {230, 20, 20, 255});
+  const fs::path skin = dir_ / "red.png";
+  ASSERT_TRUE(critter::io::write_png(skin.string(), red));
+  auto shot = [&](const std::string& args, const std::string& name) {
+    const fs::path png = dir_ / name;
+    EXPECT_EQ(run_without_display("'" + model +
+                                  "' --headless --frames 1 --width 160 --height 120 --hide-ui " +
+                                  args + " --screenshot '" + png.string() + "'"),
+              0)
+        << err();
+    return pixels(png);
+  };
+  const auto plain = shot("", "plain.png");
+  const auto skinned = shot("--texture '" + skin.string() + "'", "skinned.png");
+  ASSERT_EQ(plain.size(), 160u * 120u * 3u);
+  ASSERT_EQ(skinned.size(), plain.size());
+  int reddened = 0;
+  for (std::size_t i = 0; i + 2 < plain.size(); i += 3) {
+    reddened += skinned[i] > skinned[i + 1] + 60 && !(plain[i] > plain[i + 1] + 60);
+  }
+  EXPECT_GT(reddened, 300);
+  // Malformed: a usage error; a missing image: bad input naming the file.
+  EXPECT_EQ(run_without_display("'" + model + "' --headless --frames 1 --texture '=x.png'"), 2);
+  EXPECT_NE(err().find("--texture"), std::string::npos) << err();
+  EXPECT_EQ(run_without_display("'" + model + "' --headless --frames 1 --texture '" +
+                                (dir_ / "missing.png").string() + "'"),
+            1);
+  EXPECT_NE(err().find("missing.png"), std::string::npos) << err();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "command.h"
 #include "critter/core/strings.h"
 #include "critter/io/controller_loader.h"
+#include "describe.h"
 
 namespace critter::cli {
 namespace {
@@ -23,15 +24,6 @@ struct CheckOptions {
   bool json = false;
   bool strict = false;  // every warning is reported as an error
 };
-
-nlohmann::ordered_json located(const std::string& file, const std::string& pointer,
-                               const std::string& message) {
-  nlohmann::ordered_json j;
-  j["file"] = file;
-  j["pointer"] = pointer;
-  j["message"] = message;
-  return j;
-}
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   // A model first and a config second is the common slip; the model loader's own message
@@ -65,17 +57,23 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
 
   if (options.json) {
+    // The keys of `critter info --json` for the same things: "file", and warnings (and errors)
+    // as diagnostic_json() objects.
     nlohmann::ordered_json doc;
+    doc["file"] = options.config;
+    doc["model"] = options.model;
     doc["errors"] = nlohmann::ordered_json::array();
     doc["warnings"] = nlohmann::ordered_json::array();
-    for (const Error& e : errors) doc["errors"].push_back(located(e.path, e.location, e.message));
+    for (const Error& e : errors) {
+      doc["errors"].push_back(diagnostic_json(to_string(e.code), e.path, e.location, e.message));
+    }
     for (const Warning& w : warnings) {
-      doc["warnings"].push_back(located(w.path, w.location, w.message));
+      doc["warnings"].push_back(diagnostic_json("warning", w.path, w.location, w.message));
     }
     out << doc.dump(2) << "\n";
   } else {
-    for (const Error& e : errors) err << e.to_string() << "\n";
-    for (const Warning& w : warnings) err << w.to_string() << "\n";
+    for (const Error& e : errors) err << format_error(e) << "\n";
+    for (const Warning& w : warnings) err << format_warning(w) << "\n";
     out << options.config << ": " << errors.size() << " error" << (errors.size() == 1 ? "" : "s")
         << ", " << warnings.size() << " warning" << (warnings.size() == 1 ? "" : "s") << "\n";
   }

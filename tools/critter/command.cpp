@@ -10,8 +10,34 @@
 
 namespace critter::cli {
 
+namespace {
+
+std::string format_located(std::string path, const std::string& location,
+                           const std::string& message) {
+  if (path == "critter" || path.starts_with("critter ")) path.clear();
+  std::string out = "critter: ";
+  if (!path.empty()) {
+    out += path;
+    if (!location.empty()) out += ":" + location;
+    out += ": ";
+  } else if (!location.empty()) {
+    out += location + ": ";
+  }
+  return out + message;
+}
+
+}  // namespace
+
+std::string format_error(const Error& error) {
+  return format_located(error.path, error.location, error.message);
+}
+
+std::string format_warning(const Warning& warning) {
+  return format_located(warning.path, warning.location, "warning: " + warning.message);
+}
+
 int report(const Error& error, std::ostream& err) {
-  err << error.to_string() << "\n";
+  err << format_error(error) << "\n";
   return error.code == ErrorCode::kUsage ? kExitUsage : kExitBadInput;
 }
 

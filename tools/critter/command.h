@@ -16,6 +16,7 @@
 #include "../common/anim_args.h"
 #include "../common/builtin_models.h"
 #include "critter/asset/model.h"
+#include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 #include "critter/io/load.h"
 #include "critter/io/texture_override.h"
@@ -35,8 +36,17 @@ struct Command {
   std::function<int(std::ostream& out, std::ostream& err)> run;
 };
 
-// Writes `error` as Error::to_string() ("path:location: message") on its own line to `err` and
-// returns the exit code for it: kExitUsage for ErrorCode::kUsage, kExitBadInput otherwise.
+// The one format of every error and warning the CLI prints on stderr:
+//   critter: FILE:LOCATION: message    (LOCATION: a byte offset, JSON pointer or element)
+//   critter: FILE: message             (no location known)
+//   critter: message                   (no file: a usage error names its flag as FILE)
+// A warning's message starts with "warning: ". An error whose path is a command's name
+// ("critter render") has no file: its location (the flag) takes the file's place.
+std::string format_error(const Error& error);
+std::string format_warning(const Warning& warning);
+
+// Writes format_error(error) on its own line to `err` and returns the exit code for it:
+// kExitUsage for ErrorCode::kUsage, kExitBadInput otherwise.
 int report(const Error& error, std::ostream& err);
 
 // Creates the missing folders above the output file `path` (as `--out-dir` creates its folder),

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <utility>
 
+#include "command.h"
 #include "critter/io/controller_loader.h"
 #include "describe.h"
 
@@ -259,7 +260,7 @@ std::vector<LayerSummary> ControllerPose::layers() const {
 }
 
 void print_warnings(std::span<const Warning> warnings, std::ostream& err) {
-  for (const Warning& w : warnings) err << w.to_string() << "\n";
+  for (const Warning& w : warnings) err << format_warning(w) << "\n";
 }
 
 void print_fired(std::span<const FiredRecord> fired, std::ostream& err) {

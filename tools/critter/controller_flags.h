@@ -179,8 +179,8 @@ class ControllerPose {
 // Writes one line per fired record to `err`: "event at 0.267 s: Base Footstep 'data'".
 void print_fired(std::span<const FiredRecord> fired, std::ostream& err);
 
-// Writes one line per warning to `err`, as load warnings are written:
-// "gait.json:/states/Gait/rules/0/animation: warning: [Clip] names no clip 'Nope': ...".
+// Writes one line per warning to `err` in the CLI's format (command.h format_warning()):
+// "critter: gait.json:/states/Gait/rules/0/animation: warning: [Clip] names no clip ...".
 void print_warnings(std::span<const Warning> warnings, std::ostream& err);
 
 }  // namespace critter::cli

@@ -56,7 +56,7 @@ std::string format_of(const std::string& path) {
 }
 
 Error usage(std::string location, std::string message) {
-  return Error::at(ErrorCode::kUsage, "convert", std::move(location), std::move(message));
+  return Error::at(ErrorCode::kUsage, "critter convert", std::move(location), std::move(message));
 }
 
 // One conversion to do and, once done, how it went.
@@ -213,10 +213,10 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
   // Reports in input order whatever the thread timing was.
   std::size_t failed = 0;
   for (const Job& job : jobs) {
-    for (const Warning& w : job.warnings) err << w.to_string() << "\n";
+    for (const Warning& w : job.warnings) err << format_warning(w) << "\n";
     if (!job.ok) {
       ++failed;
-      err << job.error.to_string() << "\n";
+      err << format_error(job.error) << "\n";
     } else if (!batch && !o.quiet) {
       out << job.input << " -> " << job.output << "\n";
     }

@@ -3,19 +3,20 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "command.h"
 #include "critter/creature/crowd.h"
 #include "critter/io/image/image_decoder.h"
-#include "picture.h"
+#include "critter/io/image/image_writer.h"
 
 namespace critter::cli {
 namespace {
-
-constexpr vec4 kBackground{0.80f, 0.86f, 0.92f, 1.0f};
 
 using Clock = std::chrono::steady_clock;
 
@@ -52,27 +53,27 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
   Result<std::unique_ptr<creature::Crowd>> crowd = creature::Crowd::create(*r.model, options);
   if (!crowd) return report(crowd.error(), err);
   const float aspect = static_cast<float>(r.width) / static_cast<float>(r.height);
-  const gl::Camera camera =
-      gl::frame_bounds((*crowd)->bounds(), aspect, 30.0f, 35.0f).camera(aspect);
+  const Aabb bounds = (*crowd)->bounds();
+  const gl::Camera camera = frame_to_fill(bounds, aspect, 30.0f, 35.0f, false).camera(aspect);
 
   // Mean times of a frame: animation and palette packing are CPU work outside the driver;
   // prepare adds the palette and instance uploads; the draws end with glFinish so the GPU's work
   // (llvmpipe: CPU threads) is counted there.
   double animate = 0.0, submit = 0.0, prepare = 0.0, draw = 0.0;
-  const int frames = r.frames > 0 ? r.frames : 1;
+  const bool gif = r.gif_frames > 0;
+  const int frames = gif ? r.gif_frames : std::max(r.frames, 1);
+  const float step = gif ? 1.0f / r.fps : 1.0f / 30.0f;
+  std::vector<io::RgbaImage> images;
   for (int f = 0; f < frames; ++f) {
     auto t = Clock::now();
-    (*crowd)->update(1.0f / 30.0f);
+    (*crowd)->update(gif && f == 0 ? 0.0f : step);
     animate += ms_since(t);
     t = Clock::now();
     renderer.begin_frame();
     if (Status s = submit_crowd(**gpu, **crowd, renderer); !s) return report(s.error(), err);
     submit += ms_since(t);
     t = Clock::now();
-    picture->target.bind();
-    glClearColor(kBackground.x, kBackground.y, kBackground.z, kBackground.w);
-    glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (Status s = picture->clear(camera, r.style, bounds); !s) return report(s.error(), err);
     renderer.prepare(camera);
     prepare += ms_since(t);
     t = Clock::now();
@@ -82,6 +83,7 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
       renderer.draw(mode);
     glFinish();
     draw += ms_since(t);
+    if (gif) images.push_back(picture->capture(r.style.transparent()));
   }
   const gl::FrameStats& stats = renderer.stats();
   const std::size_t parts = (*gpu)->parts().size();
@@ -99,9 +101,18 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
                 (animate + submit) / frames, draw / frames);
   out << line;
   if (Status folder = create_output_folder(r.output); !folder) return report(folder.error(), err);
-  Status written = io::write_png(r.output, picture->capture());
+  Status written;
+  if (gif) {
+    io::GifOptions gif_options;
+    gif_options.frame_delay = step;
+    gif_options.transparent = r.style.transparent();
+    written = io::write_gif(r.output, images, gif_options);
+  } else {
+    written = io::write_png(r.output, picture->capture(r.style.transparent()));
+  }
   if (!written) return report(written.error(), err);
-  out << "wrote " << r.output << " (" << r.width << "x" << r.height << ", 1 frame)\n";
+  out << "wrote " << r.output << " (" << r.width << "x" << r.height << ", "
+      << (gif ? std::to_string(images.size()) + " frames" : std::string("1 frame")) << ")\n";
   return kExitOk;
 }
 

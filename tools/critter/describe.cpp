@@ -130,6 +130,16 @@ std::string bone_label(const Model& m, std::int32_t bone) {
 
 }  // namespace
 
+nlohmann::ordered_json diagnostic_json(std::string_view code, std::string_view file,
+                                       std::string_view location, std::string_view message) {
+  nlohmann::ordered_json j;
+  j["code"] = code;
+  j["file"] = file;
+  j["location"] = location;
+  j["message"] = message;
+  return j;
+}
+
 nlohmann::ordered_json describe_json(const Model& model, std::string_view file,
                                      std::span<const Warning> warnings) {
   using json = nlohmann::ordered_json;
@@ -221,12 +231,7 @@ nlohmann::ordered_json describe_json(const Model& model, std::string_view file,
 
   json warns = json::array();
   for (const Warning& w : warnings) {
-    json item;
-    item["code"] = "warning";
-    item["file"] = w.path;
-    item["location"] = w.location;
-    item["message"] = w.message;
-    warns.push_back(std::move(item));
+    warns.push_back(diagnostic_json("warning", w.path, w.location, w.message));
   }
   j["warnings"] = std::move(warns);
   return j;

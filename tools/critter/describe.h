@@ -32,6 +32,13 @@ namespace critter::cli {
 //               empty), message}, the parts of Warning::to_string()
 // Keys come in the order above. Floats are written with the shortest decimal text that reads back
 // to the same float.
+// One error or warning as every --json output writes it (info's and check's "warnings", check's
+// "errors"): {"code", "file", "location", "message"}; `code` is "warning" for a warning and the
+// ErrorCode's name ("invalid", "parse", ...) for an error; `location` a byte offset, JSON pointer
+// or element, "" when none is known.
+nlohmann::ordered_json diagnostic_json(std::string_view code, std::string_view file,
+                                       std::string_view location, std::string_view message);
+
 nlohmann::ordered_json describe_json(const Model& model, std::string_view file,
                                      std::span<const Warning> warnings);
 

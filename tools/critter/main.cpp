@@ -25,6 +25,10 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", std::string("critter ") + CRITTER_VERSION);
   app.require_subcommand(1);
   app.footer("Exit codes: 0 ok, 1 bad input (file, location and rule on stderr), 2 usage.");
+  // Parse errors in the format of every other message (command.h format_error()).
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return "critter: " + CLI::FailureMessage::simple(a, e);
+  });
 
   std::vector<Command> commands;
   for (CommandFactory add : kCommands) commands.push_back(add(app));

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "crowd_render.h"
+#include "label_font.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -46,9 +48,10 @@ struct RenderOptions {
   ControllerFlags controller;
   CreatureFlags creature;
   std::string timeline;
+  std::string background = "sky";
+  bool grid = false;
 };
 
-constexpr vec4 kBackground{0.80f, 0.86f, 0.92f, 1.0f};
 constexpr int kMaxFrames = 1000;
 // Length of a --config GIF without --frames, seconds: two 1 s walk cycles, a settle included.
 constexpr float kControllerGifSeconds = 2.0f;
@@ -154,6 +157,11 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!size) return report(size.error(), err);
   Result<CameraSpec> cam = parse_camera(o.camera);
   if (!cam) return report(cam.error(), err);
+  PictureStyle style;
+  style.grid = o.grid;
+  Result<vec4> background = parse_background(o.background);
+  if (!background) return report(background.error(), err);
+  style.background = *background;
 
   std::optional<Timeline> timeline;
   if (!o.timeline.empty()) {
@@ -185,7 +193,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
       if (Status s = c->set_timeline(*timeline); !s) return report(s.error(), err);
     }
     controller.emplace(std::move(*c));
-    for (const Warning& w : diag.items()) err << w.to_string() << "\n";
+    print_warnings(diag.items(), err);
   } else {
     clip = clip_from_arg(*model, o.anim, o.file);
     if (!clip) return report(clip.error(), err);
@@ -194,7 +202,10 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
       *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
 
   if (o.crowd > 0) {
-    if (gif || o.sheet > 0) return report(usage("--crowd", "a crowd picture is one .png"), err);
+    if (o.sheet > 0) {
+      return report(usage("--crowd", "a crowd picture is a .png frame or a .gif, not a sheet"),
+                    err);
+    }
     CrowdRender request;
     request.model = &*model;
     request.clip = *clip;
@@ -202,6 +213,14 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     request.width = size->first;
     request.height = size->second;
     request.output = o.output;
+    request.style = style;
+    if (gif) {
+      request.gif_frames = o.frames.value_or(
+          duration > 0.0f
+              ? std::clamp(static_cast<int>(std::lround(duration * o.fps)), 1, kMaxFrames)
+              : 1);
+      request.fps = o.fps;
+    }
     return render_crowd(request, out, err);
   }
 
@@ -232,7 +251,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<std::unique_ptr<gl::GpuModel>> gpu =
       picture->renderer->upload(shown, io::decode_image, &gpu_diag);
   if (!gpu) return report(gpu.error(), err);
-  for (const Warning& w : gpu_diag.items()) err << w.to_string() << "\n";
+  print_warnings(gpu_diag.items(), err);
 
   // One camera distance for every frame: frame the union of the posed bounds. A controller is
   // simulated twice from the start (framing pass, then drawing pass); it is deterministic.
@@ -261,26 +280,53 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   }
   const float aspect = static_cast<float>(size->first) / static_cast<float>(size->second);
 
-  std::vector<io::RgbaImage> frames;
-  for (std::size_t i = 0; i < times.size(); ++i) {
-    if (Status s = pose_frame(i); !s) return report(s.error(), err);
-    float yaw = cam->yaw;
-    if (o.turntable) yaw += 360.0f * static_cast<float>(i) / static_cast<float>(times.size());
-    gl::OrbitCamera orbit = gl::frame_bounds(bounds, aspect, yaw, cam->pitch, o.ortho);
+  // The camera of each frame. A turntable keeps one distance (the largest any of its angles
+  // needs) and aims at the box's centre, so the model turns in place without zooming.
+  auto camera_at = [&](float yaw) {
+    gl::OrbitCamera orbit = frame_to_fill(bounds, aspect, yaw, cam->pitch, o.ortho);
     if (cam->distance > 0.0f) {
       orbit.ortho_height *= cam->distance / orbit.distance;
       orbit.distance = cam->distance;
       orbit.near_plane = 0.0f;
       orbit.far_plane = 0.0f;
     }
+    return orbit;
+  };
+  std::vector<gl::OrbitCamera> cameras;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    float yaw = cam->yaw;
+    if (o.turntable) yaw += 360.0f * static_cast<float>(i) / static_cast<float>(times.size());
+    cameras.push_back(camera_at(yaw));
+  }
+  if (o.turntable) {
+    gl::OrbitCamera widest = cameras[0];
+    for (const gl::OrbitCamera& c : cameras) {
+      widest.distance = std::max(widest.distance, c.distance);
+      widest.ortho_height = std::max(widest.ortho_height, c.ortho_height);
+      widest.far_plane = std::max(widest.far_plane, c.far_plane);
+    }
+    for (gl::OrbitCamera& c : cameras) {
+      c.target = bounds.empty() ? vec3(0.0f) : bounds.center();
+      c.distance = widest.distance;
+      c.ortho_height = widest.ortho_height;
+      c.far_plane = widest.far_plane;
+    }
+  }
+
+  std::vector<io::RgbaImage> frames;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    if (Status s = pose_frame(i); !s) return report(s.error(), err);
     gl::Renderer& r = *picture->renderer;
     r.begin_frame();
     gl::RenderInstance ri = posed_instance(**gpu, instance);
     ri.bounds = bounds;
-    ri.ground_height = bounds.empty() ? 0.0f : bounds.min.y;
+    place_shadow(ri, bounds);
+    // A GIF pixel is opaque or clear: a see-through blob would become a black disc.
+    if (gif && style.transparent()) ri.cast_shadow = false;
     if (Status s = r.submit(ri); !s) return report(s.error(), err);
-    r.render_frame(orbit.camera(aspect), kBackground);
-    frames.push_back(picture->capture());
+    if (Status s = picture->draw(cameras[i].camera(aspect), style, bounds); !s)
+      return report(s.error(), err);
+    frames.push_back(picture->capture(style.transparent()));
   }
 
   if (Status folder = create_output_folder(o.output); !folder) return report(folder.error(), err);
@@ -293,7 +339,20 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     io::RgbaImage sheet;
     sheet.width = out_w = cols * size->first;
     sheet.height = out_h = rows * size->second;
-    sheet.pixels.assign(sheet.byte_count(), 255);
+    // Unused cells show the background; each used cell its time in its bottom-left corner.
+    const vec4 bg = style.background;
+    const std::uint8_t fill[4] = {static_cast<std::uint8_t>(std::lround(bg.x * 255.0f)),
+                                  static_cast<std::uint8_t>(std::lround(bg.y * 255.0f)),
+                                  static_cast<std::uint8_t>(std::lround(bg.z * 255.0f)),
+                                  static_cast<std::uint8_t>(std::lround(bg.w * 255.0f))};
+    sheet.pixels.resize(sheet.byte_count());
+    for (std::size_t p = 0; p < sheet.pixels.size(); p += 4) std::copy_n(fill, 4, &sheet.pixels[p]);
+    const float luma = 0.3f * bg.x + 0.59f * bg.y + 0.11f * bg.z;
+    const unsigned char ink[4] = {
+        static_cast<unsigned char>(bg.w > 0.0f && luma < 0.45f ? 235 : 40),
+        static_cast<unsigned char>(bg.w > 0.0f && luma < 0.45f ? 235 : 40),
+        static_cast<unsigned char>(bg.w > 0.0f && luma < 0.45f ? 235 : 40), 255};
+    const int scale = size->second >= 200 ? 2 : 1;
     const std::size_t row_bytes = static_cast<std::size_t>(size->first) * 4;
     for (std::size_t i = 0; i < frames.size(); ++i) {
       const int cx = static_cast<int>(i) % cols;
@@ -306,11 +365,17 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
         std::copy_n(frames[i].pixels.data() + static_cast<std::size_t>(y) * row_bytes, row_bytes,
                     sheet.pixels.data() + dst);
       }
+      char label[32];
+      std::snprintf(label, sizeof label, "%.2f s", static_cast<double>(times[i]));
+      const int margin = 2 * scale + 1;
+      draw_label(sheet, cx * size->first + margin,
+                 (cy + 1) * size->second - margin - label_height(scale), label, scale, ink);
     }
     written = io::write_png(o.output, sheet);
   } else if (gif) {
     io::GifOptions gif_options;
     gif_options.frame_delay = 1.0f / o.fps;
+    gif_options.transparent = style.transparent();
     written = io::write_gif(o.output, frames, gif_options);
   } else {
     written = io::write_png(o.output, frames[0]);
@@ -355,6 +420,10 @@ Command add_render_command(CLI::App& root) {
                   "Draw N creatures of the model on a grid as one instanced crowd; prints draw "
                   "calls and frame time")
       ->check(CLI::Range(1, 1000000));
+  app->add_option("--background", o->background,
+                  "Background: transparent (PNG alpha, GIF transparent colour), #RRGGBB, white, "
+                  "black, grey or sky (default)");
+  app->add_flag("--grid", o->grid, "Draw a grid on the ground plane under the model");
   add_load_flags(app, o->load);
   add_texture_flag(app, o->textures);
   add_controller_flags(app, o->controller);

@@ -6,6 +6,7 @@
 #include "../common/creature_spec.h"
 #include "../common/param_arg.h"
 #include "critter/io/clip_ranges.h"
+#include "critter/io/texture_override.h"
 #include "viewer_app.h"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000));
   app.add_option("--screenshot", o.screenshot, "Write the last frame to this PNG (with --frames)");
   app.add_flag("--hide-ui", o.hide_ui, "No UI panels");
+  app.add_flag("--headless", o.headless,
+               "No window: draw the --frames offscreen through EGL (no display needed), e.g. "
+               "for a --screenshot");
   app.add_option("--anim", o.anim, "Animation to play: clip name or index (default: the first)");
   app.add_option("--clip", o.anim, "Same as --anim")->group("");
   std::string mode;
@@ -27,6 +31,10 @@ int main(int argc, char** argv) {
   app.add_option("--clips", o.clips,
                  "Cut a file's single long animation into named frame ranges: "
                  "name:start-end,... (B3D and other frame-based files)");
+  app.add_option("--texture", o.textures,
+                 "Skin to apply, as a game does: FILE on every material's base colour, or "
+                 "MATERIAL=FILE on one material (repeatable; later ones win)")
+      ->allow_extra_args(false);
   app.add_option("--rate", o.rate, "Playback rate")->check(CLI::NonNegativeNumber);
   app.add_flag("--ortho", o.orthographic, "Orthographic projection");
   app.add_flag("--cpu-skinning", o.cpu_skinning, "Skin on the CPU (reference path)");
@@ -71,6 +79,12 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  for (const std::string& texture : o.textures) {
+    if (auto parsed = critter::io::parse_texture_override(texture, "--texture"); !parsed) {
+      std::fprintf(stderr, "critter-viewer: %s\n", parsed.error().to_string().c_str());
+      return 2;
+    }
+  }
   const bool creature = !o.creature.creature.empty();
   if (o.creature.any() && !creature) {
     std::fprintf(stderr,
@@ -108,6 +122,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "critter-viewer: %s\n", arg.error().to_string().c_str());
       return 2;
     }
+  }
+  if (o.headless && o.frames == 0) {
+    std::fprintf(stderr, "critter-viewer: --headless needs --frames\n");
+    return 2;
   }
   if (!o.screenshot.empty() && o.frames == 0) {
     std::fprintf(stderr, "critter-viewer: --screenshot needs --frames\n");

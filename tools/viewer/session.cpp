@@ -24,8 +24,11 @@ Session::Session(Model model)
       pinned_(model_->meshes().size()) {}
 
 Result<std::unique_ptr<Session>> Session::open(std::string_view path, Diagnostics* diag,
-                                               const io::LoadOptions& options) {
+                                               const io::LoadOptions& options,
+                                               std::span<const io::TextureOverride> textures) {
   Result<Model> model = tools::load_model(std::string(path), options, diag);
+  if (!model) return std::unexpected(model.error());
+  if (!textures.empty()) model = io::apply_texture_overrides(*model, textures);
   if (!model) return std::unexpected(model.error());
   return std::make_unique<Session>(std::move(*model));
 }

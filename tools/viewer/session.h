@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 #include "critter/io/load_options.h"
+#include "critter/io/texture_override.h"
 
 namespace critter::viewer {
 
@@ -35,10 +37,11 @@ class Session {
   // Takes ownership of `model`. Plays nothing until play(); starts in the rest pose.
   explicit Session(Model model);
   // Loads a model file (any format io::load reads) or a built-in model ("builtin:NAME",
-  // tools/common/builtin_models.h) with `options` (--clips ranges, ...); warnings go to `diag`
-  // when given.
+  // tools/common/builtin_models.h) with `options` (--clips ranges, ...) and the skins of
+  // `textures` applied (io::apply_texture_overrides); warnings go to `diag` when given.
   static Result<std::unique_ptr<Session>> open(std::string_view path, Diagnostics* diag = nullptr,
-                                               const io::LoadOptions& options = {});
+                                               const io::LoadOptions& options = {},
+                                               std::span<const io::TextureOverride> textures = {});
 
   const Model& model() const { return *model_; }
   anim::Instance& instance() { return *instance_; }

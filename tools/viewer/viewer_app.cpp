@@ -29,10 +29,12 @@
 #include "critter/core/strings.h"
 #include "critter/gl/context.h"
 #include "critter/gl/gpu_model.h"
+#include "critter/gl/render_target.h"
 #include "critter/gl/renderer.h"
 #include "critter/io/clip_ranges.h"
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/image/image_writer.h"
+#include "critter/io/texture_override.h"
 #include "frame_stats.h"
 #include "input.h"
 #include "session.h"
@@ -106,8 +108,16 @@ class App {
   static void on_drop(GLFWwindow* window, int count, const char** paths);
 
   ViewerOptions options_;
-  io::LoadOptions load_options_;  // every model opened is loaded with these (--clips)
+  io::LoadOptions load_options_;               // every model opened is loaded with these (--clips)
+  std::vector<io::TextureOverride> textures_;  // and gets these skins (--texture)
   std::unique_ptr<gl::WindowContext> window_;
+  // --headless: an EGL context and an offscreen target in place of the window.
+  std::unique_ptr<gl::HeadlessContext> headless_;
+  gl::RenderTarget target_;
+  int framebuffer_width() const { return window_ ? window_->framebuffer_width() : options_.width; }
+  int framebuffer_height() const {
+    return window_ ? window_->framebuffer_height() : options_.height;
+  }
   std::unique_ptr<gl::Renderer> renderer_;
   std::unique_ptr<Session> session_;
   // With a config: the creature it drives and the Controller window over it.
@@ -150,7 +160,7 @@ App::~App() {
   renderer_.reset();
   if (imgui_ready_) {
     ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
+    if (window_) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
   }
 }
@@ -170,7 +180,7 @@ bool App::open(const std::string& path, bool strict) {
   if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
   if (!options_.creature.creature.empty()) return open_with_creature(path);
   Diagnostics diag;
-  auto session = Session::open(path, &diag, load_options_);
+  auto session = Session::open(path, &diag, load_options_, textures_);
   if (!session) {
     status_ = session.error().to_string();
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
@@ -190,8 +200,8 @@ bool App::open(const std::string& path, bool strict) {
   creature_.reset();
   session_ = std::move(*session);
   model_path_ = path;
-  const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
-                       static_cast<float>(std::max(1, window_->framebuffer_height()));
+  const float aspect = static_cast<float>(std::max(1, framebuffer_width())) /
+                       static_cast<float>(std::max(1, framebuffer_height()));
   const bool ortho = camera_.orthographic;
   camera_ = initial_view(session_->model().bounds(), aspect);
   set_orthographic(camera_, ortho);
@@ -204,6 +214,7 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
                            bool strict) {
   Diagnostics diag;
   Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options_.asset_roots;
@@ -233,8 +244,8 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
   config_path_ = config_path;
   // Pose once so the camera frames the creature as placed (model scale, root-bone correction).
   if (Status s = controller_->update(0.0f); !s) param_error = s.error().to_string();
-  const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
-                       static_cast<float>(std::max(1, window_->framebuffer_height()));
+  const float aspect = static_cast<float>(std::max(1, framebuffer_width())) /
+                       static_cast<float>(std::max(1, framebuffer_height()));
   const bool ortho = camera_.orthographic;
   camera_ = initial_view(shown_bounds(), aspect);
   set_orthographic(camera_, ortho);
@@ -249,6 +260,7 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
 bool App::open_with_creature(const std::string& model_path) {
   Diagnostics diag;
   Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
   if (!model) return fail_open(model.error().to_string());
   auto panel = CreaturePanel::load(options_.creature,
                                    std::make_shared<const Model>(std::move(*model)), model_path);
@@ -269,8 +281,8 @@ bool App::open_with_creature(const std::string& model_path) {
   controller_.reset();
   creature_ = std::move(*panel);
   model_path_ = model_path;
-  const float aspect = static_cast<float>(std::max(1, window_->framebuffer_width())) /
-                       static_cast<float>(std::max(1, window_->framebuffer_height()));
+  const float aspect = static_cast<float>(std::max(1, framebuffer_width())) /
+                       static_cast<float>(std::max(1, framebuffer_height()));
   const bool ortho = camera_.orthographic;
   const Aabb bounds = shown_bounds();
   creature_ground_ = bounds.empty() ? 0.0f : bounds.min.y;
@@ -326,10 +338,12 @@ int App::run() {
   // GLFW's own message for a missing display names X11 internals; say what to do instead.
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
-  if ((x11 == nullptr || *x11 == '\0') && (wayland == nullptr || *wayland == '\0')) {
+  if (!options_.headless && (x11 == nullptr || *x11 == '\0') &&
+      (wayland == nullptr || *wayland == '\0')) {
     std::fprintf(stderr,
                  "critter-viewer: no display: DISPLAY and WAYLAND_DISPLAY are unset; run it in a "
-                 "desktop session or under xvfb-run, or draw pictures with critter render\n");
+                 "desktop session or under xvfb-run, draw offscreen with --headless --frames N, or "
+                 "draw pictures with critter render\n");
     return 1;
   }
   if (!options_.clips.empty()) {
@@ -340,17 +354,41 @@ int App::run() {
     }
     load_options_.clips = std::move(*ranges);
   }
-  gl::WindowOptions wo;
-  wo.width = options_.width;
-  wo.height = options_.height;
-  wo.title = "critter-viewer";
-  wo.vsync = options_.frames == 0;
-  auto window = gl::WindowContext::create(wo);
-  if (!window) {
-    std::fprintf(stderr, "critter-viewer: %s\n", window.error().to_string().c_str());
-    return 1;
+  for (const std::string& text : options_.textures) {
+    auto texture = io::parse_texture_override(text, "--texture");
+    if (!texture) {
+      std::fprintf(stderr, "critter-viewer: %s\n", texture.error().to_string().c_str());
+      return 2;
+    }
+    textures_.push_back(std::move(*texture));
   }
-  window_ = std::move(*window);
+  if (options_.headless) {
+    auto context = gl::HeadlessContext::create();
+    if (!context) {
+      std::fprintf(stderr, "critter-viewer: %s\n", context.error().to_string().c_str());
+      return 1;
+    }
+    headless_ = std::move(*context);
+    auto target = gl::RenderTarget::create(options_.width, options_.height, 4);
+    if (!target) {
+      std::fprintf(stderr, "critter-viewer: %s\n", target.error().to_string().c_str());
+      return 1;
+    }
+    target_ = std::move(*target);
+    target_.bind();
+  } else {
+    gl::WindowOptions wo;
+    wo.width = options_.width;
+    wo.height = options_.height;
+    wo.title = "critter-viewer";
+    wo.vsync = options_.frames == 0;
+    auto window = gl::WindowContext::create(wo);
+    if (!window) {
+      std::fprintf(stderr, "critter-viewer: %s\n", window.error().to_string().c_str());
+      return 1;
+    }
+    window_ = std::move(*window);
+  }
   auto renderer = gl::Renderer::create();
   if (!renderer) {
     std::fprintf(stderr, "critter-viewer: %s\n", renderer.error().to_string().c_str());
@@ -358,14 +396,16 @@ int App::run() {
   }
   renderer_ = std::move(*renderer);
 
-  GLFWwindow* w = window_->window();
-  glfwSetWindowUserPointer(w, this);
-  glfwSetDropCallback(w, &App::on_drop);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini beside the working directory
   ImGui::StyleColorsDark();
-  ImGui_ImplGlfw_InitForOpenGL(w, true);
+  if (window_) {
+    GLFWwindow* w = window_->window();
+    glfwSetWindowUserPointer(w, this);
+    glfwSetDropCallback(w, &App::on_drop);
+    ImGui_ImplGlfw_InitForOpenGL(w, true);
+  }
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
 
@@ -398,8 +438,8 @@ int App::run() {
 
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
-  for (int n = 0; !window_->should_close(); ++n) {
-    glfwPollEvents();
+  for (int n = 0; !window_ || !window_->should_close(); ++n) {
+    if (window_) glfwPollEvents();
     if (!pending_drop_.empty()) {
       const std::string path = std::move(pending_drop_);
       pending_drop_.clear();
@@ -423,22 +463,29 @@ int App::run() {
     const bool last_frame = options_.frames > 0 && n + 1 >= options_.frames;
     if (last_frame) {
       if (!options_.screenshot.empty() &&
-          !write_screenshot(window_->framebuffer_width(), window_->framebuffer_height()))
+          !write_screenshot(framebuffer_width(), framebuffer_height()))
         return 1;
       return 0;
     }
-    window_->swap_buffers();
+    if (window_) window_->swap_buffers();
   }
   return 0;
 }
 
 void App::frame(float dt) {
+  const int width = framebuffer_width();
+  const int height = framebuffer_height();
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  if (window_) {
+    ImGui_ImplGlfw_NewFrame();
+  } else {
+    // Offscreen: no platform back-end; the target's size and the frame's step stand in.
+    ImGuiIO& offscreen = ImGui::GetIO();
+    offscreen.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+    offscreen.DeltaTime = dt > 0.0f ? dt : 1.0f / 60.0f;
+  }
   ImGui::NewFrame();
 
-  const int width = window_->framebuffer_width();
-  const int height = window_->framebuffer_height();
   const ImGuiIO& io = ImGui::GetIO();
   if (!io.WantCaptureMouse) {
     PointerInput in;
@@ -485,7 +532,11 @@ void App::frame(float dt) {
 }
 
 void App::draw_scene(int width, int height) {
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  if (headless_) {
+    target_.bind();
+  } else {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  }
   glViewport(0, 0, width, height);
   glClearColor(kBackground.x, kBackground.y, kBackground.z, kBackground.w);
   glClearDepth(1.0);
@@ -749,6 +800,19 @@ void App::ui_display() {
 
 bool App::write_screenshot(int width, int height) const {
   if (width <= 0 || height <= 0) return false;
+  if (headless_) {
+    gl::Pixels pixels = target_.read_pixels();
+    RgbaImage image;
+    image.width = pixels.width;
+    image.height = pixels.height;
+    image.pixels = std::move(pixels.rgba);
+    for (std::size_t i = 3; i < image.pixels.size(); i += 4) image.pixels[i] = 255;
+    if (!io::write_png(options_.screenshot, image)) {
+      std::fprintf(stderr, "critter-viewer: cannot write %s\n", options_.screenshot.c_str());
+      return false;
+    }
+    return true;
+  }
   std::vector<unsigned char> rgba(static_cast<std::size_t>(width) * height * 4);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glReadBuffer(GL_BACK);

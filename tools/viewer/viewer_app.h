@@ -9,8 +9,8 @@
 // events (controller_panel.h); a .json file dropped on the window is loaded as the config of the
 // model shown. With `creature` (--creature KIND) a legacy creature rig simulates the model instead
 // (creature_panel.h), and a "Creature" window edits its state and shows what the rig does. With
-// `frames` > 0 it draws that many frames, optionally writes a screenshot, and exits (tests run it
-// under Xvfb).
+// `frames` > 0 it draws that many frames, optionally writes a screenshot, and exits (in a window
+// under Xvfb, or with `headless` offscreen through EGL).
 #pragma once
 
 #include <string>
@@ -27,6 +27,9 @@ struct ViewerOptions {
   int frames = 0;          // > 0: draw this many frames, then exit
   std::string screenshot;  // PNG written after the last frame (requires frames > 0)
   bool hide_ui = false;    // no ImGui panels (screenshots of the model alone)
+  // Draw offscreen through EGL (no window, no display; requires frames > 0): the frames, the
+  // panels unless hide_ui, and the screenshot are the same as in a window of width x height.
+  bool headless = false;
   // --anim: clip to play at start, name or index (tools::clip_from_arg); empty: the first clip.
   // A name the model lacks makes run_viewer() fail.
   std::string anim;
@@ -34,6 +37,9 @@ struct ViewerOptions {
   // --clips name:start-end,...: frame ranges cutting a file's single long track into clips
   // (io::parse_clip_ranges syntax, checked before run_viewer); empty: the file's own clips.
   std::string clips;
+  // --texture FILE|MATERIAL=FILE (repeatable): skins applied to every model opened, as
+  // `critter render --texture` (io::parse_texture_override syntax, checked before run_viewer).
+  std::vector<std::string> textures;
   float rate = 1.0f;
   bool orthographic = false;
   bool cpu_skinning = false;
@@ -51,13 +57,15 @@ struct ViewerOptions {
   tools::CreatureFlags creature;
 };
 
-// Runs the viewer; returns the process exit code (0 on success, 1 when the window, the renderer
-// or the start-up model could not be created (no display: the message says so), the --anim
+// Runs the viewer; returns the process exit code (0 on success, 1 when the window (or the
+// headless context), the renderer or the start-up model could not be created (no display: the
+// message says so), the --anim
 // clip is not in the start-up model (the clip names on stderr), the config failed to load (the
 // located error on stderr), a --param named no parameter of the config or did not fit its
 // parameter, the
 // --creature rig found the model without the bones it needs, or the screenshot could not be
-// written; 2 when the rig rejects the --species or a --rig-param (the located error on stderr).
+// written; 2 when the rig rejects the --species or a --rig-param, or a --texture is malformed (the
+// located error on stderr).
 int run_viewer(const ViewerOptions& options);
 
 }  // namespace critter::viewer

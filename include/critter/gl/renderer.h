@@ -45,6 +45,12 @@ struct RenderInstance {
   bool cast_shadow = true;
   float shadow_alpha = 1.0f;           // multiplies the blob's base alpha 0.5
   std::optional<float> ground_height;  // world y of the shadow; default: the instance's y
+  // Blob radius in world metres; default §8's 1.125 x the bounds' world width. Pictures pass one
+  // from the posed footprint, so a model of any size and orientation gets a fitting shadow.
+  std::optional<float> shadow_radius;
+  // false: the blob keeps its full alpha at any camera distance (§8's fade with distance suits a
+  // game camera, not a picture framed around a model of any size).
+  bool shadow_fades = true;
 };
 
 // rendering.md §2: the pass of an instance whose material pass is `material_mode`.

@@ -192,7 +192,13 @@ Status write_gif(std::string_view path, std::span<const RgbaImage> frames,
   if (options.colours < 2 || options.colours > 256 || !(options.frame_delay >= 0.0f)) {
     return fail(usage(path, "colours must be in 2..256 and the frame delay non-negative"));
   }
-  std::vector<std::uint8_t> palette = median_cut_palette(frames, options.colours);
+  std::vector<std::uint8_t> palette =
+      median_cut_palette(frames, options.transparent ? options.colours - 1 : options.colours);
+  // Opaque pixels map to the median-cut colours only, never to the transparent entry.
+  const std::vector<std::uint8_t> opaque = palette;
+  const std::vector<std::uint8_t>& candidates = options.transparent ? opaque : palette;
+  const int clear_index = options.transparent ? static_cast<int>(palette.size() / 3) : -1;
+  if (options.transparent) palette.insert(palette.end(), {0, 0, 0});
   int depth = 1;
   while ((1 << depth) < static_cast<int>(palette.size() / 3)) ++depth;
   const int entries = 1 << depth;
@@ -202,7 +208,7 @@ Status write_gif(std::string_view path, std::span<const RgbaImage> frames,
   auto index_of = [&](int r, int g, int b) {
     std::int16_t& e = lookup[static_cast<std::size_t>(bin_of(r, g, b))];
     if (e < 0)
-      e = static_cast<std::int16_t>(nearest(palette, (r & ~7) | 4, (g & ~7) | 4, (b & ~7) | 4));
+      e = static_cast<std::int16_t>(nearest(candidates, (r & ~7) | 4, (g & ~7) | 4, (b & ~7) | 4));
     return static_cast<GifPixelType>(e);
   };
 
@@ -255,10 +261,10 @@ Status write_gif(std::string_view path, std::span<const RgbaImage> frames,
   std::vector<GifPixelType> line(static_cast<std::size_t>(w));
   for (const RgbaImage& f : frames) {
     GraphicsControlBlock gcb{};
-    gcb.DisposalMode = DISPOSE_DO_NOT;
+    gcb.DisposalMode = options.transparent ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT;
     gcb.UserInputFlag = false;
     gcb.DelayTime = delay;
-    gcb.TransparentColor = NO_TRANSPARENT_COLOR;
+    gcb.TransparentColor = options.transparent ? clear_index : NO_TRANSPARENT_COLOR;
     GifByteType ext[4];
     EGifGCBToExtension(&gcb, ext);
     if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR) {
@@ -269,6 +275,10 @@ Status write_gif(std::string_view path, std::span<const RgbaImage> frames,
       const std::uint8_t* row =
           f.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w) * 4;
       for (int x = 0; x < w; ++x) {
+        if (options.transparent && row[4 * x + 3] < 128) {
+          line[static_cast<std::size_t>(x)] = static_cast<GifPixelType>(clear_index);
+          continue;
+        }
         const int d = amplitude * (2 * kBayer[y & 3][x & 3] - 15) / 32;
         const int r = std::clamp(row[4 * x] + d, 0, 255);
         const int g = std::clamp(row[4 * x + 1] + d, 0, 255);

@@ -94,6 +94,36 @@ TEST(ImageWriterTest, GifHasHeaderLoopAndTrailer) {
   EXPECT_EQ(bytes.back(), ';');
 }
 
+TEST(ImageWriterTest, TransparentGifClearsTheLowAlphaPixelsOnly) {
+  const ScratchDir scratch("image_writer");
+  // three_colours(): alpha 255 but for the last two pixels (128: opaque, 0: clear), and a black
+  // opaque pixel that must not take the (black) transparent entry.
+  RgbaImage image = three_colours();
+  image.pixels[8] = 0;
+  image.pixels[9] = 0;
+  image.pixels[10] = 0;
+  const RgbaImage frames[1] = {image};
+  const fs::path path = scratch / "clear.gif";
+  GifOptions options;
+  options.transparent = true;
+  ASSERT_TRUE(write_gif(path.string(), frames, options));
+  Result<RgbaImage> read = read_image(path.string());
+  ASSERT_TRUE(read) << read.error().to_string();
+  ASSERT_EQ(read->pixels.size(), image.pixels.size());
+  for (std::size_t i = 0; i < 6; ++i) {
+    const std::uint8_t* p = read->pixels.data() + 4 * i;
+    SCOPED_TRACE(i);
+    EXPECT_EQ(p[3], i == 5 ? 0 : 255);
+    if (i == 5) continue;
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_NEAR(p[k], image.pixels[4 * i + k], 8);
+  }
+  // Without the option every pixel is opaque.
+  ASSERT_TRUE(write_gif(path.string(), frames));
+  read = read_image(path.string());
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->pixels[23], 255);
+}
+
 TEST(ImageWriterTest, GifRejectsMismatchedFrames) {
   const ScratchDir scratch("image_writer");
   RgbaImage small = three_colours();

@@ -30,12 +30,16 @@ struct GifOptions {
   int colours = 256;
   // Ordered (Bayer 4x4) dithering against banding on smooth shading.
   bool dither = true;
+  // Pixels with alpha < 128 get a palette entry of their own marked transparent (and each frame
+  // replaces the last instead of drawing over it); the other pixels' colours are taken as
+  // straight, not premultiplied. One of `colours` goes to the transparent entry.
+  bool transparent = false;
 };
 
-// Builds one palette for all frames by median cut over the frames' colours (alpha ignored;
-// premultiplied pixels over an opaque background expected), maps every pixel to it and writes an
-// animated GIF. Every frame must have the same size. Fails (kUsage) on no frames, mismatched or
-// empty frames, bad options; (kIo) when the file cannot be written.
+// Builds one palette for all frames by median cut over the frames' colours (alpha ignored unless
+// options.transparent; premultiplied pixels over an opaque background expected), maps every pixel
+// to it and writes an animated GIF. Every frame must have the same size. Fails (kUsage) on no
+// frames, mismatched or empty frames, bad options; (kIo) when the file cannot be written.
 Status write_gif(std::string_view path, std::span<const RgbaImage> frames,
                  const GifOptions& options = {});
 
