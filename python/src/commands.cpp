@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bindings.h"
@@ -39,12 +40,15 @@ void append_flags(const py::kwargs& options, std::vector<std::string>& args) {
   }
 }
 
-// The Error a command reported on its error stream as "path:location: message", given the paths
-// it may name (the first line that starts with one of them; otherwise the whole text is the rule).
+// The Error a command reported on its error stream as "critter: path:location: message" (the CLI's
+// one message format), given the paths it may name (the first line that names one of them;
+// otherwise the whole text is the rule).
 Error parse_report(const std::string& text, int code, const std::vector<std::string>& paths) {
   std::istringstream lines(text);
   std::string line;
+  constexpr std::string_view kPrefix = "critter: ";
   while (std::getline(lines, line)) {
+    if (line.starts_with(kPrefix)) line.erase(0, kPrefix.size());
     for (const std::string& path : paths) {
       if (path.empty() || line.rfind(path + ":", 0) != 0) continue;
       const std::string rest = line.substr(path.size() + 1);
