@@ -3,13 +3,17 @@
 
 #include <epoxy/gl.h>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
-#include "critter/deform/palette_job.h"
 #include "shaders.h"
 
 namespace critter::gl {
@@ -85,8 +89,62 @@ void put_matrix(const mat4& m, vec4* texels) {
   for (int k = 0; k < 3; ++k) texels[k] = vec4(vec3(m[k]), m[3][k]);
 }
 
+// Palette staging that grows without clearing: every texel in use is written by the packing
+// before the upload, so the frame's tens of megabytes are not zeroed first. Grows only.
+class TexelStaging {
+ public:
+  std::size_t size() const { return size_; }
+  vec4* data() { return data_.get(); }
+  void clear() { size_ = 0; }
+  // Makes the size n, keeping the first min(n, size()) texels; new texels are uninitialised.
+  void resize(std::size_t n) {
+    if (n > capacity_) {
+      const std::size_t capacity = std::max(n, 2 * capacity_);
+      auto bigger = std::make_unique_for_overwrite<vec4[]>(capacity);
+      std::copy(data_.get(), data_.get() + size_, bigger.get());
+      data_ = std::move(bigger);
+      capacity_ = capacity;
+    }
+    size_ = n;
+  }
+
+ private:
+  std::unique_ptr<vec4[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+// put_matrix(a * b), the product computed column by column with the operations of glm's mat4
+// product in its order, so the texels are the same bits.
+void put_product(const mat4& a, const mat4& b, vec4* texels) {
+#if defined(__SSE2__)
+  const __m128 a0 = _mm_loadu_ps(&a[0][0]), a1 = _mm_loadu_ps(&a[1][0]);
+  const __m128 a2 = _mm_loadu_ps(&a[2][0]), a3 = _mm_loadu_ps(&a[3][0]);
+  __m128 c[4];
+  for (int j = 0; j < 4; ++j) {
+    const float* bj = &b[j][0];
+    c[j] = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(bj[0])),
+                                            _mm_mul_ps(a1, _mm_set1_ps(bj[1]))),
+                                 _mm_mul_ps(a2, _mm_set1_ps(bj[2]))),
+                      _mm_mul_ps(a3, _mm_set1_ps(bj[3])));
+  }
+  // Texel k: column k's x y z and the translation's component k (rendering.md §9).
+  alignas(16) float t[4];
+  _mm_store_ps(t, c[3]);
+  for (int k = 0; k < 3; ++k) {
+    _mm_storeu_ps(&texels[k].x, c[k]);
+    texels[k].w = t[k];
+  }
+#else
+  put_matrix(a * b, texels);
+#endif
+}
+
 // One instance's palette rows (rendering.md §9) from `out` on: the model_from_joint of every
-// joint, an identity, then every skin's joint matrices.
+// joint, an identity, then every skin's joint matrices (model_from_joint · inverse bind, as
+// deform::PaletteJob builds them; the Model's skins were validated against its skeleton when it
+// was built and `transforms` has one matrix per joint, checked by submit). Reads only shared
+// data, so any number of threads can pack instances at once.
 void pack_palette(const Model& model, std::span<const mat4> transforms, vec4* out) {
   for (const mat4& t : transforms) {
     put_matrix(t, out);
@@ -94,26 +152,15 @@ void pack_palette(const Model& model, std::span<const mat4> transforms, vec4* ou
   }
   put_matrix(mat4(1.0f), out);
   out += 3;
-  // Skin matrices go through a small stack buffer so that packing needs no shared scratch and
-  // any number of threads can pack instances at once.
-  constexpr std::size_t kChunk = 64;
-  mat4 chunk[kChunk];
   for (const Skin& skin : model.skins()) {
-    for (std::size_t first = 0; first < skin.joints.size(); first += kChunk) {
-      const std::size_t n = std::min(kChunk, skin.joints.size() - first);
-      deform::PaletteJob palette;
-      palette.model_transforms = transforms;
-      palette.joints = std::span(skin.joints).subspan(first, n);
-      if (!skin.inverse_bind.empty())
-        palette.inverse_binds = std::span(skin.inverse_bind).subspan(first, n);
-      palette.palette = std::span(chunk, n);
-      // The Model's skins were validated against its skeleton when it was built and
-      // `transforms` has one matrix per joint (checked by submit), so the job cannot refuse.
-      (void)palette.run();
-      for (std::size_t i = 0; i < n; ++i) {
-        put_matrix(chunk[i], out);
-        out += 3;
+    for (std::size_t i = 0; i < skin.joints.size(); ++i) {
+      const mat4& joint = transforms[static_cast<std::size_t>(skin.joints[i])];
+      if (skin.inverse_bind.empty()) {
+        put_matrix(joint, out);
+      } else {
+        put_product(joint, skin.inverse_bind[i], out);
       }
+      out += 3;
     }
   }
 }
@@ -136,7 +183,7 @@ struct Renderer::Impl {
   std::uint64_t frame = 0;
 
   std::vector<Submitted> instances;
-  std::vector<vec4> texels;        // palette staging, row-major, palette_width texels per row
+  TexelStaging texels;  // palette staging, row-major, palette_width texels per row
   std::vector<float> weights;
   std::uint32_t palette_joints = 0;
   std::vector<DrawItem> items;
@@ -489,7 +536,9 @@ void Renderer::prepare(const Camera& camera) {
   const int rows =
       std::max(1, static_cast<int>((m.texels.size() + static_cast<std::size_t>(width) - 1) /
                                    static_cast<std::size_t>(width)));
-  m.texels.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(width), vec4(0.0f));
+  const std::size_t used = m.texels.size();
+  m.texels.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(width));
+  std::fill(m.texels.data() + used, m.texels.data() + m.texels.size(), vec4(0.0f));
   glActiveTexture(GL_TEXTURE0 + kUnitPalette);
   glBindTexture(GL_TEXTURE_2D, m.palette[m.palette_index]);
   if (m.palette_height[m.palette_index] < rows) {
