@@ -296,16 +296,8 @@ BENCHMARK(BM_CrowdFrame)
     ->UseRealTime()
     ->MinWarmUpTime(0.2)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CrowdUpdate)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->MinWarmUpTime(0.2)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CrowdSubmit)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->MinWarmUpTime(0.2)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CrowdUpdate)->Arg(1000)->Arg(10000)->MinWarmUpTime(0.2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CrowdSubmit)->Arg(1000)->Arg(10000)->MinWarmUpTime(0.2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CrowdPrepareDraw)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 BENCHMARK_MAIN();

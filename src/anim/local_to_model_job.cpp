@@ -62,7 +62,7 @@ struct RotationScale {
 // c · m for an affine m (last row 0 0 0 1): a stored local matrix, or the root-bone correction
 // after a root joint. The products and their order are compose()'s.
 [[gnu::always_inline]] inline void multiply_affine(__m128& c0, __m128& c1, __m128& c2, __m128& c3,
-                                           const float* m) {
+                                                   const float* m) {
   const __m128 o0 = column(c0, c1, c2, m[0], m[1], m[2]);
   const __m128 o1 = column(c0, c1, c2, m[4], m[5], m[6]);
   const __m128 o2 = column(c0, c1, c2, m[8], m[9], m[10]);

@@ -35,8 +35,8 @@ struct LocalToModelJob {
 
   // Names the first broken rule (ErrorCode::kUsage, path "LocalToModelJob", location the field or
   // "parents/<i>"): input size != parents size; output size != parents size; a parent that is not
-  // -1 and not below its child (not checked for a `skeleton`'s parents); a non-finite root matrix; a root_correction that is not finite or
-  // not affine.
+  // -1 and not below its child (not checked for a `skeleton`'s parents); a non-finite root matrix;
+  // a root_correction that is not finite or not affine.
   Status validate() const;
   // Validates, then computes model[i] = model[parent(i)] · T·R·S(local i) (root for parent -1).
   // Never throws, logs or allocates.

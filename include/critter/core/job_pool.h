@@ -47,7 +47,8 @@ class JobPool {
   template <class Fn>
   void parallel_for(std::size_t count, std::size_t grain, Fn&& fn) {
     using F = std::remove_reference_t<Fn>;
-    run(count, grain, [](void* f, std::size_t b, std::size_t e) { (*static_cast<F*>(f))(b, e); },
+    run(
+        count, grain, [](void* f, std::size_t b, std::size_t e) { (*static_cast<F*>(f))(b, e); },
         const_cast<void*>(static_cast<const void*>(&fn)));
   }
 

@@ -5,9 +5,9 @@
 // in the transparent ones, joint palettes in an RGBA32F texture (3 texels per joint, no joint cap),
 // morph targets from 2D-array textures, vertex lighting (§7), blob shadows (§8).
 //
-// Per frame: begin_frame(); submit() each instance (or all at once); prepare(camera); then draw(mode) for the modes
-// in order, interleaving host passes (water) as needed — or render_frame() for all of it.
-// Needs a current OpenGL 3.3 core context for its whole life; not thread-safe.
+// Per frame: begin_frame(); submit() each instance (or all at once); prepare(camera); then
+// draw(mode) for the modes in order, interleaving host passes (water) as needed — or render_frame()
+// for all of it. Needs a current OpenGL 3.3 core context for its whole life; not thread-safe.
 #pragma once
 
 #include <cstdint>
