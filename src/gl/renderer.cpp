@@ -3,10 +3,6 @@
 
 #include <epoxy/gl.h>
 
-#if defined(__SSE2__)
-#include <xmmintrin.h>
-#endif
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "critter/deform/palette_job.h"
 #include "shaders.h"
 
 namespace critter::gl {
@@ -114,37 +111,9 @@ class TexelStaging {
   std::size_t capacity_ = 0;
 };
 
-// put_matrix(a * b), the product computed column by column with the operations of glm's mat4
-// product in its order, so the texels are the same bits.
-void put_product(const mat4& a, const mat4& b, vec4* texels) {
-#if defined(__SSE2__)
-  const __m128 a0 = _mm_loadu_ps(&a[0][0]), a1 = _mm_loadu_ps(&a[1][0]);
-  const __m128 a2 = _mm_loadu_ps(&a[2][0]), a3 = _mm_loadu_ps(&a[3][0]);
-  __m128 c[4];
-  for (int j = 0; j < 4; ++j) {
-    const float* bj = &b[j][0];
-    c[j] = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(bj[0])),
-                                            _mm_mul_ps(a1, _mm_set1_ps(bj[1]))),
-                                 _mm_mul_ps(a2, _mm_set1_ps(bj[2]))),
-                      _mm_mul_ps(a3, _mm_set1_ps(bj[3])));
-  }
-  // Texel k: column k's x y z and the translation's component k (rendering.md §9).
-  alignas(16) float t[4];
-  _mm_store_ps(t, c[3]);
-  for (int k = 0; k < 3; ++k) {
-    _mm_storeu_ps(&texels[k].x, c[k]);
-    texels[k].w = t[k];
-  }
-#else
-  put_matrix(a * b, texels);
-#endif
-}
-
 // One instance's palette rows (rendering.md §9) from `out` on: the model_from_joint of every
-// joint, an identity, then every skin's joint matrices (model_from_joint · inverse bind, as
-// deform::PaletteJob builds them; the Model's skins were validated against its skeleton when it
-// was built and `transforms` has one matrix per joint, checked by submit). Reads only shared
-// data, so any number of threads can pack instances at once.
+// joint, an identity, then every skin's joint matrices packed by deform::PaletteJob. Reads only
+// shared data, so any number of threads can pack instances at once.
 void pack_palette(const Model& model, std::span<const mat4> transforms, vec4* out) {
   for (const mat4& t : transforms) {
     put_matrix(t, out);
@@ -153,15 +122,15 @@ void pack_palette(const Model& model, std::span<const mat4> transforms, vec4* ou
   put_matrix(mat4(1.0f), out);
   out += 3;
   for (const Skin& skin : model.skins()) {
-    for (std::size_t i = 0; i < skin.joints.size(); ++i) {
-      const mat4& joint = transforms[static_cast<std::size_t>(skin.joints[i])];
-      if (skin.inverse_bind.empty()) {
-        put_matrix(joint, out);
-      } else {
-        put_product(joint, skin.inverse_bind[i], out);
-      }
-      out += 3;
-    }
+    deform::PaletteJob palette;
+    palette.model_transforms = transforms;
+    palette.joints = skin.joints;
+    palette.inverse_binds = skin.inverse_bind;
+    palette.packed = std::span(out, 3 * skin.joints.size());
+    // The Model's skins were validated against its skeleton when it was built and `transforms`
+    // has one matrix per joint (checked by submit), so the job cannot refuse.
+    (void)palette.run();
+    out += 3 * skin.joints.size();
   }
 }
 
