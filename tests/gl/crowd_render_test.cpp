@@ -13,6 +13,7 @@
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "gl/fixture.h"
+#include "support/allocation_counter.h"
 #include "support/cli_runner.h"
 
 namespace critter::gl {
@@ -82,6 +83,28 @@ TEST_F(CrowdRenderTest, BatchSubmitStopsAtTheFirstRefusalKeepingThoseBefore) {
   EXPECT_EQ(s.error().code, ErrorCode::kUsage);
   renderer_->prepare(frame_bounds((*crowd)->bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f));
   EXPECT_EQ(renderer_->stats().submitted, 2u);
+}
+
+TEST_F(CrowdRenderTest, AWarmFrameOfAnimationAndBatchSubmitAllocatesNothing) {
+  creature::CrowdOptions o;
+  o.count = 50;
+  o.clip = 2;
+  auto crowd = creature::Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd) << crowd.error().to_string();
+  std::vector<RenderInstance> list;
+  for (std::size_t i = 0; i < (*crowd)->size(); ++i)
+    list.push_back(crowd_member(*gpu_, **crowd, i));
+  JobPool pool(2);
+  const auto frame = [&] {
+    (*crowd)->update(1.0f / 60.0f, &pool);
+    renderer_->begin_frame();
+    return renderer_->submit(list, &pool);
+  };
+  ASSERT_TRUE(frame());
+  ASSERT_TRUE(critter::testing::AllocationCounter::works());
+  critter::testing::AllocationCounter counter;
+  for (int f = 0; f < 5; ++f) ASSERT_TRUE(frame());
+  EXPECT_EQ(counter.count(), 0);
 }
 
 TEST_F(CrowdRenderTest, HundredCreaturesDrawOncePerMeshPartAndMatchOneByOne) {
