@@ -7,6 +7,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "critter/core/job_pool.h"
+
 namespace critter::creature {
 namespace {
 

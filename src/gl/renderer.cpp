@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "critter/core/job_pool.h"
 #include "critter/deform/palette_job.h"
 #include "shaders.h"
 

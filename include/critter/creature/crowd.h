@@ -20,8 +20,11 @@
 #include "critter/anim/player.h"
 #include "critter/asset/model.h"
 #include "critter/core/error.h"
-#include "critter/core/job_pool.h"
 #include "critter/core/math.h"
+
+namespace critter {
+class JobPool;
+}
 
 namespace critter::creature {
 

@@ -18,10 +18,13 @@
 
 #include "critter/asset/material.h"
 #include "critter/core/error.h"
-#include "critter/core/job_pool.h"
 #include "critter/core/math.h"
 #include "critter/gl/camera.h"
 #include "critter/gl/gpu_model.h"
+
+namespace critter {
+class JobPool;
+}
 
 namespace critter::gl {
 
