@@ -58,6 +58,10 @@ void BM_Skinning(benchmark::State& state, SkinningPath path) {
     state.SkipWithError("CPU lacks AVX2/FMA");
     return;
   }
+  if (path == SkinningPath::kAvx512 && !critter::deform::cpu_has_avx512()) {
+    state.SkipWithError("CPU lacks AVX-512");
+    return;
+  }
   const auto n = static_cast<std::size_t>(state.range(0));
   SkinData d(n);
   critter::deform::SkinningJob job;
@@ -76,7 +80,8 @@ void BM_Skinning(benchmark::State& state, SkinningPath path) {
 
 BENCHMARK_CAPTURE(BM_Skinning, scalar, SkinningPath::kScalar)->Arg(5000)->Arg(1000000);
 BENCHMARK_CAPTURE(BM_Skinning, sse2, SkinningPath::kSse2)->Arg(5000)->Arg(1000000);
-BENCHMARK_CAPTURE(BM_Skinning, avx2, SkinningPath::kAvx2)->Arg(5000)->Arg(1000000);
+BENCHMARK_CAPTURE(BM_Skinning, avx2, SkinningPath::kAvx2)->Arg(5000)->Arg(50000)->Arg(1000000);
+BENCHMARK_CAPTURE(BM_Skinning, avx512, SkinningPath::kAvx512)->Arg(5000)->Arg(50000)->Arg(1000000);
 
 // 8 targets with position and normal deltas, all weights non-zero.
 void BM_Morph(benchmark::State& state) {

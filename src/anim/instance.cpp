@@ -30,7 +30,7 @@ Status Instance::pose(std::span<const Transform> local_pose, std::span<const flo
 
 Status Instance::pose(std::span<const Transform> local_pose) {
   LocalToModelJob ltm;
-  ltm.parents = model_->skeleton().parents();
+  ltm.skeleton = &model_->skeleton();
   ltm.input = local_pose;
   ltm.root = root_;
   ltm.root_correction = root_correction_;

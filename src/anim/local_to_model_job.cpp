@@ -59,9 +59,10 @@ struct RotationScale {
   c2 = o2;
 }
 
-// c · m for an affine m (last row 0 0 0 1): the root-bone correction after a root joint.
-[[gnu::always_inline]] inline void correct(__m128& c0, __m128& c1, __m128& c2, __m128& c3,
-                                           const float* m) {
+// c · m for an affine m (last row 0 0 0 1): a stored local matrix, or the root-bone correction
+// after a root joint. The products and their order are compose()'s.
+[[gnu::always_inline]] inline void multiply_affine(__m128& c0, __m128& c1, __m128& c2, __m128& c3,
+                                                   const float* m) {
   const __m128 o0 = column(c0, c1, c2, m[0], m[1], m[2]);
   const __m128 o1 = column(c0, c1, c2, m[4], m[5], m[6]);
   const __m128 o2 = column(c0, c1, c2, m[8], m[9], m[10]);
@@ -71,15 +72,63 @@ struct RotationScale {
   c2 = o2;
 }
 
-// The forward pass. Most joints follow their parent (chains: spine, limbs, fingers, tails), so
-// the previous joint's columns stay in registers instead of taking a store-to-load round trip,
-// the longest part of the per-joint dependency chain.
+// Local matrices T·R·S of the four joints local[0..3], quaternion to matrix on four lanes at
+// once, stored as the four columns of model[0..3] (the last row 0 0 0 1). Each lane does the
+// operations of RotationScale in the same order, so the entries equal the scalar ones.
+[[gnu::always_inline]] inline void local_matrices4(const Transform* local, mat4* model) {
+  // Rows (tx ty tz qx), (qx qy qz qw) and (qw sx sy sz) of each joint, transposed to one
+  // register per component; every load stays inside its joint's ten floats.
+  __m128 t0 = _mm_loadu_ps(&local[0].translation.x), t1 = _mm_loadu_ps(&local[1].translation.x);
+  __m128 t2 = _mm_loadu_ps(&local[2].translation.x), t3 = _mm_loadu_ps(&local[3].translation.x);
+  __m128 q0 = _mm_loadu_ps(&local[0].rotation.x), q1 = _mm_loadu_ps(&local[1].rotation.x);
+  __m128 q2 = _mm_loadu_ps(&local[2].rotation.x), q3 = _mm_loadu_ps(&local[3].rotation.x);
+  __m128 s0 = _mm_loadu_ps(&local[0].rotation.w), s1 = _mm_loadu_ps(&local[1].rotation.w);
+  __m128 s2 = _mm_loadu_ps(&local[2].rotation.w), s3 = _mm_loadu_ps(&local[3].rotation.w);
+  _MM_TRANSPOSE4_PS(t0, t1, t2, t3);  // tx ty tz (qx)
+  _MM_TRANSPOSE4_PS(q0, q1, q2, q3);  // qx qy qz qw
+  _MM_TRANSPOSE4_PS(s0, s1, s2, s3);  // (qw) sx sy sz
+  const __m128 one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f);
+  const __m128 xx = _mm_mul_ps(q0, q0), yy = _mm_mul_ps(q1, q1), zz = _mm_mul_ps(q2, q2);
+  const __m128 xy = _mm_mul_ps(q0, q1), xz = _mm_mul_ps(q0, q2), yz = _mm_mul_ps(q1, q2);
+  const __m128 wx = _mm_mul_ps(q3, q0), wy = _mm_mul_ps(q3, q1), wz = _mm_mul_ps(q3, q2);
+  const auto diag = [&](__m128 a, __m128 b, __m128 sc) {
+    return _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(a, b))), sc);
+  };
+  const auto sum = [&](__m128 a, __m128 b, __m128 sc) {
+    return _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(a, b)), sc);
+  };
+  const auto diff = [&](__m128 a, __m128 b, __m128 sc) {
+    return _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(a, b)), sc);
+  };
+  __m128 r00 = diag(yy, zz, s1), r01 = sum(xy, wz, s1), r02 = diff(xz, wy, s1);
+  __m128 r10 = diff(xy, wz, s2), r11 = diag(xx, zz, s2), r12 = sum(yz, wx, s2);
+  __m128 r20 = sum(xz, wy, s3), r21 = diff(yz, wx, s3), r22 = diag(xx, yy, s3);
+  __m128 zero0 = _mm_setzero_ps(), zero1 = zero0, zero2 = zero0, ones = one;
+  _MM_TRANSPOSE4_PS(r00, r01, r02, zero0);
+  _MM_TRANSPOSE4_PS(r10, r11, r12, zero1);
+  _MM_TRANSPOSE4_PS(r20, r21, r22, zero2);
+  _MM_TRANSPOSE4_PS(t0, t1, t2, ones);
+  const __m128 columns[4][4] = {
+      {r00, r10, r20, t0}, {r01, r11, r21, t1}, {r02, r12, r22, t2}, {zero0, zero1, zero2, ones}};
+  for (int k = 0; k < 4; ++k) {
+    float* om = &model[k][0][0];
+    for (int c = 0; c < 4; ++c) _mm_storeu_ps(om + 4 * c, columns[k][c]);
+  }
+}
+
+// The forward pass, four joints at a time: their local matrices first (local_matrices4, written
+// where their model matrices go), then each joint in order times its parent. Most joints follow
+// their parent (chains: spine, limbs, fingers, tails), so the previous joint's columns stay in
+// registers instead of taking a store-to-load round trip, the longest part of the per-joint
+// dependency chain. The last n % 4 joints convert their quaternions one at a time.
 [[gnu::always_inline]] inline void forward_pass(const std::int16_t* parents, std::size_t n,
                                                 const Transform* local, const float* root,
                                                 const float* correction, mat4* model) {
   __m128 c0 = _mm_loadu_ps(root), c1 = _mm_loadu_ps(root + 4);
   __m128 c2 = _mm_loadu_ps(root + 8), c3 = _mm_loadu_ps(root + 12);
+  const std::size_t blocked = n / 4 * 4;
   for (std::size_t i = 0; i < n; ++i) {
+    if (i % 4 == 0 && i < blocked) local_matrices4(local + i, model + i);
     const int p = parents[i];
     if (p != static_cast<int>(i) - 1 || p < 0) {
       const float* pm = p < 0 ? root : &model[p][0][0];
@@ -88,9 +137,13 @@ struct RotationScale {
       c2 = _mm_loadu_ps(pm + 8);
       c3 = _mm_loadu_ps(pm + 12);
     }
-    compose(c0, c1, c2, c3, local[i].translation, local[i].rotation, local[i].scale);
-    if (p < 0 && correction != nullptr) correct(c0, c1, c2, c3, correction);
     float* om = &model[i][0][0];
+    if (i < blocked) {
+      multiply_affine(c0, c1, c2, c3, om);
+    } else {
+      compose(c0, c1, c2, c3, local[i].translation, local[i].rotation, local[i].scale);
+    }
+    if (p < 0 && correction != nullptr) multiply_affine(c0, c1, c2, c3, correction);
     _mm_storeu_ps(om, c0);
     _mm_storeu_ps(om + 4, c1);
     _mm_storeu_ps(om + 8, c2);
@@ -129,25 +182,63 @@ inline void compose(const mat4& parent, const vec3& t, const quat& q, const vec3
 }
 #endif
 
+// all_finite(m), inline: validate() runs every frame and the matrices are usually small work
+// next to it. With SSE2, x − x is 0 for a finite x and NaN otherwise, for four floats at once.
+bool finite_matrix(const mat4& m) {
+#if defined(__SSE2__)
+  __m128 bad = _mm_setzero_ps();
+  for (int c = 0; c < 4; ++c) {
+    const __m128 x = _mm_loadu_ps(&m[c][0]);
+    bad = _mm_or_ps(bad, _mm_cmpneq_ps(_mm_sub_ps(x, x), _mm_setzero_ps()));
+  }
+  return _mm_movemask_ps(bad) == 0;
+#else
+  return all_finite(m);
+#endif
+}
+
+// Index of the first joint whose parent is neither -1 nor below it; n when there is none. With
+// SSE2, eight parents per comparison: the scalar scan only runs to name a broken entry.
+std::size_t first_misordered(const std::int16_t* parents, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  __m128i index = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m128i eight = _mm_set1_epi16(8), minus_two = _mm_set1_epi16(-2);
+  for (; i + 8 <= n; i += 8) {
+    const __m128i p = _mm_loadu_si128(reinterpret_cast<const __m128i*>(parents + i));
+    const __m128i ok = _mm_and_si128(_mm_cmplt_epi16(p, index), _mm_cmpgt_epi16(p, minus_two));
+    if (_mm_movemask_epi8(ok) != 0xFFFF) break;
+    index = _mm_add_epi16(index, eight);
+  }
+#endif
+  for (; i < n; ++i) {
+    const int p = parents[i];
+    if (p < -1 || p >= static_cast<int>(i)) return i;
+  }
+  return n;
+}
+
 }  // namespace
 
 Status LocalToModelJob::validate() const {
-  const std::size_t n = parents.size();
+  const std::span<const std::int16_t> order = skeleton != nullptr ? skeleton->parents() : parents;
+  const std::size_t n = order.size();
   if (input.size() != n)
     return job_error("input", "input has " + std::to_string(input.size()) + " transforms, " +
                                   std::to_string(n) + " parents given");
   if (output.size() != n)
     return job_error("output", "output has " + std::to_string(output.size()) + " matrices, " +
                                    std::to_string(n) + " parents given");
-  for (std::size_t i = 0; i < n; ++i) {
-    const int p = parents[i];
-    if (p < -1 || p >= static_cast<int>(i))
+  if (skeleton == nullptr) {
+    if (const std::size_t i = first_misordered(order.data(), n); i < n) {
+      const int p = order[i];
       return job_error("parents/" + std::to_string(i),
                        "parent " + std::to_string(p) + " is not -1 and not below joint " +
                            std::to_string(i) + " (parents-first order)");
+    }
   }
-  if (!all_finite(root)) return job_error("root", "root matrix is not finite");
-  if (!all_finite(root_correction))
+  if (!finite_matrix(root)) return job_error("root", "root matrix is not finite");
+  if (!finite_matrix(root_correction))
     return job_error("root_correction", "root correction matrix is not finite");
   if (root_correction[0][3] != 0.0f || root_correction[1][3] != 0.0f ||
       root_correction[2][3] != 0.0f || root_correction[3][3] != 1.0f)
@@ -157,7 +248,8 @@ Status LocalToModelJob::validate() const {
 
 Status LocalToModelJob::run() const {
   if (auto ok = validate(); !ok) return ok;
-  const std::size_t n = parents.size();
+  const std::span<const std::int16_t> order = skeleton != nullptr ? skeleton->parents() : parents;
+  const std::size_t n = order.size();
   const Transform* local = input.data();
   mat4* model = output.data();
   const bool corrected = root_correction != mat4(1.0f);
@@ -165,14 +257,14 @@ Status LocalToModelJob::run() const {
   const float* correction = corrected ? &root_correction[0][0] : nullptr;
 #if defined(CRITTER_LTM_AVX2)
   if (has_avx2()) {
-    forward_pass_avx2(parents.data(), n, local, &root[0][0], correction, model);
+    forward_pass_avx2(order.data(), n, local, &root[0][0], correction, model);
     return {};
   }
 #endif
-  forward_pass_sse2(parents.data(), n, local, &root[0][0], correction, model);
+  forward_pass_sse2(order.data(), n, local, &root[0][0], correction, model);
 #else
   for (std::size_t i = 0; i < n; ++i) {
-    const int p = parents[i];
+    const int p = order[i];
     const mat4& parent = p < 0 ? root : model[p];
     compose(parent, local[i].translation, local[i].rotation, local[i].scale, model[i]);
     if (p < 0 && corrected) model[i] = model[i] * root_correction;

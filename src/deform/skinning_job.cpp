@@ -74,6 +74,12 @@ bool cpu_has_avx2_fma() {
   return has;
 }
 
+bool cpu_has_avx512() {
+  static const bool has =
+      cpu_has_avx2_fma() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+  return has;
+}
+
 Status SkinningJob::validate() const {
   if (palette.empty()) return usage("palette is empty");
   if (palette.size() > kMaxPalette) {
@@ -82,6 +88,9 @@ Status SkinningJob::validate() const {
   }
   if (path == SkinningPath::kAvx2 && !cpu_has_avx2_fma()) {
     return usage("path kAvx2 needs a CPU with AVX2 and FMA");
+  }
+  if (path == SkinningPath::kAvx512 && !cpu_has_avx512()) {
+    return usage("path kAvx512 needs a CPU with AVX-512 F and DQ");
   }
   if (auto ok = check_pair("normals", in_normals.data, out_normals.data); !ok) return ok;
   if (auto ok = check_pair("tangents", in_tangents.data, out_tangents.data); !ok) return ok;
@@ -159,8 +168,15 @@ Status SkinningJob::run() const {
     case SkinningPath::kAvx2:
       done = detail::skin_avx2(s);
       break;
+    case SkinningPath::kAvx512:
+      done = detail::skin_avx512(s);
+      break;
     case SkinningPath::kAuto:
-      done = cpu_has_avx2_fma() ? detail::skin_avx2(s) : detail::skin_sse2(s);
+      if (cpu_has_avx512()) {
+        done = detail::skin_avx512(s);
+      } else {
+        done = cpu_has_avx2_fma() ? detail::skin_avx2(s) : detail::skin_sse2(s);
+      }
       break;
   }
   detail::skin_scalar(s, done);

@@ -41,5 +41,7 @@ void skin_scalar(const SkinStreams& s, std::size_t begin);
 std::size_t skin_sse2(const SkinStreams& s);
 // Requires a CPU with AVX2 and FMA.
 std::size_t skin_avx2(const SkinStreams& s);
+// Requires a CPU with AVX-512 F and DQ (and AVX2, FMA).
+std::size_t skin_avx512(const SkinStreams& s);
 
 }  // namespace critter::deform::detail

@@ -56,10 +56,50 @@ inline __m128 dot3(Vec3x4 a, Vec3x4 b) {
   return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)), _mm_mul_ps(a.z, b.z));
 }
 
-// v / |v| lane by lane, 0 where |v| is 0.
+// xyz of 4 elements: packed vec3 arrays (stride 12, the common case of separate streams) load as
+// three 128-bit reads and a shuffle network; other strides go through load4x4.
+inline Vec3x4 load3x4(const char* base, std::size_t stride, std::size_t i) {
+  if (stride == 12) {
+    const float* p = at(base, stride, i);
+    const __m128 m0 = _mm_loadu_ps(p);                                  // x0 y0 z0 x1
+    const __m128 m1 = _mm_loadu_ps(p + 4);                              // y1 z1 x2 y2
+    const __m128 m2 = _mm_loadu_ps(p + 8);                              // z2 x3 y3 z3
+    const __m128 xy = _mm_shuffle_ps(m1, m2, _MM_SHUFFLE(2, 1, 3, 2));  // x2 y2 x3 y3
+    const __m128 yz = _mm_shuffle_ps(m0, m1, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
+    return {_mm_shuffle_ps(m0, xy, _MM_SHUFFLE(2, 0, 3, 0)),
+            _mm_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0)),
+            _mm_shuffle_ps(yz, m2, _MM_SHUFFLE(3, 0, 3, 1))};
+  }
+  __m128 r[4];
+  load4x4(base, stride, i, r);
+  return {r[0], r[1], r[2]};
+}
+
+// Inverse of load3x4: packed arrays are written as three 128-bit stores.
+inline void store3x4(char* base, std::size_t stride, std::size_t i, Vec3x4 v) {
+  if (stride == 12) {
+    const __m128 rxy = _mm_shuffle_ps(v.x, v.y, _MM_SHUFFLE(2, 0, 2, 0));  // x0 x2 y0 y2
+    const __m128 ryz = _mm_shuffle_ps(v.y, v.z, _MM_SHUFFLE(3, 1, 3, 1));  // y1 y3 z1 z3
+    const __m128 rzx = _mm_shuffle_ps(v.z, v.x, _MM_SHUFFLE(3, 1, 2, 0));  // z0 z2 x1 x3
+    float* p = at(base, stride, i);
+    _mm_storeu_ps(p, _mm_shuffle_ps(rxy, rzx, _MM_SHUFFLE(2, 0, 2, 0)));      // x0 y0 z0 x1
+    _mm_storeu_ps(p + 4, _mm_shuffle_ps(ryz, rxy, _MM_SHUFFLE(3, 1, 2, 0)));  // y1 z1 x2 y2
+    _mm_storeu_ps(p + 8, _mm_shuffle_ps(rzx, ryz, _MM_SHUFFLE(3, 1, 3, 1)));  // z2 x3 y3 z3
+    return;
+  }
+  __m128 r[4] = {v.x, v.y, v.z, v.z};
+  store4x4(base, stride, i, r, false);
+}
+
+// v / |v| lane by lane, 0 where |v| is 0. The reciprocal square root estimate (12 bits) is refined
+// by one Newton-Raphson step to about 1e-7 relative error, much cheaper than sqrt and divide; the
+// masked-out lanes hold inf * 0 = NaN before the mask.
 inline Vec3x4 normalized(Vec3x4 v) {
   const __m128 len2 = dot3(v, v);
-  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(len2));
+  const __m128 r = _mm_rsqrt_ps(len2);
+  // r' = r * (1.5 - 0.5 * len2 * r * r)
+  const __m128 half_len2_r = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), len2), r);
+  const __m128 inv = _mm_mul_ps(r, _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(half_len2_r, r)));
   const __m128 keep = _mm_cmpgt_ps(len2, _mm_setzero_ps());
   return {_mm_and_ps(_mm_mul_ps(v.x, inv), keep), _mm_and_ps(_mm_mul_ps(v.y, inv), keep),
           _mm_and_ps(_mm_mul_ps(v.z, inv), keep)};
@@ -110,14 +150,12 @@ std::size_t skin_sse2(const SkinStreams& s) {
     const Vec3x4 c{col[2][0], col[2][1], col[2][2]};
     const Vec3x4 t{col[3][0], col[3][1], col[3][2]};
 
-    __m128 p[4];
-    load4x4(s.in_positions, s.in_positions_stride, i, p);
-    const Vec3x4 mp = combine(a, b, c, p[0], p[1], p[2]);
-    __m128 op[4] = {_mm_add_ps(mp.x, t.x), _mm_add_ps(mp.y, t.y), _mm_add_ps(mp.z, t.z), p[3]};
+    const Vec3x4 p = load3x4(s.in_positions, s.in_positions_stride, i);
+    const Vec3x4 mp = combine(a, b, c, p.x, p.y, p.z);
+    const Vec3x4 op{_mm_add_ps(mp.x, t.x), _mm_add_ps(mp.y, t.y), _mm_add_ps(mp.z, t.z)};
 
     if (s.in_normals != nullptr) {
-      __m128 n[4];
-      load4x4(s.in_normals, s.in_normals_stride, i, n);
+      const Vec3x4 n = load3x4(s.in_normals, s.in_normals_stride, i);
       const Vec3x4 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
                       diff_of_products(b.x, c.y, b.y, c.x)};
       const Vec3x4 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
@@ -125,11 +163,10 @@ std::size_t skin_sse2(const SkinStreams& s) {
       const Vec3x4 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
                       diff_of_products(a.x, b.y, a.y, b.x)};
       const __m128 sign = _mm_and_ps(dot3(a, c0), _mm_set1_ps(-0.0f));
-      const Vec3x4 r = combine(c0, c1, c2, n[0], n[1], n[2]);
+      const Vec3x4 r = combine(c0, c1, c2, n.x, n.y, n.z);
       const Vec3x4 o =
           normalized({_mm_xor_ps(r.x, sign), _mm_xor_ps(r.y, sign), _mm_xor_ps(r.z, sign)});
-      __m128 on[4] = {o.x, o.y, o.z, n[3]};
-      store4x4(s.out_normals, s.out_normals_stride, i, on, false);
+      store3x4(s.out_normals, s.out_normals_stride, i, o);
     }
     if (s.in_tangents != nullptr) {
       __m128 tg[4];
@@ -139,7 +176,7 @@ std::size_t skin_sse2(const SkinStreams& s) {
       store4x4(s.out_tangents, s.out_tangents_stride, i, ot, true);
     }
     // Positions last: when skinning in place, the inputs above are read before any write.
-    store4x4(s.out_positions, s.out_positions_stride, i, op, false);
+    store3x4(s.out_positions, s.out_positions_stride, i, op);
   }
   return i;
 }

@@ -7,8 +7,10 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
+#include "critter/core/job_pool.h"
 #include "critter/deform/palette_job.h"
 #include "shaders.h"
 
@@ -50,6 +52,8 @@ struct Submitted {
   bool shadow_fades = true;
   std::uint32_t palette_base = 0;  // in joints
   std::uint32_t weight_base = 0;
+  // model_from_joint of every joint, read while submit() packs the palette.
+  std::span<const mat4> transforms;
   vec3 centre{0.0f};  // world space
   float radius = 0.0f;
   float distance = 0.0f;  // to the eye, set by prepare()
@@ -85,6 +89,54 @@ void put_matrix(const mat4& m, vec4* texels) {
   for (int k = 0; k < 3; ++k) texels[k] = vec4(vec3(m[k]), m[3][k]);
 }
 
+// Palette staging that grows without clearing: every texel in use is written by the packing
+// before the upload, so the frame's tens of megabytes are not zeroed first. Grows only.
+class TexelStaging {
+ public:
+  std::size_t size() const { return size_; }
+  vec4* data() { return data_.get(); }
+  void clear() { size_ = 0; }
+  // Makes the size n, keeping the first min(n, size()) texels; new texels are uninitialised.
+  void resize(std::size_t n) {
+    if (n > capacity_) {
+      const std::size_t capacity = std::max(n, 2 * capacity_);
+      auto bigger = std::make_unique_for_overwrite<vec4[]>(capacity);
+      std::copy(data_.get(), data_.get() + size_, bigger.get());
+      data_ = std::move(bigger);
+      capacity_ = capacity;
+    }
+    size_ = n;
+  }
+
+ private:
+  std::unique_ptr<vec4[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+// One instance's palette rows (rendering.md §9) from `out` on: the model_from_joint of every
+// joint, an identity, then every skin's joint matrices packed by deform::PaletteJob. Reads only
+// shared data, so any number of threads can pack instances at once.
+void pack_palette(const Model& model, std::span<const mat4> transforms, vec4* out) {
+  for (const mat4& t : transforms) {
+    put_matrix(t, out);
+    out += 3;
+  }
+  put_matrix(mat4(1.0f), out);
+  out += 3;
+  for (const Skin& skin : model.skins()) {
+    deform::PaletteJob palette;
+    palette.model_transforms = transforms;
+    palette.joints = skin.joints;
+    palette.inverse_binds = skin.inverse_bind;
+    palette.packed = std::span(out, 3 * skin.joints.size());
+    // The Model's skins were validated against its skeleton when it was built and `transforms`
+    // has one matrix per joint (checked by submit), so the job cannot refuse.
+    (void)palette.run();
+    out += 3 * skin.joints.size();
+  }
+}
+
 }  // namespace
 
 struct Renderer::Impl {
@@ -103,8 +155,7 @@ struct Renderer::Impl {
   std::uint64_t frame = 0;
 
   std::vector<Submitted> instances;
-  std::vector<vec4> texels;        // palette staging, row-major, palette_width texels per row
-  std::vector<mat4> skin_palette;  // one skin's joint matrices before packing; grows only
+  TexelStaging texels;  // palette staging, row-major, palette_width texels per row
   std::vector<float> weights;
   std::uint32_t palette_joints = 0;
   std::vector<DrawItem> items;
@@ -268,7 +319,7 @@ void Renderer::begin_frame() {
   stats_ = FrameStats{};
 }
 
-Status Renderer::submit(const RenderInstance& in) {
+Status Renderer::queue(const RenderInstance& in) {
   Impl& m = *impl_;
   if (in.model == nullptr) {
     return fail(Error::at(ErrorCode::kUsage, "renderer", "submit", "instance without a model"));
@@ -308,31 +359,8 @@ Status Renderer::submit(const RenderInstance& in) {
   s.centre = vec3(s.world * vec4(s.bounds.center(), 1.0f));
   s.radius = glm::length(s.bounds.extent()) * 0.5f * max_scale(s.world);
 
-  std::span<const mat4> transforms =
-      in.model_transforms.empty() ? model.rest_model_transforms() : in.model_transforms;
+  s.transforms = in.model_transforms.empty() ? model.rest_model_transforms() : in.model_transforms;
   m.texels.resize(m.texels.size() + std::size_t{g.palette_joints()} * 3);
-  vec4* out = m.texels.data() + std::size_t{m.palette_joints} * 3;
-  for (const mat4& t : transforms) {
-    put_matrix(t, out);
-    out += 3;
-  }
-  put_matrix(mat4(1.0f), out);
-  out += 3;
-  for (const Skin& skin : model.skins()) {
-    if (m.skin_palette.size() < skin.joints.size()) m.skin_palette.resize(skin.joints.size());
-    deform::PaletteJob palette;
-    palette.model_transforms = transforms;
-    palette.joints = skin.joints;
-    palette.inverse_binds = skin.inverse_bind;
-    palette.palette = m.skin_palette;
-    // The Model's skins were validated against its skeleton when it was built and `transforms`
-    // has one matrix per joint (checked above), so the job cannot refuse.
-    (void)palette.run();
-    for (std::size_t i = 0; i < skin.joints.size(); ++i) {
-      put_matrix(m.skin_palette[i], out);
-      out += 3;
-    }
-  }
   m.palette_joints += g.palette_joints();
   if (in.morph_weights.empty()) {
     m.weights.insert(m.weights.end(), g.default_weights().begin(), g.default_weights().end());
@@ -342,6 +370,35 @@ Status Renderer::submit(const RenderInstance& in) {
   m.instances.push_back(s);
   ++stats_.submitted;
   return {};
+}
+
+Status Renderer::submit(const RenderInstance& instance) {
+  return submit(std::span(&instance, 1));
+}
+
+Status Renderer::submit(std::span<const RenderInstance> instances, JobPool* pool) {
+  Impl& m = *impl_;
+  const std::size_t first = m.instances.size();
+  Status status;
+  for (const RenderInstance& in : instances) {
+    status = queue(in);
+    if (!status) break;
+  }
+  const auto pack = [&m, first](std::size_t begin, std::size_t end) {
+    for (std::size_t k = first + begin; k < first + end; ++k) {
+      const Submitted& s = m.instances[k];
+      pack_palette(s.model->model(), s.transforms,
+                   m.texels.data() + std::size_t{s.palette_base} * 3);
+    }
+  };
+  const std::size_t queued = m.instances.size() - first;
+  if (pool == nullptr) {
+    pack(0, queued);
+  } else {
+    // Chunks of 16 instances: each packs a few kilobytes, enough to hide the claim.
+    pool->parallel_for(queued, 16, pack);
+  }
+  return status;
 }
 
 void Renderer::prepare(const Camera& camera) {
@@ -453,7 +510,9 @@ void Renderer::prepare(const Camera& camera) {
   const int rows =
       std::max(1, static_cast<int>((m.texels.size() + static_cast<std::size_t>(width) - 1) /
                                    static_cast<std::size_t>(width)));
-  m.texels.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(width), vec4(0.0f));
+  const std::size_t used = m.texels.size();
+  m.texels.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(width));
+  std::fill(m.texels.data() + used, m.texels.data() + m.texels.size(), vec4(0.0f));
   glActiveTexture(GL_TEXTURE0 + kUnitPalette);
   glBindTexture(GL_TEXTURE_2D, m.palette[m.palette_index]);
   if (m.palette_height[m.palette_index] < rows) {

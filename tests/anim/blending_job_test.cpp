@@ -456,7 +456,7 @@ TEST(BlendingJob, OverrideEqualsTheScalarBlendBitForBit) {
     t.rotation = unit(rng) < 0.5f ? r : -r;
     return t;
   };
-  for (std::size_t joints = 1; joints <= 23; ++joints) {
+  for (std::size_t joints = 1; joints <= 40; ++joints) {
     for (int round = 0; round < 8; ++round) {
       std::vector<Transform> rest(joints), a(joints), b(joints), c(joints), out(joints);
       std::vector<float> mask(joints);

@@ -73,6 +73,38 @@ TEST_F(LocalToModelJobValidity, ParentBelowMinusOne) {
   expect_fails(job(), "parents/3");
 }
 
+TEST_F(LocalToModelJobValidity, MisorderedParentFoundPastTheFirstEightJoints) {
+  // Joints 0..19 in one chain; the checks of eight parents at a time must still name joint 13.
+  parents_.resize(20);
+  for (std::size_t i = 0; i < parents_.size(); ++i) parents_[i] = static_cast<std::int16_t>(i) - 1;
+  input_.resize(20);
+  output_.resize(20);
+  EXPECT_TRUE(job().run());
+  parents_[13] = 13;
+  expect_fails(job(), "parents/13");
+  parents_[13] = -3;
+  expect_fails(job(), "parents/13");
+  parents_[13] = 12;
+  parents_[19] = 25;
+  expect_fails(job(), "parents/19");
+}
+
+TEST_F(LocalToModelJobValidity, SkeletonParentsReplaceTheSpan) {
+  RawSkeleton raw;
+  raw.joints.resize(4);
+  raw.joints[1].parent = 0;
+  raw.joints[2].parent = 0;
+  raw.joints[3].parent = 2;
+  auto skeleton = build_skeleton(raw);
+  ASSERT_TRUE(skeleton) << skeleton.error().to_string();
+  auto j = job();
+  j.parents = {};
+  j.skeleton = &*skeleton;
+  EXPECT_TRUE(j.run());
+  j.output = std::span<mat4>(output_).first(3);
+  expect_fails(j, "output");
+}
+
 TEST_F(LocalToModelJobValidity, NonFiniteRoot) {
   auto j = job();
   j.root[3][1] = std::nanf("");
@@ -192,6 +224,44 @@ TEST(LocalToModelJob, MatchesReferenceProductOfToMatrix) {
     want[static_cast<std::size_t>(i)] = parent * local[static_cast<std::size_t>(i)].to_matrix();
     expect_mat_near(model[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)], 1e-4f,
                     "joint " + std::to_string(i));
+  }
+}
+
+TEST(LocalToModelJob, FourJointBlocksEqualOneJointAtATime) {
+  // Joints in blocks of four convert their quaternions on four lanes; a one-joint job converts
+  // its joint alone. Placing that joint under its parent's model matrix (the job's root) must
+  // give the same bits, for every position in a block and for the joints after the last block.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> pos(0.5f, 1.5f);
+  const int n = 43;
+  std::vector<std::int16_t> parents(n);
+  std::vector<Transform> local(n);
+  for (int i = 0; i < n; ++i) {
+    parents[static_cast<std::size_t>(i)] =
+        i == 0 ? -1 : static_cast<std::int16_t>(std::uniform_int_distribution<int>(-1, i - 1)(rng));
+    local[static_cast<std::size_t>(i)] =
+        trs(vec3(u(rng), u(rng), u(rng)), glm::normalize(quat_xyzw(u(rng), u(rng), u(rng), u(rng))),
+            vec3(pos(rng), pos(rng), pos(rng)));
+  }
+  std::vector<mat4> model(n);
+  LocalToModelJob job;
+  job.parents = parents;
+  job.input = local;
+  job.output = model;
+  job.root = glm::rotate(glm::translate(mat4(1.0f), vec3(0.5f, -2.0f, 1.0f)), 0.3f, vec3(0, 1, 0));
+  ASSERT_TRUE(job.run());
+  const std::int16_t root_only[1] = {-1};
+  for (int i = 0; i < n; ++i) {
+    const int p = parents[static_cast<std::size_t>(i)];
+    mat4 one[1];
+    LocalToModelJob single;
+    single.parents = root_only;
+    single.input = std::span(local).subspan(static_cast<std::size_t>(i), 1);
+    single.output = one;
+    single.root = p < 0 ? job.root : model[static_cast<std::size_t>(p)];
+    ASSERT_TRUE(single.run());
+    EXPECT_EQ(one[0], model[static_cast<std::size_t>(i)]) << "joint " << i;
   }
 }
 

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "critter/anim/local_to_model_job.h"
+#include "critter/core/job_pool.h"
 #include "critter/io/load.h"
+#include "support/allocation_counter.h"
 #include "support/cli_runner.h"
 
 namespace critter::creature {
@@ -100,6 +102,44 @@ TEST_F(CrowdTest, UpdatePosesEveryInstanceFromItsPlayerInModelSpace) {
     EXPECT_TRUE(std::equal(instance.morph_weights().begin(), instance.morph_weights().end(),
                            player.weights().begin(), player.weights().end()));
   }
+}
+
+TEST_F(CrowdTest, UpdateOnAJobPoolEqualsUpdateOnOneThread) {
+  CrowdOptions o;
+  o.count = 37;  // not a multiple of the pool's chunk
+  o.clip = 2;
+  auto alone = Crowd::create(*model_, o);
+  auto pooled2 = Crowd::create(*model_, o);
+  auto pooled3 = Crowd::create(*model_, o);
+  ASSERT_TRUE(alone && pooled2 && pooled3);
+  JobPool two(2), three(3);
+  for (int frame = 0; frame < 5; ++frame) {
+    (*alone)->update(0.13f);
+    (*pooled2)->update(0.13f, &two);
+    (*pooled3)->update(0.13f, &three);
+    for (std::size_t i = 0; i < (*alone)->size(); ++i) {
+      const auto want = (*alone)->instance(i).model_transforms();
+      for (const auto* crowd : {&*pooled2, &*pooled3}) {
+        const auto got = (*crowd)->instance(i).model_transforms();
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin(), got.end()))
+            << "frame " << frame << " creature " << i;
+      }
+    }
+  }
+}
+
+TEST_F(CrowdTest, UpdateOnAJobPoolAllocatesNothing) {
+  CrowdOptions o;
+  o.count = 64;
+  o.clip = 2;
+  auto crowd = Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd);
+  JobPool pool(2);
+  (*crowd)->update(0.1f, &pool);
+  ASSERT_TRUE(critter::testing::AllocationCounter::works());
+  critter::testing::AllocationCounter counter;
+  for (int frame = 0; frame < 10; ++frame) (*crowd)->update(0.1f, &pool);
+  EXPECT_EQ(counter.count(), 0);
 }
 
 }  // namespace

@@ -50,10 +50,12 @@ struct Mesh {
 };
 
 const SkinningPath kAllPaths[] = {SkinningPath::kScalar, SkinningPath::kSse2, SkinningPath::kAvx2,
-                                  SkinningPath::kAuto};
+                                  SkinningPath::kAvx512, SkinningPath::kAuto};
 
 bool path_available(SkinningPath p) {
-  return p != SkinningPath::kAvx2 || cpu_has_avx2_fma();
+  if (p == SkinningPath::kAvx2) return cpu_has_avx2_fma();
+  if (p == SkinningPath::kAvx512) return cpu_has_avx512();
+  return true;
 }
 
 // 20 vertices so that every SIMD path runs at least one full block plus a scalar tail.
@@ -115,6 +117,9 @@ TEST(SkinningJob, ValidatesEachRule) {
   broken([](SkinningJob& j) { j.out_tangents.stride = 12; }, "out_tangents stride 12");
   if (!cpu_has_avx2_fma()) {
     broken([](SkinningJob& j) { j.path = SkinningPath::kAvx2; }, "AVX2");
+  }
+  if (!cpu_has_avx512()) {
+    broken([](SkinningJob& j) { j.path = SkinningPath::kAvx512; }, "AVX-512");
   }
 
   // Allowed: stride 0 for influences, no vertex at all, absent normals and tangents.
@@ -385,8 +390,9 @@ TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
   for (mat4& m : palette) m = random_affine(rng);
 
   // 10k vertices plus counts around the block sizes to exercise the tails.
-  for (std::size_t count : {std::size_t{10003}, std::size_t{1}, std::size_t{4}, std::size_t{5},
-                            std::size_t{8}, std::size_t{9}, std::size_t{17}}) {
+  for (std::size_t count :
+       {std::size_t{10003}, std::size_t{1}, std::size_t{4}, std::size_t{5}, std::size_t{8},
+        std::size_t{9}, std::size_t{16}, std::size_t{17}, std::size_t{33}, std::size_t{40}}) {
     Mesh m;
     for (std::size_t v = 0; v < count; ++v) {
       vec4 w(u01(rng), u01(rng), u01(rng), u01(rng));
@@ -402,7 +408,8 @@ TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
     ASSERT_TRUE(ref.run());
     const std::vector<vec3> want_p = m.out_positions, want_n = m.out_normals;
     const std::vector<vec4> want_t = m.out_tangents;
-    for (SkinningPath path : {SkinningPath::kSse2, SkinningPath::kAvx2, SkinningPath::kAuto}) {
+    for (SkinningPath path :
+         {SkinningPath::kSse2, SkinningPath::kAvx2, SkinningPath::kAvx512, SkinningPath::kAuto}) {
       if (!path_available(path)) continue;
       SkinningJob j = m.job(palette);
       j.path = path;

@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
+#include "critter/core/job_pool.h"
 #include "critter/creature/crowd.h"
 #include "critter/gl/renderer.h"
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "gl/fixture.h"
+#include "support/allocation_counter.h"
 #include "support/cli_runner.h"
 
 namespace critter::gl {
@@ -65,6 +68,45 @@ void clear(const RenderTarget& target) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
+TEST_F(CrowdRenderTest, BatchSubmitStopsAtTheFirstRefusalKeepingThoseBefore) {
+  creature::CrowdOptions o;
+  o.count = 3;
+  auto crowd = creature::Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd) << crowd.error().to_string();
+  std::vector<RenderInstance> list;
+  for (std::size_t i = 0; i < 3; ++i) list.push_back(crowd_member(*gpu_, **crowd, i));
+  list[2].model = nullptr;
+  JobPool pool(2);
+  renderer_->begin_frame();
+  const Status s = renderer_->submit(list, &pool);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::kUsage);
+  renderer_->prepare(frame_bounds((*crowd)->bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f));
+  EXPECT_EQ(renderer_->stats().submitted, 2u);
+}
+
+TEST_F(CrowdRenderTest, AWarmFrameOfAnimationAndBatchSubmitAllocatesNothing) {
+  creature::CrowdOptions o;
+  o.count = 50;
+  o.clip = 2;
+  auto crowd = creature::Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd) << crowd.error().to_string();
+  std::vector<RenderInstance> list;
+  for (std::size_t i = 0; i < (*crowd)->size(); ++i)
+    list.push_back(crowd_member(*gpu_, **crowd, i));
+  JobPool pool(2);
+  const auto frame = [&] {
+    (*crowd)->update(1.0f / 60.0f, &pool);
+    renderer_->begin_frame();
+    return renderer_->submit(list, &pool);
+  };
+  ASSERT_TRUE(frame());
+  ASSERT_TRUE(critter::testing::AllocationCounter::works());
+  critter::testing::AllocationCounter counter;
+  for (int f = 0; f < 5; ++f) ASSERT_TRUE(frame());
+  EXPECT_EQ(counter.count(), 0);
+}
+
 TEST_F(CrowdRenderTest, HundredCreaturesDrawOncePerMeshPartAndMatchOneByOne) {
   creature::CrowdOptions o;
   o.count = 100;
@@ -99,6 +141,19 @@ TEST_F(CrowdRenderTest, HundredCreaturesDrawOncePerMeshPartAndMatchOneByOne) {
   }
   EXPECT_EQ(calls, 100u * gpu_->parts().size());
   const Pixels one_by_one = target->read_pixels();
+
+  // The whole crowd submitted at once, palettes packed on a two-thread pool: the same pixels.
+  clear(*target);
+  renderer_->begin_frame();
+  std::vector<RenderInstance> list;
+  for (std::size_t i = 0; i < (*crowd)->size(); ++i)
+    list.push_back(crowd_member(*gpu_, **crowd, i));
+  JobPool pool(2);
+  ASSERT_TRUE(renderer_->submit(list, &pool));
+  draw_opaque(camera);
+  EXPECT_EQ(renderer_->stats().visible, 100u);
+  EXPECT_EQ(renderer_->stats().draw_calls, gpu_->parts().size());
+  EXPECT_EQ(test::differing_fraction(together, target->read_pixels(), 0), 0.0);
 
   const std::uint8_t black[3] = {0, 0, 0};
   EXPECT_GT(test::coverage(together, black), 0.05);

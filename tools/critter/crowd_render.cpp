@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command.h"
+#include "critter/core/job_pool.h"
 #include "critter/creature/crowd.h"
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/image/image_writer.h"
@@ -25,18 +26,19 @@ double ms_since(Clock::time_point t0) {
 }
 
 // Every creature placed on its grid cell, without blob shadows (one draw per shadow would break
-// the one-draw-per-part crowd). Stops at the renderer's first refusal.
-Status submit_crowd(const gl::GpuModel& gpu, const creature::Crowd& crowd, gl::Renderer& renderer) {
+// the one-draw-per-part crowd). The spans point into the crowd's instances, so the list is built
+// once and submitted every frame.
+std::vector<gl::RenderInstance> render_list(const gl::GpuModel& gpu, const creature::Crowd& crowd) {
+  std::vector<gl::RenderInstance> list(crowd.size());
   for (std::size_t i = 0; i < crowd.size(); ++i) {
-    gl::RenderInstance r;
+    gl::RenderInstance& r = list[i];
     r.model = &gpu;
     r.world_from_model = crowd.placement(i);
     r.model_transforms = crowd.instance(i).model_transforms();
     r.morph_weights = crowd.instance(i).morph_weights();
     r.cast_shadow = false;
-    if (Status s = renderer.submit(r); !s) return s;
   }
-  return {};
+  return list;
 }
 
 }  // namespace
@@ -52,6 +54,9 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
   options.clip = r.clip;
   Result<std::unique_ptr<creature::Crowd>> crowd = creature::Crowd::create(*r.model, options);
   if (!crowd) return report(crowd.error(), err);
+  const std::vector<gl::RenderInstance> list = render_list(**gpu, **crowd);
+  // Animation and palette packing run on every hardware thread.
+  JobPool pool;
   const float aspect = static_cast<float>(r.width) / static_cast<float>(r.height);
   const Aabb bounds = (*crowd)->bounds();
   const gl::Camera camera = frame_to_fill(bounds, aspect, 30.0f, 35.0f, false).camera(aspect);
@@ -66,11 +71,11 @@ int render_crowd(const CrowdRender& r, std::ostream& out, std::ostream& err) {
   std::vector<io::RgbaImage> images;
   for (int f = 0; f < frames; ++f) {
     auto t = Clock::now();
-    (*crowd)->update(gif && f == 0 ? 0.0f : step);
+    (*crowd)->update(gif && f == 0 ? 0.0f : step, &pool);
     animate += ms_since(t);
     t = Clock::now();
     renderer.begin_frame();
-    if (Status s = submit_crowd(**gpu, **crowd, renderer); !s) return report(s.error(), err);
+    if (Status s = renderer.submit(list, &pool); !s) return report(s.error(), err);
     submit += ms_since(t);
     t = Clock::now();
     if (Status s = picture->clear(camera, r.style, bounds); !s) return report(s.error(), err);

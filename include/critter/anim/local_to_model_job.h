@@ -6,14 +6,19 @@
 #include <cstdint>
 #include <span>
 
+#include "critter/asset/skeleton.h"
 #include "critter/core/error.h"
 #include "critter/core/transform.h"
 
 namespace critter::anim {
 
 struct LocalToModelJob {
-  // Per joint, parents-first: parents[i] < i, or -1 for a root (Skeleton::parents()).
+  // Per joint, parents-first: parents[i] < i, or -1 for a root (Skeleton::parents()). Ignored
+  // when `skeleton` is set.
   std::span<const std::int16_t> parents;
+  // Optional: the skeleton whose parents to use. build_skeleton() checked their order when it
+  // built it and a Skeleton never changes after, so validate() does not scan them again.
+  const Skeleton* skeleton = nullptr;
   // Local transforms, one per joint.
   std::span<const Transform> input;
   // Matrix placed above every root joint (the model root: an instance transform, a model scale);
@@ -30,8 +35,8 @@ struct LocalToModelJob {
 
   // Names the first broken rule (ErrorCode::kUsage, path "LocalToModelJob", location the field or
   // "parents/<i>"): input size != parents size; output size != parents size; a parent that is not
-  // -1 and not below its child; a non-finite root matrix; a root_correction that is not finite or
-  // not affine.
+  // -1 and not below its child (not checked for a `skeleton`'s parents); a non-finite root matrix;
+  // a root_correction that is not finite or not affine.
   Status validate() const;
   // Validates, then computes model[i] = model[parent(i)] · T·R·S(local i) (root for parent -1).
   // Never throws, logs or allocates.

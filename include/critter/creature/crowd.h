@@ -22,6 +22,10 @@
 #include "critter/core/error.h"
 #include "critter/core/math.h"
 
+namespace critter {
+class JobPool;
+}
+
 namespace critter::creature {
 
 struct CrowdOptions {
@@ -59,8 +63,10 @@ class Crowd {
   // World-space box around every creature's rest bounds.
   const Aabb& bounds() const { return bounds_; }
 
-  // Advances every creature's player by dt seconds and poses its instance. Does not allocate.
-  void update(float dt);
+  // Advances every creature's player by dt seconds and poses its instance. With a pool, the
+  // creatures are spread over its threads (each creature's state is its own; the Model is only
+  // read); the result is the same as without. Does not allocate.
+  void update(float dt, JobPool* pool = nullptr);
 
  private:
   Crowd() = default;

@@ -11,7 +11,8 @@
 
 namespace critter::deform {
 
-// palette[i] = root * model_transforms[joints[i]] * inverse_binds[i]  for i < joints.size().
+// palette[i] = root * model_transforms[joints[i]] * inverse_binds[i]  for i < joints.size(),
+// as matrices or packed three texels per matrix.
 // Entries of `palette` past joints.size() are left untouched.
 struct PaletteJob {
   // model_from_joint of every skeleton joint (one per Skeleton joint, parents-first order).
@@ -24,8 +25,13 @@ struct PaletteJob {
   // Optional matrix applied on the left of every entry (e.g. world_from_model); null for none.
   // Not owned; read during run() only.
   const mat4* root = nullptr;
-  // Output: at least joints.size() matrices.
+  // Output: at least joints.size() matrices. Unused when `packed` is set.
   std::span<mat4> palette;
+  // Optional output in place of `palette`: each matrix as three texels, texel k = (column k's x,
+  // y, z, the translation's component k) — the layout of a GPU palette (the last row of an affine
+  // matrix is dropped); at least 3 · joints.size() entries. The values are the same bits as
+  // `palette` would hold.
+  std::span<vec4> packed;
 
   // Names the first broken rule: too many joints, inverse_binds size, output too small, a joint
   // index outside the skeleton. Scans `joints` (linear in the skin's joint count).

@@ -37,12 +37,15 @@ struct OutStream {
   OutStream(T* d, std::size_t s) : data(d), stride(s) {}
 };
 
-// Which implementation run() uses. kAuto picks the fastest the CPU supports (AVX2 + FMA, else
-// SSE2); kScalar is the plain reference loop.
-enum class SkinningPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2 };
+// Which implementation run() uses. kAuto picks the fastest the CPU supports (AVX-512, else
+// AVX2 + FMA, else SSE2); kScalar is the plain reference loop.
+enum class SkinningPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2, kAvx512 };
 
 // True when this CPU can run SkinningPath::kAvx2 (AVX2 and FMA), checked once at run time.
 bool cpu_has_avx2_fma();
+// True when this CPU can run SkinningPath::kAvx512 (AVX-512 F and DQ, AVX2 and FMA), checked once
+// at run time.
+bool cpu_has_avx512();
 
 // For each vertex v < vertex_count, with M = sum_k weights[v][k] * palette[joints[v][k]]:
 //   out_positions[v] = (M * vec4(in_positions[v], 1)).xyz

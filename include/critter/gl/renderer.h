@@ -5,9 +5,9 @@
 // in the transparent ones, joint palettes in an RGBA32F texture (3 texels per joint, no joint cap),
 // morph targets from 2D-array textures, vertex lighting (§7), blob shadows (§8).
 //
-// Per frame: begin_frame(); submit() each instance; prepare(camera); then draw(mode) for the modes
-// in order, interleaving host passes (water) as needed — or render_frame() for all of it.
-// Needs a current OpenGL 3.3 core context for its whole life; not thread-safe.
+// Per frame: begin_frame(); submit() each instance (or all at once); prepare(camera); then
+// draw(mode) for the modes in order, interleaving host passes (water) as needed — or render_frame()
+// for all of it. Needs a current OpenGL 3.3 core context for its whole life; not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,10 @@
 #include "critter/core/math.h"
 #include "critter/gl/camera.h"
 #include "critter/gl/gpu_model.h"
+
+namespace critter {
+class JobPool;
+}
 
 namespace critter::gl {
 
@@ -116,6 +120,10 @@ class Renderer {
   // Queues an instance for this frame and packs its palette and morph weights. Ignored (returns
   // kUsage) when model is null or a span has the wrong size.
   Status submit(const RenderInstance& instance);
+  // submit() of every instance in order, stopping at the first refusal (the instances before it
+  // stay queued). With a pool, the palettes are packed on its threads; the packed data is the
+  // same. Does not allocate once this frame's staging memory has grown to size.
+  Status submit(std::span<const RenderInstance> instances, JobPool* pool = nullptr);
   // Culls, picks each instance's pass, sorts the queues (opaque: by model and part; transparent:
   // back to front by instance centre), and uploads palettes, weights and per-instance data.
   void prepare(const Camera& camera);
@@ -134,6 +142,9 @@ class Renderer {
 
  private:
   struct Impl;
+  // submit() without the palette packing: checks the instance, queues it and reserves its
+  // palette rows and morph weights.
+  Status queue(const RenderInstance& instance);
   explicit Renderer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
   RendererOptions options_;

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+// AVX-512 skinning kernel, 16 vertices per block: the AVX2 kernel's algorithm with its per-vertex
+// arithmetic (positions, cofactor normals, tangents, normalisation) on 16 lanes. Matrices are
+// blended per vertex on 8-float halves and transposed eight vertices at a time as in the AVX2
+// kernel; the two halves meet in one 512-bit register per matrix element. Every function here
+// carries the target attribute and this file includes no library header (see
+// skinning_kernels.h). Only called after a run-time check of the CPU (cpu_has_avx512).
+// GCC 12's AVX-512 intrinsics (casts, rsqrt14) start from _mm512_undefined_ps(), which its own
+// -Wmaybe-uninitialized then reports at every use; the values are never read.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include "deform/skinning_kernels.h"
+
+#define CRITTER_AVX512 __attribute__((target("avx512f,avx512dq,avx2,fma")))
+
+namespace critter::deform::detail {
+
+namespace {
+
+struct Vec3x8 {
+  __m256 x, y, z;
+};
+
+CRITTER_AVX512 inline const float* at(const char* base, std::size_t stride, std::size_t i) {
+  return reinterpret_cast<const float*>(base + i * stride);
+}
+CRITTER_AVX512 inline float* at(char* base, std::size_t stride, std::size_t i) {
+  return reinterpret_cast<float*>(base + i * stride);
+}
+
+// Loads 8 elements of 4 floats (the 4th may belong to the next element; see the header) and
+// transposes them: lane k of x/y/z/w is element i + k.
+CRITTER_AVX512 inline void load4x8(const char* base, std::size_t stride, std::size_t i, __m256& x,
+                                   __m256& y, __m256& z, __m256& w) {
+  __m256 r[4];
+  for (std::size_t k = 0; k < 4; ++k) {
+    const __m128 lo = _mm_loadu_ps(at(base, stride, i + k));
+    const __m128 hi = _mm_loadu_ps(at(base, stride, i + k + 4));
+    r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+  }
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+  const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+  const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  x = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  y = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  z = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  w = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+// Inverse of load4x8: writes 12 bytes (xyz) or 16 bytes (xyzw) per element, nothing else.
+CRITTER_AVX512 inline void store4x8(char* base, std::size_t stride, std::size_t i, __m256 x,
+                                    __m256 y, __m256 z, __m256 w, bool with_w) {
+  const __m256 t0 = _mm256_unpacklo_ps(x, y);
+  const __m256 t1 = _mm256_unpackhi_ps(x, y);
+  const __m256 t2 = _mm256_unpacklo_ps(z, w);
+  const __m256 t3 = _mm256_unpackhi_ps(z, w);
+  __m256 r[4];
+  r[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  r[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  r[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  r[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  for (std::size_t k = 0; k < 4; ++k) {
+    const __m128 lo = _mm256_castps256_ps128(r[k]);
+    const __m128 hi = _mm256_extractf128_ps(r[k], 1);
+    float* plo = at(base, stride, i + k);
+    float* phi = at(base, stride, i + k + 4);
+    if (with_w) {
+      _mm_storeu_ps(plo, lo);
+      _mm_storeu_ps(phi, hi);
+    } else {
+      _mm_storeu_si64(plo, _mm_castps_si128(lo));
+      _mm_store_ss(plo + 2, _mm_movehl_ps(lo, lo));
+      _mm_storeu_si64(phi, _mm_castps_si128(hi));
+      _mm_store_ss(phi + 2, _mm_movehl_ps(hi, hi));
+    }
+  }
+}
+
+// xyz of 8 elements: packed vec3 arrays (stride 12, the common case of separate streams) load as
+// 6 128-bit reads and a shuffle network; other strides go through load4x8.
+CRITTER_AVX512 inline Vec3x8 load3x8(const char* base, std::size_t stride, std::size_t i) {
+  if (stride == 12) {
+    const float* p = at(base, stride, i);
+    const __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)),
+                                            _mm_loadu_ps(p + 12), 1);  // x0y0z0x1 | x4y4z4x5
+    const __m256 m14 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)),
+                                            _mm_loadu_ps(p + 16), 1);  // y1z1x2y2 | y5z5x6y6
+    const __m256 m25 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)),
+                                            _mm_loadu_ps(p + 20), 1);        // z2x3y3z3 | z6x7y7z7
+    const __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));  // x2y2x3y3
+    const __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));  // y0z0y1z1
+    return {_mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0)),
+            _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0)),
+            _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1))};
+  }
+  __m256 x, y, z, w;
+  load4x8(base, stride, i, x, y, z, w);
+  return {x, y, z};
+}
+
+// Inverse of load3x8: packed arrays are written as three 256-bit stores.
+CRITTER_AVX512 inline void store3x8(char* base, std::size_t stride, std::size_t i, Vec3x8 v) {
+  if (stride == 12) {
+    const __m256 rxy = _mm256_shuffle_ps(v.x, v.y, _MM_SHUFFLE(2, 0, 2, 0));  // x0x2y0y2
+    const __m256 ryz = _mm256_shuffle_ps(v.y, v.z, _MM_SHUFFLE(3, 1, 3, 1));  // y1y3z1z3
+    const __m256 rzx = _mm256_shuffle_ps(v.z, v.x, _MM_SHUFFLE(3, 1, 2, 0));  // z0z2x1x3
+    const __m256 r03 = _mm256_shuffle_ps(rxy, rzx, _MM_SHUFFLE(2, 0, 2, 0));  // x0y0z0x1
+    const __m256 r14 = _mm256_shuffle_ps(ryz, rxy, _MM_SHUFFLE(3, 1, 2, 0));  // y1z1x2y2
+    const __m256 r25 = _mm256_shuffle_ps(rzx, ryz, _MM_SHUFFLE(3, 1, 3, 1));  // z2x3y3z3
+    float* p = at(base, stride, i);
+    _mm256_storeu_ps(p, _mm256_permute2f128_ps(r03, r14, 0x20));
+    _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(r25, r03, 0x30));
+    _mm256_storeu_ps(p + 16, _mm256_permute2f128_ps(r14, r25, 0x31));
+    return;
+  }
+  store4x8(base, stride, i, v.x, v.y, v.z, v.z, false);
+}
+
+struct Vec3x16 {
+  __m512 x, y, z;
+};
+
+CRITTER_AVX512 inline __m512 join(__m256 lo, __m256 hi) {
+  return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
+}
+CRITTER_AVX512 inline __m256 low(__m512 v) {
+  return _mm512_castps512_ps256(v);
+}
+CRITTER_AVX512 inline __m256 high(__m512 v) {
+  return _mm512_extractf32x8_ps(v, 1);
+}
+
+CRITTER_AVX512 inline Vec3x16 load3x16(const char* base, std::size_t stride, std::size_t i) {
+  const Vec3x8 a = load3x8(base, stride, i), b = load3x8(base, stride, i + 8);
+  return {join(a.x, b.x), join(a.y, b.y), join(a.z, b.z)};
+}
+
+CRITTER_AVX512 inline void store3x16(char* base, std::size_t stride, std::size_t i, Vec3x16 v) {
+  store3x8(base, stride, i, {low(v.x), low(v.y), low(v.z)});
+  store3x8(base, stride, i + 8, {high(v.x), high(v.y), high(v.z)});
+}
+
+// v / |v| lane by lane, 0 where |v| is 0: the 14-bit reciprocal square root estimate refined by
+// one Newton-Raphson step.
+CRITTER_AVX512 inline Vec3x16 normalized(Vec3x16 v) {
+  const __m512 len2 = _mm512_fmadd_ps(v.z, v.z, _mm512_fmadd_ps(v.y, v.y, _mm512_mul_ps(v.x, v.x)));
+  const __m512 r = _mm512_rsqrt14_ps(len2);
+  // r' = r * (1.5 - 0.5 * len2 * r * r)
+  const __m512 half_len2_r = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), len2), r);
+  const __m512 inv = _mm512_mul_ps(r, _mm512_fnmadd_ps(half_len2_r, r, _mm512_set1_ps(1.5f)));
+  const __mmask16 keep = _mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ);
+  return {_mm512_maskz_mul_ps(keep, v.x, inv), _mm512_maskz_mul_ps(keep, v.y, inv),
+          _mm512_maskz_mul_ps(keep, v.z, inv)};
+}
+
+// a * b - c * d
+CRITTER_AVX512 inline __m512 diff_of_products(__m512 a, __m512 b, __m512 c, __m512 d) {
+  return _mm512_fmsub_ps(a, b, _mm512_mul_ps(c, d));
+}
+
+// Blends the 4 palette matrices of the 8 vertices from `first` and transposes them: e[0][0..2]
+// are rows 0-2 of column 0, e[0][3..5] of column 1, e[1][0..2] of column 2, e[1][3..5] of the
+// translation, one lane per vertex.
+CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m256 (&e)[2][6]) {
+  const std::uint32_t last = s.palette_last;
+  __m256 lo[8], hi[8];
+  const char* jp = s.joints + first * s.joints_stride;
+  const char* wp = s.weights + first * s.weights_stride;
+  for (std::size_t k = 0; k < 8; ++k, jp += s.joints_stride, wp += s.weights_stride) {
+    const std::uint16_t* j = reinterpret_cast<const std::uint16_t*>(jp);
+    const float* w = reinterpret_cast<const float*>(wp);
+    const float* m0 = s.palette + std::size_t{j[0] <= last ? j[0] : last} * 16;
+    const float* m1 = s.palette + std::size_t{j[1] <= last ? j[1] : last} * 16;
+    const float* m2 = s.palette + std::size_t{j[2] <= last ? j[2] : last} * 16;
+    const float* m3 = s.palette + std::size_t{j[3] <= last ? j[3] : last} * 16;
+    // The whole matrix in one register: one product and three fused steps per vertex.
+    __m512 m = _mm512_mul_ps(_mm512_set1_ps(w[0]), _mm512_loadu_ps(m0));
+    m = _mm512_fmadd_ps(_mm512_set1_ps(w[1]), _mm512_loadu_ps(m1), m);
+    m = _mm512_fmadd_ps(_mm512_set1_ps(w[2]), _mm512_loadu_ps(m2), m);
+    m = _mm512_fmadd_ps(_mm512_set1_ps(w[3]), _mm512_loadu_ps(m3), m);
+    lo[k] = low(m);
+    hi[k] = high(m);
+  }
+  for (int half = 0; half < 2; ++half) {
+    const __m256* r = half == 0 ? lo : hi;
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
+    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
+    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
+    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
+    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
+    e[half][0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    e[half][1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    e[half][2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    e[half][3] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    e[half][4] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    e[half][5] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  }
+}
+
+}  // namespace
+
+CRITTER_AVX512 std::size_t skin_avx512(const SkinStreams& s) {
+  constexpr std::size_t kLanes = 16;
+  std::size_t i = 0;
+  for (; i + kLanes < s.count; i += kLanes) {
+    __m256 e0[2][6], e1[2][6];
+    blend8(s, i, e0);
+    blend8(s, i + 8, e1);
+    const Vec3x16 a{join(e0[0][0], e1[0][0]), join(e0[0][1], e1[0][1]), join(e0[0][2], e1[0][2])};
+    const Vec3x16 b{join(e0[0][3], e1[0][3]), join(e0[0][4], e1[0][4]), join(e0[0][5], e1[0][5])};
+    const Vec3x16 c{join(e0[1][0], e1[1][0]), join(e0[1][1], e1[1][1]), join(e0[1][2], e1[1][2])};
+    const Vec3x16 t{join(e0[1][3], e1[1][3]), join(e0[1][4], e1[1][4]), join(e0[1][5], e1[1][5])};
+
+    const Vec3x16 p = load3x16(s.in_positions, s.in_positions_stride, i);
+    const Vec3x16 op{
+        _mm512_fmadd_ps(c.x, p.z, _mm512_fmadd_ps(b.x, p.y, _mm512_fmadd_ps(a.x, p.x, t.x))),
+        _mm512_fmadd_ps(c.y, p.z, _mm512_fmadd_ps(b.y, p.y, _mm512_fmadd_ps(a.y, p.x, t.y))),
+        _mm512_fmadd_ps(c.z, p.z, _mm512_fmadd_ps(b.z, p.y, _mm512_fmadd_ps(a.z, p.x, t.z)))};
+
+    if (s.in_normals != nullptr) {
+      const Vec3x16 n = load3x16(s.in_normals, s.in_normals_stride, i);
+      const Vec3x16 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
+                       diff_of_products(b.x, c.y, b.y, c.x)};
+      const Vec3x16 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
+                       diff_of_products(c.x, a.y, c.y, a.x)};
+      const Vec3x16 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
+                       diff_of_products(a.x, b.y, a.y, b.x)};
+      const __m512 det =
+          _mm512_fmadd_ps(a.z, c0.z, _mm512_fmadd_ps(a.y, c0.y, _mm512_mul_ps(a.x, c0.x)));
+      const __m512 sign = _mm512_and_ps(det, _mm512_set1_ps(-0.0f));
+      const Vec3x16 r{
+          _mm512_fmadd_ps(c2.x, n.z, _mm512_fmadd_ps(c1.x, n.y, _mm512_mul_ps(c0.x, n.x))),
+          _mm512_fmadd_ps(c2.y, n.z, _mm512_fmadd_ps(c1.y, n.y, _mm512_mul_ps(c0.y, n.x))),
+          _mm512_fmadd_ps(c2.z, n.z, _mm512_fmadd_ps(c1.z, n.y, _mm512_mul_ps(c0.z, n.x)))};
+      store3x16(s.out_normals, s.out_normals_stride, i,
+                normalized({_mm512_xor_ps(r.x, sign), _mm512_xor_ps(r.y, sign),
+                            _mm512_xor_ps(r.z, sign)}));
+    }
+    if (s.in_tangents != nullptr) {
+      __m256 x0, y0, z0, w0, x1, y1, z1, w1;
+      load4x8(s.in_tangents, s.in_tangents_stride, i, x0, y0, z0, w0);
+      load4x8(s.in_tangents, s.in_tangents_stride, i + 8, x1, y1, z1, w1);
+      const __m512 tx = join(x0, x1), ty = join(y0, y1), tz = join(z0, z1);
+      const Vec3x16 o =
+          normalized({_mm512_fmadd_ps(c.x, tz, _mm512_fmadd_ps(b.x, ty, _mm512_mul_ps(a.x, tx))),
+                      _mm512_fmadd_ps(c.y, tz, _mm512_fmadd_ps(b.y, ty, _mm512_mul_ps(a.y, tx))),
+                      _mm512_fmadd_ps(c.z, tz, _mm512_fmadd_ps(b.z, ty, _mm512_mul_ps(a.z, tx)))});
+      store4x8(s.out_tangents, s.out_tangents_stride, i, low(o.x), low(o.y), low(o.z), w0, true);
+      store4x8(s.out_tangents, s.out_tangents_stride, i + 8, high(o.x), high(o.y), high(o.z), w1,
+               true);
+    }
+    // Positions last: when skinning in place, the inputs above are read before any write.
+    store3x16(s.out_positions, s.out_positions_stride, i, op);
+  }
+  return i;
+}
+
+}  // namespace critter::deform::detail
+
+#pragma GCC diagnostic pop
