@@ -5,7 +5,7 @@ PRESET ?= release
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc)
 
-.PHONY: all deps configure build demo test bench install format clean
+.PHONY: all deps configure build demo test soak bench install format clean
 
 all: build
 
@@ -23,6 +23,15 @@ demo: build
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The full soak test: SOAK_CREATURES creatures (a controller with a config, legacy rigs, the
+# simple player) for SOAK_FRAMES frames with random states, parameters and hostile dt; `make test`
+# runs a short one. The default size takes hours; pass smaller numbers for a quicker run.
+SOAK_CREATURES ?= 10000
+SOAK_FRAMES    ?= 100000
+soak: build
+	@CRITTER_SOAK_CREATURES=$(SOAK_CREATURES) CRITTER_SOAK_FRAMES=$(SOAK_FRAMES) \
+	  $(BUILD)/tests/creature_tests --gtest_filter='Soak.*'
 
 bench: build
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b --benchmark_min_time=0.2; done

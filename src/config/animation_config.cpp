@@ -3,6 +3,7 @@
 // specs/animation-config.md. The reader keeps going after an error in one element so that a
 // checker can list every problem; the first error is what load_animation_config() returns.
 #include "critter/config/animation_config.h"
+#include "critter/config/config_paths.h"
 
 #include <algorithm>
 #include <cctype>
@@ -329,29 +330,6 @@ Result<std::string> read_file(const std::string& path, const SourceLocation& fro
   return text.str();
 }
 
-// §1: relative to the containing file, then against each asset root; `extension` is appended
-// when the written path has none.
-std::optional<std::string> resolve_path(const std::string& written, const std::string& containing,
-                                        std::string_view extension,
-                                        const AnimationConfigOptions& options) {
-  namespace fs = std::filesystem;
-  std::string name = written;
-  if (fs::path(written).extension().empty()) name += extension;
-  std::vector<fs::path> candidates;
-  const fs::path p(name);
-  if (p.is_absolute()) {
-    candidates.push_back(p);
-  } else {
-    candidates.push_back(fs::path(containing).parent_path() / p);
-    for (const std::string& root : options.asset_roots) candidates.push_back(fs::path(root) / p);
-  }
-  for (const fs::path& c : candidates) {
-    std::error_code ec;
-    if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
-  }
-  return std::nullopt;
-}
-
 std::string canonical_key(const std::string& path) {
   std::error_code ec;
   const auto c = std::filesystem::weakly_canonical(path, ec);
@@ -363,8 +341,12 @@ const std::vector<std::string_view> kConfigMaps = {"layers", "animations", "stat
 
 class Loader {
  public:
-  Loader(const AnimationConfigOptions& options, Problems& problems)
-      : options_(options), problems_(problems) {}
+  Loader(const AnimationConfigOptions& options, const std::string& path, Problems& problems)
+      : problems_(problems) {
+    rules_.asset_roots = options.asset_roots;
+    rules_.home = std::filesystem::path(path).parent_path().string();
+    rules_.allow_outside = options.allow_outside;
+  }
 
   // Reads `file` (from `text` when given) and its `extends` chain, merged. Null on a fatal error.
   std::optional<ConfigValue> load_chain(const std::string& file, const std::string* text,
@@ -399,13 +381,17 @@ class Loader {
     if (extends != nullptr && !extends->is_null()) {
       std::string written;
       if (!to_string_value(*extends, problems_, written)) return std::nullopt;
-      const auto resolved = resolve_path(written, file, ".json", options_);
-      if (!resolved) {
+      const ConfigFileLookup resolved = resolve_config_file(written, file, rules_, ".json");
+      if (!resolved.refusal.empty()) {
+        problems_.error(ErrorCode::kInvalid, extends->where, resolved.refusal);
+        return std::nullopt;
+      }
+      if (!resolved.found()) {
         problems_.error(ErrorCode::kIo, extends->where,
                         "parent config '" + written + "' not found");
         return std::nullopt;
       }
-      const std::string key = canonical_key(*resolved);
+      const std::string key = canonical_key(resolved.path);
       if (std::find(chain.begin(), chain.end(), key) != chain.end()) {
         std::string names;
         for (const std::string& c : chain)
@@ -419,7 +405,7 @@ class Loader {
                         "extends chain deeper than " + std::to_string(kMaxExtendsDepth));
         return std::nullopt;
       }
-      parent = load_chain(*resolved, nullptr, extends->where, chain);
+      parent = load_chain(resolved.path, nullptr, extends->where, chain);
       if (!parent) return std::nullopt;
       // `extends` is not inherited.
       std::erase_if(parent->members, [](const auto& m) { return iequals(m.first, "extends"); });
@@ -430,7 +416,14 @@ class Loader {
 
   std::optional<AnimationTemplate> load_template(const std::string& written,
                                                  const SourceLocation& from) {
-    const auto resolved = resolve_path(written, from.file, ".template.json", options_);
+    const ConfigFileLookup lookup =
+        resolve_config_file(written, from.file, rules_, ".template.json");
+    if (!lookup.refusal.empty()) {
+      problems_.error(ErrorCode::kInvalid, from, lookup.refusal);
+      return std::nullopt;
+    }
+    const std::optional<std::string> resolved =
+        lookup.found() ? std::optional<std::string>(lookup.path) : std::nullopt;
     if (!resolved) {
       const std::vector<std::string_view> builtins = builtin_template_names();
       problems_.error(ErrorCode::kInvalid, from,
@@ -520,7 +513,7 @@ class Loader {
     return t;
   }
 
-  const AnimationConfigOptions& options_;
+  ConfigPathRules rules_;
   Problems& problems_;
   std::vector<std::string> files_;
 };
@@ -1428,7 +1421,7 @@ Result<AnimationConfig> load_impl(const std::string& path, const std::string* te
                                   const AnimationConfigOptions& options, Diagnostics* diag,
                                   std::vector<Error>* all_errors, AnimationConfig* partial) {
   Problems problems{diag, {}};
-  Loader loader(options, problems);
+  Loader loader(options, path, problems);
   AnimationConfig config;
   config.path = path;
   std::vector<std::string> chain;

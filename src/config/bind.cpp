@@ -456,14 +456,22 @@ class Binder {
     }
   }
 
-  std::optional<std::string> resolve_file(const AnimationReference& ref) const {
-    return resolve_config_file(ref.target, ref.source_where.file, options_.asset_roots);
+  ConfigFileLookup resolve_file(const AnimationReference& ref) const {
+    ConfigPathRules rules;
+    rules.asset_roots = options_.asset_roots;
+    rules.home = std::filesystem::path(config_.path).parent_path().string();
+    rules.allow_outside = options_.allow_outside;
+    return resolve_config_file(ref.target, ref.source_where.file, rules);
   }
 
   // A `file:` source: the file exists and the host placed its clip in the model.
   void bind_file(const AnimationReference& ref, BoundSource& out) {
-    const auto path = resolve_file(ref);
-    if (!path) {
+    const ConfigFileLookup path = resolve_file(ref);
+    if (!path.refusal.empty()) {
+      p_.error(ErrorCode::kInvalid, ref.source_where, path.refusal);
+      return;
+    }
+    if (!path.found()) {
       p_.error(ErrorCode::kIo, ref.source_where, "file '" + ref.target + "' not found");
       return;
     }
@@ -582,7 +590,8 @@ class Binder {
     }
     if (ref.kind == SourceKind::kClip) out.clip = model_.find_clip(ref.target);
     if (ref.kind == SourceKind::kFile) {
-      out.file = resolve_file(ref).value_or(ref.target);
+      const ConfigFileLookup found = resolve_file(ref);
+      out.file = found.found() ? found.path : ref.target;
       out.file_clip = ref.file_clip;
     }
     return out;
@@ -684,25 +693,6 @@ class Binder {
 };
 
 }  // namespace
-
-std::optional<std::string> resolve_config_file(std::string_view path,
-                                               std::string_view containing_file,
-                                               std::span<const std::string> asset_roots) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> candidates;
-  const fs::path p(path);
-  if (p.is_absolute()) {
-    candidates.push_back(p);
-  } else {
-    candidates.push_back(fs::path(containing_file).parent_path() / p);
-    for (const std::string& root : asset_roots) candidates.push_back(fs::path(root) / p);
-  }
-  for (const fs::path& c : candidates) {
-    std::error_code ec;
-    if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
-  }
-  return std::nullopt;
-}
 
 Result<anim::ControllerDesc> bind(const AnimationConfig& config, const Model& model,
                                   const BindOptions& options, Diagnostics* diag,

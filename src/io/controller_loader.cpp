@@ -128,6 +128,7 @@ Result<LoadedController> load_controller(std::string_view config_path,
   }
   config::AnimationConfigOptions config_options;
   config_options.asset_roots = options.asset_roots;
+  config_options.allow_outside = options.allow_outside;
   config::AnimationConfig partial_config;
   auto config = config::load_animation_config(config_path, config_options, diag, all_errors,
                                               all_errors != nullptr ? &partial_config : nullptr);
@@ -140,6 +141,10 @@ Result<LoadedController> load_controller(std::string_view config_path,
     config = std::move(partial_config);
   }
 
+  config::ConfigPathRules rules;
+  rules.asset_roots = options.asset_roots;
+  rules.home = fs::path(config->path).parent_path().string();
+  rules.allow_outside = options.allow_outside;
   std::vector<const AnimationReference*> refs;
   for (const AnimationAlias& a : config->animations) {
     if (a.reference.kind == SourceKind::kFile) refs.push_back(&a.reference);
@@ -163,11 +168,13 @@ Result<LoadedController> load_controller(std::string_view config_path,
           ref, Result<int>(fail(
                    Error::at(ErrorCode::kInvalid, where.file, where.pointer, std::move(message)))));
     };
-    const auto path = config::resolve_config_file(ref->target, where.file, options.asset_roots);
-    if (!path) continue;  // bind reports the file as not found
+    const config::ConfigFileLookup lookup =
+        config::resolve_config_file(ref->target, where.file, rules);
+    if (!lookup.found()) continue;  // bind reports the file as not found or refused
+    const std::optional<std::string> path = lookup.path;
     auto it = loaded.find(*path);
     if (it == loaded.end()) {
-      auto m = load(*path);
+      auto m = load(*path, options.model_options);
       Result<std::shared_ptr<const Model>> shared =
           m ? Result<std::shared_ptr<const Model>>(std::make_shared<const Model>(std::move(*m)))
             : fail(std::move(m.error()));
@@ -238,6 +245,7 @@ Result<LoadedController> load_controller(std::string_view config_path,
       options.drivers != nullptr ? options.drivers : &creature::default_drivers();
   config::BindOptions bind_options;
   bind_options.asset_roots = options.asset_roots;
+  bind_options.allow_outside = options.allow_outside;
   bind_options.drivers = drivers;
   bind_options.host_parameters = options.host_parameters;
   bind_options.complete_schema = options.complete_schema;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -259,6 +260,38 @@ TEST(LoadController, MissingFileIsTheBindError) {
   EXPECT_EQ(loaded.error().code, ErrorCode::kIo);
   EXPECT_EQ(loaded.error().path, config);
   EXPECT_EQ(loaded.error().location, "/states/s/rules/0/animation/source");
+}
+
+// A `file:` source outside the config's folder and the asset roots is refused at its pointer
+// before the file is loaded, unless the host allows outside paths.
+TEST(LoadController, FileSourceOutsideTheFolderIsRefused) {
+  ScratchDir dir;
+  write_anim_glb(dir);
+  std::filesystem::create_directories(dir / "mod");
+  const std::string config = write_config(dir, R"({
+    "states": {"s": {"layer": "Base", "rules": [
+      {"condition": "true", "animation": {"source": "file:../anim.glb#Run"}}]}}})",
+                                          "mod/creature.json");
+  auto loaded = io::load_controller(config, target_model());
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(loaded.error().path, config);
+  EXPECT_EQ(loaded.error().location, "/states/s/rules/0/animation/source");
+  EXPECT_NE(loaded.error().message.find("'../anim.glb' leaves the allowed folders"),
+            std::string::npos)
+      << loaded.error().to_string();
+
+  // An asset root holding the file makes it a mod's own.
+  io::ControllerLoadOptions roots;
+  roots.asset_roots.push_back(dir.path().string());
+  auto rooted = io::load_controller(config, target_model(), roots);
+  ASSERT_TRUE(rooted) << rooted.error().to_string();
+
+  io::ControllerLoadOptions allow;
+  allow.allow_outside = true;
+  auto allowed = io::load_controller(config, target_model(), allow);
+  ASSERT_TRUE(allowed) << allowed.error().to_string();
+  EXPECT_EQ(allowed->model->clips()[1].name(), "file:anim#Run");
 }
 
 TEST(LoadController, FileAndClipAreLoadedOnceWhateverTheReferenceCount) {

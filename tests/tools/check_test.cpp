@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 #include "support/cli_runner.h"
 #include "support/glb_builder.h"
 
@@ -20,6 +22,7 @@ class CheckTest : public CliTest {
  protected:
   std::string config(const std::string& name, const std::string& text) const {
     const std::string path = (dir_ / name).string();
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     critter::testing::write_file(path, text);
     return path;
   }
@@ -88,6 +91,23 @@ TEST_F(CheckTest, JsonKeysMatchInfos) {
   EXPECT_EQ(keys(described["warnings"][0]), expected);
   EXPECT_EQ(keys(doc["warnings"][0]), expected);
   EXPECT_EQ(keys(doc["errors"][0]), expected);
+}
+
+// A mod's config reaching outside its folder: a located error and exit 1, unless the command
+// line allows outside paths.
+TEST_F(CheckTest, ConfigPathsOutsideTheFolderAreRefused) {
+  config("secret/p.json", R"({"modelScale": 2})");
+  const std::string path = config("mod/wolf.json", R"({"extends": "../secret/p.json"})");
+  RunResult r = run({"check", path, shared_model(kWizard)});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "critter: " + path +
+                       ":/extends: path '../secret/p.json' leaves the allowed folders (the "
+                       "config's folder and the asset roots); refused unless the host allows "
+                       "outside paths\n");
+  r = run({"check", path, shared_model(kWizard), "--allow-outside-uris"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run({"check", path, shared_model(kWizard), "--asset-root", dir_.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 TEST_F(CheckTest, StrictTurnsEveryWarningIntoAnError) {

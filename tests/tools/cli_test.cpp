@@ -370,3 +370,18 @@ TEST_F(CliTest, DemoJsonHasTheStableKeys) {
 }
 
 }  // namespace
+
+// A Collada file that makes Debian's Assimp abort (ai_assert on `<polygons count="2-">`): the
+// command reads it in a child process by default, so it exits 1 with an error naming the file
+// instead of dying with SIGABRT (134).
+TEST_F(CliTest, AssimpAbortOnAHostileFileIsAnErrorNotACrash) {
+  const std::string path = write_text(
+      "hostile.dae",
+      "<?xml version=\"1.0\"?><COLLADA><library_geometries><geometry><mesh><polygons "
+      "count=\"2-\"><p>0</p></polygons></mesh></geometry></library_geometries></COLLADA>");
+  const RunResult r = run({"info", path});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, path +
+                       ": Assimp aborted on this file (SIGABRT); the import ran in a child "
+                       "process, which alone ended\n");
+}

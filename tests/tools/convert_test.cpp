@@ -2,7 +2,12 @@
 // `critter convert` as a user runs it: outputs, exit codes, exact messages, batches.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -371,3 +376,118 @@ TEST_F(ConvertTest, ClipsCutTheAnimation) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---- faults: full disk, read-only folder, unreadable inputs, input = output --------------------
+
+// A folder whose writes fail: a small tmpfs mounted over it (the tests run as root in CI), else
+// a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) set while `run` runs, so the test never
+// skips. Either way a write of more than a few KiB fails as on a full disk.
+class FullFolder {
+ public:
+  explicit FullFolder(const fs::path& where) : path_(where) {
+    fs::create_directories(path_);
+    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, "size=16k") == 0;
+  }
+  ~FullFolder() {
+    if (mounted_) ::umount(path_.c_str());
+  }
+  bool mounted() const { return mounted_; }
+  // Runs `f` with the size limit when no tmpfs could be mounted.
+  template <class F>
+  RunResult with_limit(F&& f) const {
+    if (mounted_) return f();
+    rlimit old{};
+    getrlimit(RLIMIT_FSIZE, &old);
+    rlimit small = old;
+    small.rlim_cur = 16 * 1024;
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &small);
+    RunResult r = f();
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    return r;
+  }
+
+ private:
+  fs::path path_;
+  bool mounted_ = false;
+};
+
+}  // namespace
+
+TEST_F(ConvertTest, FullDiskLeavesNoPartialFileAndKeepsTheOldOne) {
+  const FullFolder full(dir_ / "full");
+  const fs::path out = dir_ / "full" / "girl.glb";
+  { std::ofstream(out) << "previous"; }
+  const RunResult r = full.with_limit([&] {
+    return run({"convert", shared_model("girl/girl.glb"), "-o", out.string()});
+  });
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.err.rfind(out.string() + ": cannot write: ", 0) == 0) << r.err;
+  EXPECT_TRUE(contains(r.err, full.mounted() ? "No space left on device" : "File too large"))
+      << r.err;
+  EXPECT_EQ(slurp(out), "previous");
+  EXPECT_EQ(names_in(dir_ / "full"), (std::vector<std::string>{"girl.glb"}));
+}
+
+TEST_F(ConvertTest, ReadOnlyOutputFolderIsALocatedError) {
+  const fs::path folder = dir_ / "readonly";
+  fs::create_directories(folder);
+  // Root writes through permission bits, so a read-only mount where one can be made.
+  const bool mounted = ::mount("tmpfs", folder.c_str(), "tmpfs", MS_RDONLY, "size=16k") == 0;
+  if (!mounted) fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+  const fs::path out = folder / "x.glb";
+  const RunResult r =
+      run({"convert", shared_model("SimpleSkin/SimpleSkin.gltf"), "-o", out.string()});
+  if (mounted) {
+    ::umount(folder.c_str());
+  } else {
+    fs::permissions(folder, fs::perms::owner_all);
+  }
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.err.rfind(out.string() + ":", 0) == 0) << r.err;
+  EXPECT_TRUE(contains(r.err, mounted ? "Read-only file system" : "Permission denied")) << r.err;
+  EXPECT_TRUE(names_in(folder).empty());
+}
+
+TEST_F(ConvertTest, UnreadableAndVanishedInputsMidBatchAreListed) {
+  const fs::path folder_input = dir_ / "folder.glb";
+  fs::create_directories(folder_input);
+  const fs::path vanished = dir_ / "vanished.glb";
+  fs::create_symlink(dir_ / "gone.glb", vanished);
+  const RunResult r =
+      run({"convert", shared_model("SimpleSkin/SimpleSkin.gltf"), folder_input.string(),
+           vanished.string(), shared_model("AnimatedTriangle/AnimatedTriangle.gltf"), "--out-dir",
+           out_.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "converted 2 of 4 files")) << r.out;
+  EXPECT_EQ(names_in(out_), (std::vector<std::string>{"AnimatedTriangle.glb", "SimpleSkin.glb"}));
+  std::istringstream err(r.err);
+  std::string first, second, extra;
+  std::getline(err, first);
+  std::getline(err, second);
+  EXPECT_TRUE(first.rfind(folder_input.string() + ":", 0) == 0) << r.err;
+  EXPECT_TRUE(second.rfind(vanished.string() + ":", 0) == 0) << r.err;
+  EXPECT_FALSE(std::getline(err, extra)) << r.err;
+}
+
+TEST_F(ConvertTest, AnInputThatIsAlsoTheOutputIsRefusedAndKept) {
+  const fs::path model = dir_ / "figure.glb";
+  fs::copy_file(shared_model("RiggedFigure/RiggedFigure.glb"), model);
+  const std::string before = slurp(model);
+  RunResult r = run({"convert", model.string(), "-o", model.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, model.string() +
+                       ": is also the input; converting a file onto itself is refused so that "
+                       "the original stays as it is (write to another path)\n");
+  EXPECT_EQ(slurp(model), before);
+  // Spelt another way, and in a batch whose other input still converts.
+  r = run({"convert", (dir_ / "." / "figure.glb").string(),
+           shared_model("SimpleSkin/SimpleSkin.gltf"), "--out-dir", dir_.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "converted 1 of 2 files")) << r.out;
+  EXPECT_EQ(slurp(model), before);
+  EXPECT_TRUE(fs::exists(dir_ / "SimpleSkin.glb"));
+}

@@ -22,7 +22,8 @@ struct CheckOptions {
   std::vector<std::string> asset_roots;
   std::vector<std::string> host_parameters;
   bool json = false;
-  bool strict = false;  // every warning is reported as an error
+  bool strict = false;         // every warning is reported as an error
+  bool allow_outside = false;  // --allow-outside-uris
 };
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
@@ -33,13 +34,18 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
         << " " << options.config << "\n";
     return kExitUsage;
   }
-  auto model = load_model(options.model, {}, nullptr);
+  io::LoadOptions model_options;
+  model_options.allow_outside_uris = options.allow_outside;
+  model_options.assimp_isolation = io::AssimpIsolation::kChildProcess;
+  auto model = load_model(options.model, model_options, nullptr);
   if (!model) return report(model.error(), err);
 
   Diagnostics diag;
   std::vector<Error> errors;
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options.asset_roots;
+  load_options.allow_outside = options.allow_outside;
+  load_options.model_options = model_options;
   load_options.host_parameters = options.host_parameters;
   // An expression reading a name nothing declares is an error here: it would read as unset.
   load_options.complete_schema = true;
@@ -92,6 +98,9 @@ Command add_check_command(CLI::App& root) {
       ->required();
   app->add_option("--asset-root", options->asset_roots,
                   "Folder searched for extends, template and file: paths (repeatable)");
+  app->add_flag("--allow-outside-uris", options->allow_outside,
+                "Let the config's extends, template and file: paths (and the model's files) lead "
+                "outside the config's folder and the asset roots");
   app->add_option("--host-param", options->host_parameters,
                   "A parameter the game sets that the config need not declare (repeatable)");
   app->add_flag("--json", options->json, "Print {\"errors\": [...], \"warnings\": [...]} as JSON");

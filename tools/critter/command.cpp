@@ -72,6 +72,8 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
 Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
   io::LoadOptions options;
   options.allow_outside_uris = flags.allow_outside_uris;
+  // A bad model from a mod must not take the command down with Assimp.
+  options.assimp_isolation = io::AssimpIsolation::kChildProcess;
   options.look = flags.look;
   options.lod = flags.lod;
   options.game = flags.game;

@@ -68,6 +68,8 @@ Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
   }
   io::ControllerLoadOptions options;
   options.asset_roots = flags.asset_roots;
+  options.allow_outside = flags.allow_outside;
+  options.model_options = flags.model_options;
   Result<io::LoadedController> loaded = io::load_controller(flags.config, model, options, diag);
   if (!loaded) return fail(std::move(loaded.error()));
 

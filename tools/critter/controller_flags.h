@@ -22,6 +22,7 @@
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 #include "critter/core/math.h"
+#include "critter/io/load_options.h"
 #include "timeline.h"
 
 namespace critter::cli {
@@ -38,6 +39,10 @@ struct ControllerFlags {
   std::string config;                    // --config PATH; empty: no controller
   std::vector<std::string> asset_roots;  // --asset-root DIR, repeatable
   std::vector<std::string> params;       // --param NAME=VALUE, repeatable, as written
+  // Set by the command from its load flags: --allow-outside-uris lets the config's paths leave
+  // its folder and the asset roots; the models of `file:` sources load with these options.
+  bool allow_outside = false;
+  io::LoadOptions model_options;
 };
 
 // Registers --config, --asset-root and --param on `app`, writing into `flags` (which must outlive

@@ -69,6 +69,16 @@ struct Job {
   std::vector<std::string> files;
 };
 
+// True when `a` and `b` name one file: the same file on disk (links, hard links and other
+// spellings included) or, when either does not exist yet, the same normalised absolute path.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec)) return true;
+  const fs::path x = fs::absolute(a, ec).lexically_normal();
+  const fs::path y = fs::absolute(b, ec).lexically_normal();
+  return !ec && x == y;
+}
+
 // `write_lock` is held while the outputs are written: image files beside .gltf and .obj outputs
 // are named after what the folder already holds, so writes into one folder take turns.
 void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_options,
@@ -80,6 +90,11 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
     job.error = std::move(e);
     job.warnings.assign(diag.items().begin(), diag.items().end());
   };
+  if (same_file(job.input, job.output)) {
+    return finish(Error::at(ErrorCode::kUsage, job.output, "",
+                            "is also the input; converting a file onto itself is refused so that "
+                            "the original stays as it is (write to another path)"));
+  }
   Result<Model> model = with_textures(load_model(job.input, load_options, &diag), textures);
   if (!model) return finish(std::move(model.error()));
   if (Status folder = create_output_folder(job.output); !folder)

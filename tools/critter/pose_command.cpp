@@ -251,7 +251,11 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     if (!c) return report(c.error(), err);
     simulated.emplace(std::move(*c));
   } else if (controlled) {
-    Result<ControllerPose> c = ControllerPose::load(o.controller, model, &diag);
+    ControllerFlags controller_flags = o.controller;
+    controller_flags.allow_outside = o.load.allow_outside_uris;
+    controller_flags.model_options.allow_outside_uris = load_options->allow_outside_uris;
+    controller_flags.model_options.assimp_isolation = load_options->assimp_isolation;
+    Result<ControllerPose> c = ControllerPose::load(controller_flags, model, &diag);
     if (!c) return report(c.error(), err);
     if (timeline) {
       if (Status s = c->set_timeline(*timeline); !s) return report(s.error(), err);

@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
                  "Controller window (parameters, layers, events)");
   app.add_option("--asset-root", o.asset_roots,
                  "Folder searched for the config's extends, template and file: paths (repeatable)");
+  app.add_flag("--allow-outside-uris", o.allow_outside_uris,
+               "Let the model's files and the config's extends, template and file: paths lead "
+               "outside their folders and the asset roots");
   app.add_option("--param", o.params,
                  "Controller parameter NAME=VALUE set once the config loads (repeatable): "
                  "true/false is a bool, a number a float, [x,y] or [x,y,z] a vector, 'text' or any "

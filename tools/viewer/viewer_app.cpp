@@ -218,6 +218,9 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options_.asset_roots;
+  load_options.allow_outside = options_.allow_outside_uris;
+  load_options.model_options.allow_outside_uris = options_.allow_outside_uris;
+  load_options.model_options.assimp_isolation = load_options_.assimp_isolation;
   auto panel = ControllerPanel::load(config_path, std::make_shared<const Model>(std::move(*model)),
                                      load_options, &diag);
   if (!panel) return fail_open(panel.error().to_string());
@@ -346,6 +349,8 @@ int App::run() {
                  "draw pictures with critter render\n");
     return 1;
   }
+  load_options_.allow_outside_uris = options_.allow_outside_uris;
+  load_options_.assimp_isolation = io::AssimpIsolation::kChildProcess;
   if (!options_.clips.empty()) {
     auto ranges = io::parse_clip_ranges(options_.clips, "--clips");
     if (!ranges) {

@@ -50,7 +50,9 @@ struct ViewerOptions {
   // Animation config driving the model (requires `model`); empty: the Player plays clips.
   std::string config;
   std::vector<std::string> asset_roots;  // searched for the config's extends, template, file:
-  std::vector<std::string> params;       // NAME=VALUE, set once after the config loads
+  // --allow-outside-uris: the model's files and the config's paths may leave their folders.
+  bool allow_outside_uris = false;
+  std::vector<std::string> params;  // NAME=VALUE, set once after the config loads
   // --creature KIND [--species NAME] [--state NAME=VALUE ...] [--rig-param NAME=VALUE ...]: a
   // legacy creature rig drives the model (requires `model`, excludes `config`); creature.creature
   // empty: no creature.

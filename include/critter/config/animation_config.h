@@ -314,6 +314,10 @@ struct AnimationConfigOptions {
   // Folders searched (in order) after the containing file's folder for `extends`, `template` and
   // `file:` paths.
   std::vector<std::string> asset_roots;
+  // Those paths may lead only inside the loaded config's folder and the asset roots (absolute
+  // paths, `..` climbing out and links leading out are refused with an error at the path's JSON
+  // pointer; config/config_paths.h) unless this is set.
+  bool allow_outside = false;
 };
 
 // Builds the quaternion of a rootBoneRotation written as degrees (x pitch, y yaw, z roll).

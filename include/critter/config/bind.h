@@ -24,6 +24,7 @@
 #include "critter/anim/driver.h"
 #include "critter/asset/model.h"
 #include "critter/config/animation_config.h"
+#include "critter/config/config_paths.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
 
@@ -37,13 +38,6 @@ namespace critter::config {
 // it loads the files and appends their clips to a copy of the model before binding.
 using FileClipIndex = std::function<Result<int>(const AnimationReference&)>;
 
-// The path rule of §1 for a `file:` path written in a config: an absolute path as it is, else the
-// folder of `containing_file` (the config file that wrote it), then each asset root in order. The
-// first regular file found, lexically normalised; nullopt when there is none.
-std::optional<std::string> resolve_config_file(std::string_view path,
-                                               std::string_view containing_file,
-                                               std::span<const std::string> asset_roots);
-
 // The driver names of the default registry (creature::default_drivers(), §14): LookAt, Death,
 // Expression, the legacy creature drivers and the declared GltfBodyTurn, as registered.
 // is_known_driver() looks a name up there (case-insensitive, a "Driver" suffix accepted).
@@ -51,8 +45,11 @@ std::span<const std::string_view> known_drivers();
 bool is_known_driver(std::string_view name);
 
 struct BindOptions {
-  // Folders searched after the config file's folder for `file:` sources.
+  // Folders searched after the config file's folder for `file:` sources, and whether such a
+  // path may lead outside the config's folder and these roots (config/config_paths.h; a refused
+  // path is an error at the source's JSON pointer).
   std::vector<std::string> asset_roots;
+  bool allow_outside = false;
   // The driver types configs may name (null: creature::default_drivers(), the engine and legacy
   // creature drivers); used during the call only. Compile the description with the same registry.
   const anim::DriverRegistry* drivers = nullptr;

@@ -15,6 +15,7 @@
 #include "critter/asset/model.h"
 #include "critter/core/diagnostics.h"
 #include "critter/core/error.h"
+#include "critter/io/load_options.h"
 
 namespace critter::io {
 
@@ -22,6 +23,12 @@ struct ControllerLoadOptions {
   // Folders searched (in order) after the config file's folder for `extends`, `template` and
   // `file:` paths.
   std::vector<std::string> asset_roots;
+  // Those paths may lead only inside the config's own folder (that of `config_path`) and the
+  // asset roots: absolute paths, `..` climbing out and symbolic links leading out are refused
+  // with an error at the path's file and JSON pointer (config/config_paths.h), unless this is set.
+  bool allow_outside = false;
+  // How the models of `file:` sources are read (size limit, outside URIs, Assimp isolation).
+  LoadOptions model_options;
   // The driver types the config may name (null: creature::default_drivers(), the engine drivers
   // and the legacy creature drivers); used by bind and compile during the call only.
   const anim::DriverRegistry* drivers = nullptr;

@@ -11,6 +11,22 @@
 
 namespace critter::io {
 
+// Where the formats read through Assimp (Collada, B3D, OBJ, FBX, ...; assimp_importer.h) are
+// imported. glTF, .model and configs always use critter's own in-process readers.
+enum class AssimpIsolation : std::uint8_t {
+  // In the calling process: fastest, but Debian's Assimp aborts the process on some hostile files
+  // (its assertions stay on), allocates gigabytes on others and leaks on malformed ones.
+  kInProcess,
+  // In a forked child process with an address-space limit (isolation_memory_bytes) and a time
+  // limit (isolation_seconds), the raw model sent back through a pipe: an abort, crash or runaway
+  // allocation ends the child only and is reported as an error naming the file. The model is the
+  // same as in-process. The child runs only the import and leaves with _exit(); in a host with
+  // other threads it must not need a lock another thread held at the fork (critter's import takes
+  // none but the allocator's, which glibc resets in the child), and the time limit ends a child
+  // that hangs. POSIX only. The command-line tools use this.
+  kChildProcess,
+};
+
 struct LoadOptions {
   // Allow external URIs (buffers, images) that resolve outside the model file's folder
   // ("../x.bin", absolute paths). Refused by default: a model must not read arbitrary files.
@@ -33,6 +49,13 @@ struct LoadOptions {
   // n frames lasts n / clips_fps seconds (Minetest plays its ranges at 30 fps whatever the file
   // declares). 0 = the file's own rate; otherwise finite and > 0.
   double clips_fps = 0.0;
+  // Assimp imports: in-process (default) or in a limited child process (see AssimpIsolation).
+  AssimpIsolation assimp_isolation = AssimpIsolation::kInProcess;
+  // kChildProcess: address space the child may add to what the process had when it forked, in
+  // bytes (> 0); an import that needs more fails with ErrorCode::kLimit.
+  std::uint64_t isolation_memory_bytes = std::uint64_t{2} << 30;
+  // kChildProcess: CPU and wall-clock seconds the import may take (finite, > 0); kLimit after.
+  double isolation_seconds = 60.0;
 };
 
 }  // namespace critter::io

@@ -24,6 +24,7 @@
 
 #include "critter/core/strings.h"
 #include "io/assimp/assimp_internal.h"
+#include "io/assimp/assimp_isolation.h"
 
 namespace critter::io {
 
@@ -1105,6 +1106,19 @@ Result<RawModel> import_raw(const std::string& path, const ImportOptions& option
   return raw;
 }
 
+Result<RawModel> import_raw_guarded(const std::string& file, const ImportOptions& options,
+                                    Diagnostics* diag) {
+  // Assimp reports failures through return values, but allocation failures and bugs in its
+  // importers can still throw; nothing may cross the public API.
+  try {
+    return import_raw(file, options, diag);
+  } catch (const std::exception& e) {
+    return fail(Error::at(ErrorCode::kParse, file, "", std::string("Assimp: ") + e.what()));
+  } catch (...) {
+    return fail(Error::at(ErrorCode::kParse, file, "", "Assimp: unknown exception"));
+  }
+}
+
 }  // namespace
 
 bool is_assimp_extension(std::string_view path) {
@@ -1119,15 +1133,10 @@ bool is_assimp_extension(std::string_view path) {
 Result<RawModel> import_assimp_raw(std::string_view path, const ImportOptions& options,
                                    Diagnostics* diag) {
   const std::string file(path);
-  // Assimp reports failures through return values, but allocation failures and bugs in its
-  // importers can still throw; nothing may cross the public API.
-  try {
-    return import_raw(file, options, diag);
-  } catch (const std::exception& e) {
-    return fail(Error::at(ErrorCode::kParse, file, "", std::string("Assimp: ") + e.what()));
-  } catch (...) {
-    return fail(Error::at(ErrorCode::kParse, file, "", "Assimp: unknown exception"));
+  if (options.assimp_isolation == AssimpIsolation::kChildProcess) {
+    return assimp_detail::import_in_child(file, options, diag, import_raw_guarded);
   }
+  return import_raw_guarded(file, options, diag);
 }
 
 Result<Model> import_assimp(std::string_view path, const ImportOptions& options,

@@ -50,7 +50,8 @@ class GuardedIoSystem : public Assimp::IOSystem {
 
 // Absolute, lexically normalised path (relative paths against the current folder).
 std::filesystem::path absolute_normal(const std::filesystem::path& p);
-// True when `p` (absolute, normalised) lies inside `folder` (absolute, normalised).
+// True when `p` (absolute, normalised) lies inside `folder` (absolute, normalised), symbolic
+// links resolved (core/path_confinement.h).
 bool is_inside(const std::filesystem::path& p, const std::filesystem::path& folder);
 
 // Removes the blanks that follow an element's start tag when text follows them ("<color>  0.0"

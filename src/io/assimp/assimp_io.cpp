@@ -7,6 +7,7 @@
 #include <assimp/DefaultIOSystem.h>
 #include <assimp/MemoryIOWrapper.h>
 
+#include "critter/core/path_confinement.h"
 #include "io/assimp/assimp_internal.h"
 
 namespace critter::io::assimp_detail {
@@ -21,10 +22,8 @@ fs::path absolute_normal(const fs::path& p) {
 }
 
 bool is_inside(const fs::path& p, const fs::path& folder) {
-  const fs::path rel = p.lexically_relative(folder);
-  if (rel.empty()) return false;
-  const auto first = rel.begin();
-  return first != rel.end() && *first != "..";
+  const fs::path folders[] = {folder};
+  return check_confined(p, folders) == PathRefusal::kNone;
 }
 
 GuardedIoSystem::GuardedIoSystem(fs::path model_path, std::vector<std::uint8_t> model_bytes,

@@ -2,11 +2,13 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "critter/core/path_confinement.h"
 #include "critter/core/strings.h"
 #include "critter/io/gltf/gltf_reader.h"
 #include "io/gltf/gltf_internal.h"
@@ -249,8 +251,7 @@ Result<std::string> resolve_uri(std::string_view uri, std::string_view base_dir,
     decoded.push_back(c == '\\' ? '/' : c);
   }
   if (decoded.empty()) return src.fail(ErrorCode::kInvalid, where, "URI is empty");
-  const bool absolute = decoded[0] == '/' || (decoded.size() >= 2 && decoded[1] == ':');
-  if (absolute) {
+  if (is_absolute_path(decoded)) {
     if (!allow_outside)
       return src.fail(ErrorCode::kInvalid, where,
                       "URI is an absolute path; refused unless outside URIs are allowed");
@@ -275,6 +276,15 @@ Result<std::string> resolve_uri(std::string_view uri, std::string_view base_dir,
   std::string out(base_dir.empty() ? std::string_view(".") : base_dir);
   if (out.back() != '/') out.push_back('/');
   out += decoded;
+  if (!allow_outside) {
+    // The lexical check above passed; a symbolic link inside the folder may still lead out.
+    const std::filesystem::path folder[] = {
+        std::filesystem::path(base_dir.empty() ? std::string_view(".") : base_dir)};
+    if (check_confined(out, folder) == PathRefusal::kLink)
+      return src.fail(ErrorCode::kInvalid, where,
+                      "URI " + std::string(describe(PathRefusal::kLink)) +
+                          " (the model's folder); refused unless outside URIs are allowed");
+  }
   return out;
 }
 

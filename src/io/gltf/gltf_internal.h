@@ -155,7 +155,8 @@ Result<std::size_t> base64_decoded_size(std::string_view text, const Ptr& where,
 // character.
 Status base64_decode(std::string_view text, std::uint8_t* out, const Ptr& where, const Source& src);
 // Percent-decodes `uri` and resolves it against `base_dir`. kUnsupported for a scheme, kInvalid
-// for a bad escape or a path leaving `base_dir` (unless `allow_outside`).
+// for a bad escape or a path leaving `base_dir`, as written or through a symbolic link (unless
+// `allow_outside`).
 Result<std::string> resolve_uri(std::string_view uri, std::string_view base_dir, bool allow_outside,
                                 const Ptr& where, const Source& src);
 

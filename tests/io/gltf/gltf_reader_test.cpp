@@ -728,6 +728,28 @@ TEST(GltfReader, OutsideUrisAllowedByOption) {
   EXPECT_TRUE(m) << error_text(m);
 }
 
+// A buffer inside the model's folder that is a symbolic link leading out of it, or a URI with
+// Windows separators climbing out: refused like "../x.bin" (core/path_confinement.h).
+TEST(GltfReader, LinksAndBackslashesLeavingTheFolderAreRefused) {
+  testing::ScratchDir dir;
+  const GltfBuilder b = triangle();
+  std::filesystem::create_directory(dir.file("models"));
+  testing::write_file(dir.file("shared.bin"), b.bin());
+  std::filesystem::create_symlink(dir.file("shared.bin"), dir.file("models/link.bin"));
+  testing::write_file(dir.file("models/m.gltf"), b.gltf_external("link.bin"));
+  auto refused = io::load(dir.file("models/m.gltf"));
+  EXPECT_TRUE(fails_with(refused, ErrorCode::kInvalid, "/buffers/0/uri"));
+  EXPECT_NE(error_text(refused).find("symbolic link"), std::string::npos) << error_text(refused);
+  io::LoadOptions options;
+  options.allow_outside_uris = true;
+  auto m = io::load(dir.file("models/m.gltf"), options);
+  EXPECT_TRUE(m) << error_text(m);
+
+  testing::write_file(dir.file("models/w.gltf"), b.gltf_external("..%5Cshared.bin"));
+  EXPECT_TRUE(
+      fails_with(io::load(dir.file("models/w.gltf")), ErrorCode::kInvalid, "/buffers/0/uri"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rejections: code and location.
 

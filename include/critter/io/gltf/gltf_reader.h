@@ -30,7 +30,8 @@
 //
 // External URIs are percent-decoded and resolved against `base_dir`; URIs with a scheme other
 // than `data:` are unsupported, and URIs that leave the folder (absolute paths, "..") are refused
-// unless LoadOptions::allow_outside_uris. The check is lexical (symbolic links are not followed).
+// unless LoadOptions::allow_outside_uris, as is a path inside the folder whose symbolic links lead
+// out of it (the rule of core/path_confinement.h).
 //
 // Hostile input is rejected before anything is allocated for it: sizes and counts are checked
 // against the bytes that exist, and the decoded output of a file (meshes duplicated per node

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// Thread safety of shared assets (DESIGN.md: runtime assets are immutable and shared): one Model
+// and one ControllerProgram per kind shared by many threads, each animating and skinning its own
+// creatures (a Controller, a Player, a legacy rig through CreatureModel, CPU skinning). Every
+// thread must get exactly the numbers one thread alone gets; under the `tsan` preset
+// (ThreadSanitizer) the same test reports any data race.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "critter/anim/controller.h"
+#include "critter/anim/instance.h"
+#include "critter/anim/player.h"
+#include "critter/creature/creature_model.h"
+#include "critter/creature/creature_state.h"
+#include "critter/creature/legacy/builtin_creatures.h"
+#include "critter/creature/legacy/rig_factory.h"
+#include "critter/deform/skin_mesh_part.h"
+#include "critter/io/controller_loader.h"
+#include "critter/io/load.h"
+#include "support/files.h"
+#include "support/spec_example.h"
+
+namespace {
+
+using namespace critter;
+using critter::testing::ScratchDir;
+using critter::testing::write_file;
+
+struct Shared {
+  std::shared_ptr<const Model> quadruped;
+  io::LoadedController controller;
+  Model four_legged;
+  std::shared_ptr<const Model> figure;  // skinned, with a clip
+};
+
+double sum(std::span<const Transform> pose) {
+  double s = 0.0;
+  for (const Transform& t : pose) {
+    s += t.translation.x + t.translation.y + t.translation.z + t.rotation.x + t.rotation.y +
+         t.rotation.z + t.rotation.w;
+  }
+  return s;
+}
+
+// One thread's work: its own creatures over the shared assets; a checksum of everything made.
+double animate(const Shared& shared, int seed) {
+  double checksum = 0.0;
+  anim::Controller controller(shared.controller.program);
+  anim::Player player(*shared.figure);
+  if (!player.play(0, anim::PlaybackMode::kLoopForward)) return -1.0;
+  anim::Instance instance(*shared.figure);
+  creature::CreatureModel rigged(shared.four_legged);
+  auto rig = creature::legacy::make_rig("four-legged", {}, shared.four_legged.skeleton());
+  if (!rig) return -1.0;
+  rigged.set_procedural_rig(std::move(*rig));
+  creature::CreatureState state;
+
+  const Model& figure = *shared.figure;
+  std::vector<mat4> palette(figure.skeleton().joint_count() + 1);
+  std::vector<vec3> positions;
+  for (int frame = 0; frame < 120; ++frame) {
+    const float dt = 1.0f / 60.0f * static_cast<float>(1 + (seed + frame) % 3);
+    controller.parameters().set_float("SpeedXZ", static_cast<float>((seed + frame) % 5));
+    controller.update(dt);
+    controller.clear_records();
+    checksum += sum(controller.compute_pose());
+
+    player.update(dt);
+    player.clear_records();
+    if (!instance.pose(player.local_pose())) return -1.0;
+    for (std::size_t m = 0; m < figure.meshes().size(); ++m) {
+      for (std::size_t p = 0; p < figure.meshes()[m].parts.size(); ++p) {
+        positions.resize(figure.meshes()[m].parts[p].vertex_count());
+        if (!deform::skin_mesh_part(figure, m, p, instance.model_transforms(), {}, palette,
+                                    positions))
+          return -1.0;
+        for (const vec3& v : positions) checksum += v.x + v.y + v.z;
+      }
+    }
+
+    state.velocity = vec3(0.0f, 0.0f, -static_cast<float>((seed + frame) % 4));
+    state.is_on_ground = true;
+    state.walk_speed = 4.0f;
+    if (!rigged.update(dt, state)) return -1.0;
+    checksum += sum(rigged.local_pose());
+  }
+  return checksum;
+}
+
+TEST(ThreadSafety, SharedModelsAnimatedAndSkinnedFromManyThreads) {
+  ScratchDir dir;
+  write_file(dir.file("spec.json"), std::string_view(test_support::kSpecExampleConfig));
+  Shared shared;
+  shared.quadruped = std::make_shared<const Model>(test_support::spec_example_quadruped());
+  auto loaded = io::load_controller(dir.file("spec.json"), shared.quadruped);
+  ASSERT_TRUE(loaded) << loaded.error().to_string();
+  shared.controller = std::move(*loaded);
+  auto four = creature::legacy::make_builtin_creature(creature::legacy::Kind::kFourLegged);
+  ASSERT_TRUE(four) << four.error().to_string();
+  shared.four_legged = std::move(*four);
+  auto figure = io::load(CRITTER_SHARED_MODELS "/RiggedFigure/RiggedFigure.glb");
+  ASSERT_TRUE(figure) << figure.error().to_string();
+  ASSERT_FALSE(figure->clips().empty());
+  shared.figure = std::make_shared<const Model>(std::move(*figure));
+
+  constexpr int kThreads = 8;
+  std::vector<double> alone(kThreads);
+  for (int t = 0; t < kThreads; ++t) alone[static_cast<std::size_t>(t)] = animate(shared, t);
+  std::vector<double> together(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] { together[static_cast<std::size_t>(t)] = animate(shared, t); });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_NE(alone[static_cast<std::size_t>(t)], -1.0) << "thread " << t;
+    EXPECT_TRUE(std::isfinite(alone[static_cast<std::size_t>(t)]));
+    EXPECT_EQ(together[static_cast<std::size_t>(t)], alone[static_cast<std::size_t>(t)])
+        << "thread " << t;
+  }
+}
+
+}  // namespace
