@@ -381,7 +381,7 @@ TEST_F(CliTest, AssimpAbortOnAHostileFileIsAnErrorNotACrash) {
       "count=\"2-\"><p>0</p></polygons></mesh></geometry></library_geometries></COLLADA>");
   const RunResult r = run({"info", path});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(r.err, path +
+  EXPECT_EQ(r.err, "critter: " + path +
                        ": Assimp aborted on this file (SIGABRT); the import ran in a child "
                        "process, which alone ended\n");
 }

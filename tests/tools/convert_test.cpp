@@ -425,7 +425,7 @@ TEST_F(ConvertTest, FullDiskLeavesNoPartialFileAndKeepsTheOldOne) {
     return run({"convert", shared_model("girl/girl.glb"), "-o", out.string()});
   });
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_TRUE(r.err.rfind(out.string() + ": cannot write: ", 0) == 0) << r.err;
+  EXPECT_TRUE(r.err.rfind("critter: " + out.string() + ": cannot write: ", 0) == 0) << r.err;
   EXPECT_TRUE(contains(r.err, full.mounted() ? "No space left on device" : "File too large"))
       << r.err;
   EXPECT_EQ(slurp(out), "previous");
@@ -447,7 +447,7 @@ TEST_F(ConvertTest, ReadOnlyOutputFolderIsALocatedError) {
     fs::permissions(folder, fs::perms::owner_all);
   }
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_TRUE(r.err.rfind(out.string() + ":", 0) == 0) << r.err;
+  EXPECT_TRUE(r.err.rfind("critter: " + out.string() + ":", 0) == 0) << r.err;
   EXPECT_TRUE(contains(r.err, mounted ? "Read-only file system" : "Permission denied")) << r.err;
   EXPECT_TRUE(names_in(folder).empty());
 }
@@ -468,8 +468,8 @@ TEST_F(ConvertTest, UnreadableAndVanishedInputsMidBatchAreListed) {
   std::string first, second, extra;
   std::getline(err, first);
   std::getline(err, second);
-  EXPECT_TRUE(first.rfind(folder_input.string() + ":", 0) == 0) << r.err;
-  EXPECT_TRUE(second.rfind(vanished.string() + ":", 0) == 0) << r.err;
+  EXPECT_TRUE(first.rfind("critter: " + folder_input.string() + ":", 0) == 0) << r.err;
+  EXPECT_TRUE(second.rfind("critter: " + vanished.string() + ":", 0) == 0) << r.err;
   EXPECT_FALSE(std::getline(err, extra)) << r.err;
 }
 
@@ -479,7 +479,7 @@ TEST_F(ConvertTest, AnInputThatIsAlsoTheOutputIsRefusedAndKept) {
   const std::string before = slurp(model);
   RunResult r = run({"convert", model.string(), "-o", model.string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(r.err, model.string() +
+  EXPECT_EQ(r.err, "critter: " + model.string() +
                        ": is also the input; converting a file onto itself is refused so that "
                        "the original stays as it is (write to another path)\n");
   EXPECT_EQ(slurp(model), before);
