@@ -23,6 +23,7 @@
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "crowd_render.h"
+#include "limb_pose.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -45,6 +46,7 @@ struct RenderOptions {
   int crowd = 0;
   ControllerFlags controller;
   CreatureFlags creature;
+  LimbFlags limbs;
   std::string timeline;
 };
 
@@ -112,9 +114,20 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   const PoseSources sources{.config = !o.controller.config.empty(),
                             .params = !o.controller.params.empty(),
                             .anim = !o.anim.empty(),
-                            .timeline = !o.timeline.empty()};
+                            .timeline = !o.timeline.empty(),
+                            .limbs = o.limbs.limbs};
   if (Status s = check_creature_usage(o.creature, sources, "critter render"); !s)
     return report(s.error(), err);
+  if (Status s = check_limb_usage(
+          o.limbs, !o.controller.config.empty() || !o.creature.creature.empty(), "critter render");
+      !s) {
+    return report(s.error(), err);
+  }
+  if (o.limbs.limbs && (o.crowd > 0 || o.sheet > 0)) {
+    return report(usage(o.crowd > 0 ? "--crowd" : "--sheet",
+                        "--limbs animates one character over time; use --time or --frames"),
+                  err);
+  }
   const bool creature = !o.creature.creature.empty();
   std::optional<CreatureSpec> spec;
   if (creature) {
@@ -169,9 +182,17 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Diagnostics diag;
   Result<Model> loaded = with_textures(load_model(o.file, *load_options, &diag), *textures);
   if (!loaded) return report(loaded.error(), err);
-  const auto model = std::make_shared<const Model>(std::move(*loaded));
+  std::shared_ptr<const Model> model = std::make_shared<const Model>(std::move(*loaded));
+  std::vector<Warning> limb_warnings;
+  if (o.limbs.limbs) {
+    Result<std::shared_ptr<const Model>> split = limb_model(model, o.file, &limb_warnings);
+    if (!split) return report(split.error(), err);
+    model = std::move(*split);
+    print_warnings(limb_warnings, err);
+  }
   std::optional<ControllerPose> controller;
   std::optional<CreaturePose> simulated;
+  std::optional<LimbPose> limbs;
   Result<int> clip = -1;
   if (creature) {
     Result<CreaturePose> c =
@@ -189,6 +210,12 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   } else {
     clip = clip_from_arg(*model, o.anim, o.file);
     if (!clip) return report(clip.error(), err);
+    if (o.limbs.limbs) {
+      Result<LimbPose> l =
+          LimbPose::load(model, *clip, o.limbs, timeline ? &*timeline : nullptr, o.file, nullptr);
+      if (!l) return report(l.error(), err);
+      limbs.emplace(std::move(*l));
+    }
   }
   const float duration =
       *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
@@ -239,6 +266,13 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   anim::Player player(shown);
   anim::Instance instance(shown);
   auto pose_frame = [&](std::size_t i) -> Status {
+    if (limbs) {
+      if (i == 0) {
+        if (Status s = limbs->restart(); !s) return s;
+      }
+      if (Status s = limbs->advance_to(times[i]); !s) return s;
+      return limbs->place(instance);
+    }
     if (simulated) {
       if (i == 0) {
         if (Status s = simulated->restart(); !s) return s;
@@ -359,8 +393,10 @@ Command add_render_command(CLI::App& root) {
   add_texture_flag(app, o->textures);
   add_controller_flags(app, o->controller);
   add_creature_flags(app, o->creature);
+  add_limb_flags(app, o->limbs);
   add_timeline_flag(app, o->timeline);
-  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help());
+  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help() +
+              "\n" + tools::limb_motion_help());
   return Command{app,
                  [o](std::ostream& out, std::ostream& err) { return run_render(*o, out, err); }};
 }
