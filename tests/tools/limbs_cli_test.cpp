@@ -155,5 +155,19 @@ TEST_F(LimbsCliTest, RenderWalkWithLimbs) {
   EXPECT_TRUE(std::filesystem::exists(out));
 }
 
+TEST_F(CliTest, DemoBlockCharacterBendsLandsClimbsAndSwims) {
+  const RunResult r = run({"demo", "--info", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& b = j["block_character"];
+  ASSERT_TRUE(b.is_object()) << r.out;
+  for (const char* pose : {"none", "climb", "swim", "tread", "paddle"}) {
+    EXPECT_NE(std::find(b["poses"].begin(), b["poses"].end(), pose), b["poses"].end()) << pose;
+  }
+  EXPECT_GT(b["max_knee"].get<float>(), 40.0f);
+  EXPECT_GT(b["max_elbow"].get<float>(), 30.0f);
+  EXPECT_GT(b["max_drop"].get<float>(), 0.3f);  // the landing crouch lowered the body
+}
+
 }  // namespace
 }  // namespace critter
