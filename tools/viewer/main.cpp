@@ -4,6 +4,7 @@
 
 #include "../common/anim_args.h"
 #include "../common/creature_spec.h"
+#include "../common/limb_motion.h"
 #include "../common/param_arg.h"
 #include "critter/io/clip_ranges.h"
 #include "viewer_app.h"
@@ -56,7 +57,28 @@ int main(int argc, char** argv) {
                  "--help, e.g. speed=2, health=0, yaw=90, row=both)");
   app.add_option("--rig-param", o.creature.rig_params,
                  "Rig setting NAME=VALUE overriding the species preset (repeatable)");
+  app.add_flag("--limbs", o.limbs,
+               "Split the block limbs of a Luanti-shaped character at knee and elbow and bend "
+               "them after the clip (walk bends, strokes, landing, lean)");
+  app.add_option("--motion", o.motion,
+                 "With --limbs: body motion NAME=VALUE (repeatable; the names of critter pose "
+                 "--help, e.g. water=swim, speed=1.5, grounded=false)");
   CLI11_PARSE(app, argc, argv);
+  if (!o.motion.empty() && !o.limbs) {
+    std::fprintf(stderr,
+                 "critter-viewer: --motion sets the body motion of the limb animator; "
+                 "add --limbs\n");
+    return 2;
+  }
+  {
+    critter::tools::LimbMotion motion;
+    for (const std::string& m : o.motion) {
+      if (auto s = critter::tools::set_limb_motion(motion, m, "critter-viewer"); !s) {
+        std::fprintf(stderr, "critter-viewer: %s\n", s.error().to_string().c_str());
+        return 2;
+      }
+    }
+  }
   if (!mode.empty()) {
     o.mode = critter::tools::parse_playback_mode(mode);
     if (o.mode < 0) {

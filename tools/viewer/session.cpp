@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../common/builtin_models.h"
+#include "critter/creature/limbs/split_limbs.h"
 
 namespace critter::viewer {
 namespace {
@@ -114,10 +115,37 @@ void Session::clear_morph_weights() {
   player_->clear_morph_weights();
 }
 
+Status Session::enable_limbs(const tools::LimbMotion& motion, Diagnostics* diag) {
+  Result<creature::LimbSplit> split = creature::split_limbs(*model_);
+  if (!split) return fail(split.error());
+  if (diag) {
+    for (const Warning& w : split->warnings) diag->warn(w.path, w.location, w.message);
+  }
+  if (split->limbs.empty()) return usage("--limbs: the model has no block limbs to split");
+  auto model = std::make_unique<Model>(std::move(split->model));
+  auto sim = tools::LimbSim::create(*model, split->limbs);
+  if (!sim) return fail(sim.error());
+  limbs_.reset();
+  instance_.reset();
+  player_.reset();
+  model_ = std::move(model);
+  player_ = std::make_unique<anim::Player>(*model_);
+  instance_ = std::make_unique<anim::Instance>(*model_);
+  pinned_.assign(model_->meshes().size(), {});
+  clip_ = -1;
+  limbs_ = std::move(*sim);
+  limbs_->set_motion(motion);
+  return {};
+}
+
 void Session::update(float dt) {
   player_->update(paused_ ? 0.0f : dt);
   // The player's pose and weights are sized for the model: the instance cannot refuse them.
   (void)instance_->pose(player_->local_pose(), player_->weights());
+  if (limbs_) {
+    (void)limbs_->step(paused_ ? 0.0f : dt, player_->local_pose(),
+                       instance_->writable_model_transforms());
+  }
   player_->drain([this](const anim::PlayerRecord& r) {
     const std::string clip_name = r.clip ? r.clip->name() : std::string();
     switch (r.kind) {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../common/limb_motion.h"
 #include "critter/anim/instance.h"
 #include "critter/anim/player.h"
 #include "critter/asset/model.h"
@@ -78,8 +79,16 @@ class Session {
   // Gives every mesh back to its animation and default weights.
   void clear_morph_weights();
 
-  // One frame: advances the player by dt seconds (0 while paused), poses the instance from it and
-  // logs the player's records.
+  // Splits the model's block limbs (creatures.md Part B) and runs the limb animator with `motion`
+  // after the player from the next update() on; the player and instance are made anew over the
+  // split model (call before play()). Errors: split_limbs' errors, or no limb found (kUsage, with
+  // the finder's reasons). Warnings go to `diag` when given.
+  Status enable_limbs(const tools::LimbMotion& motion, Diagnostics* diag = nullptr);
+  // The limb animator, null unless enable_limbs() succeeded.
+  const tools::LimbSim* limbs() const { return limbs_.get(); }
+
+  // One frame: advances the player by dt seconds (0 while paused), poses the instance from it
+  // (then bends the limbs, with enable_limbs()) and logs the player's records.
   void update(float dt);
 
   // Readable lines for the player records so far, oldest first ("event step x1 @0.50",
@@ -97,6 +106,7 @@ class Session {
   bool paused_ = false;
   std::vector<std::vector<float>> pinned_;  // per mesh; empty when not pinned
   std::deque<std::string> log_;
+  std::unique_ptr<tools::LimbSim> limbs_;
 };
 
 }  // namespace critter::viewer

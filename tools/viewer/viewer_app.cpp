@@ -176,6 +176,17 @@ bool App::open(const std::string& path, bool strict) {
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
     return false;
   }
+  if (options_.limbs) {
+    tools::LimbMotion motion;
+    for (const std::string& m : options_.motion) {
+      if (Status s = tools::set_limb_motion(motion, m, path); !s) {
+        return fail_open(s.error().to_string());
+      }
+    }
+    if (Status s = (*session)->enable_limbs(motion, &diag); !s) {
+      return fail_open(path + ": " + s.error().to_string());
+    }
+  }
   auto gpu = renderer_->upload((*session)->model(), io::decode_image, &diag);
   if (!gpu) {
     status_ = gpu.error().to_string();

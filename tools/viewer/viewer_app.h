@@ -49,6 +49,10 @@ struct ViewerOptions {
   // legacy creature rig drives the model (requires `model`, excludes `config`); creature.creature
   // empty: no creature.
   tools::CreatureFlags creature;
+  // --limbs: split the model's block limbs and run the limb animator after the clip, with the body
+  // motion of --motion NAME=VALUE (tools::set_limb_motion names, checked before run_viewer).
+  bool limbs = false;
+  std::vector<std::string> motion;
 };
 
 // Runs the viewer; returns the process exit code (0 on success, 1 when the window, the renderer
