@@ -26,6 +26,7 @@
 #include "critter/core/strings.h"
 #include "critter/io/load.h"
 #include "describe.h"
+#include "limbs_arg.h"
 
 namespace critter::cli {
 namespace {
@@ -37,6 +38,7 @@ struct PoseOptions {
   std::string mode;  // empty: loop_forward
   bool json = false;
   LoadFlags load;
+  bool limbs = false;
   ControllerFlags controller;
   CreatureFlags creature;
   std::string timeline;
@@ -239,7 +241,8 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = load_model(o.file, *load_options, &diag);
+  Result<Model> loaded =
+      tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs, &diag);
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
@@ -378,6 +381,7 @@ Command add_pose_command(CLI::App& root) {
                 "Print JSON (with --config each time also lists the layers and the events fired, "
                 "which otherwise go to stderr)");
   add_load_flags(app, options->load);
+  add_limbs_flag(app, options->limbs);
   add_controller_flags(app, options->controller);
   add_creature_flags(app, options->creature);
   add_timeline_flag(app, options->timeline);

@@ -23,6 +23,7 @@
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/load.h"
 #include "crowd_render.h"
+#include "limbs_arg.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -41,6 +42,7 @@ struct RenderOptions {
   bool turntable = false;
   int sheet = 0;
   LoadFlags load;
+  bool limbs = false;
   std::vector<std::string> textures;
   int crowd = 0;
   ControllerFlags controller;
@@ -167,8 +169,11 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<std::vector<io::TextureOverride>> textures = texture_overrides_from(o.textures);
   if (!textures) return report(textures.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = with_textures(load_model(o.file, *load_options, &diag), *textures);
+  Diagnostics limb_diag;
+  Result<Model> loaded = tools::with_limbs(
+      with_textures(load_model(o.file, *load_options, &diag), *textures), o.limbs, &limb_diag);
   if (!loaded) return report(loaded.error(), err);
+  for (const Warning& w : limb_diag.items()) err << w.to_string() << "\n";
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
   std::optional<CreaturePose> simulated;
@@ -356,6 +361,7 @@ Command add_render_command(CLI::App& root) {
                   "calls and frame time")
       ->check(CLI::Range(1, 1000000));
   add_load_flags(app, o->load);
+  add_limbs_flag(app, o->limbs);
   add_texture_flag(app, o->textures);
   add_controller_flags(app, o->controller);
   add_creature_flags(app, o->creature);

@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
   app.add_option("--clips", o.clips,
                  "Cut a file's single long animation into named frame ranges: "
                  "name:start-end,... (B3D and other frame-based files)");
+  app.add_flag("--limbs", o.limbs,
+               "Cut block limbs (Arm_Right, Arm_Left, Leg_Right, Leg_Left) at the knees and "
+               "elbows so they can bend");
   app.add_option("--rate", o.rate, "Playback rate")->check(CLI::NonNegativeNumber);
   app.add_flag("--ortho", o.orthographic, "Orthographic projection");
   app.add_flag("--cpu-skinning", o.cpu_skinning, "Skin on the CPU (reference path)");

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../common/builtin_models.h"
+#include "../common/limbs_arg.h"
 
 namespace critter::viewer {
 namespace {
@@ -24,8 +25,9 @@ Session::Session(Model model)
       pinned_(model_->meshes().size()) {}
 
 Result<std::unique_ptr<Session>> Session::open(std::string_view path, Diagnostics* diag,
-                                               const io::LoadOptions& options) {
-  Result<Model> model = tools::load_model(std::string(path), options, diag);
+                                               const io::LoadOptions& options, bool limbs) {
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(std::string(path), options, diag), limbs, diag);
   if (!model) return std::unexpected(model.error());
   return std::make_unique<Session>(std::move(*model));
 }

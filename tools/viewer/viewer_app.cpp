@@ -19,6 +19,7 @@
 
 #include "../common/anim_args.h"
 #include "../common/builtin_models.h"
+#include "../common/limbs_arg.h"
 #include "bone_overlay.h"
 #include "camera_control.h"
 #include "controller_panel.h"
@@ -170,7 +171,7 @@ bool App::open(const std::string& path, bool strict) {
   if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
   if (!options_.creature.creature.empty()) return open_with_creature(path);
   Diagnostics diag;
-  auto session = Session::open(path, &diag, load_options_);
+  auto session = Session::open(path, &diag, load_options_, options_.limbs);
   if (!session) {
     status_ = session.error().to_string();
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
@@ -203,7 +204,8 @@ bool App::open(const std::string& path, bool strict) {
 bool App::open_with_config(const std::string& model_path, const std::string& config_path,
                            bool strict) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options_.asset_roots;
@@ -248,7 +250,8 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
 
 bool App::open_with_creature(const std::string& model_path) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (!model) return fail_open(model.error().to_string());
   auto panel = CreaturePanel::load(options_.creature,
                                    std::make_shared<const Model>(std::move(*model)), model_path);

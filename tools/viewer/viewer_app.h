@@ -35,6 +35,8 @@ struct ViewerOptions {
   // (io::parse_clip_ranges syntax, checked before run_viewer); empty: the file's own clips.
   std::string clips;
   float rate = 1.0f;
+  // --limbs: block limbs cut at the knees and elbows (tools::with_limbs) in every model opened.
+  bool limbs = false;
   bool orthographic = false;
   bool cpu_skinning = false;
   bool wireframe = false;
