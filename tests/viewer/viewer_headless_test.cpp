@@ -393,6 +393,19 @@ TEST_F(ViewerFlags, ModeTakesTheCommandLinesNamesAndNumbers) {
   EXPECT_GT(differing_pixels(forward, backward), 50);
 }
 
+TEST_F(ViewerFlags, LimbsSplitsTheCharacterWithoutChangingItsRestLook) {
+  // Nothing bends the added knee and elbow bones yet, so the split character looks as before.
+  const auto plain = shot(kCharacterB3d, "", "plain.png");
+  const auto split = shot(kCharacterB3d, "--limbs", "limbs.png");
+  ASSERT_EQ(split.size(), 200u * 200u * 3u);
+  EXPECT_LT(differing_pixels(plain, split), 20);
+  EXPECT_EQ(err().find("limb"), std::string::npos) << err();
+  // A model without block limbs opens as it is, with the warning on stderr.
+  const std::string figure = shared_model("RiggedFigure/RiggedFigure.glb");
+  shot(figure, "--limbs", "figure.png");
+  EXPECT_NE(err().find("the model has no block limbs to split"), std::string::npos) << err();
+}
+
 TEST_F(ViewerFlags, AnUnknownModeIsAUsageError) {
   EXPECT_EQ(run("model.glb --mode sideways"), 2);
   EXPECT_EQ(err(),

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "../common/builtin_models.h"
-#include "../common/limbs_arg.h"
 
 namespace critter::viewer {
 namespace {
@@ -25,9 +24,8 @@ Session::Session(Model model)
       pinned_(model_->meshes().size()) {}
 
 Result<std::unique_ptr<Session>> Session::open(std::string_view path, Diagnostics* diag,
-                                               const io::LoadOptions& options, bool limbs) {
-  Result<Model> model =
-      tools::with_limbs(tools::load_model(std::string(path), options, diag), limbs, diag);
+                                               const io::LoadOptions& options) {
+  Result<Model> model = tools::load_model(std::string(path), options, diag);
   if (!model) return std::unexpected(model.error());
   return std::make_unique<Session>(std::move(*model));
 }

@@ -35,11 +35,10 @@ class Session {
   // Takes ownership of `model`. Plays nothing until play(); starts in the rest pose.
   explicit Session(Model model);
   // Loads a model file (any format io::load reads) or a built-in model ("builtin:NAME",
-  // tools/common/builtin_models.h) with `options` (--clips ranges, ...), its block limbs split
-  // when `limbs` (--limbs, tools/common/limbs_arg.h); warnings go to `diag` when given.
+  // tools/common/builtin_models.h) with `options` (--clips ranges, ...); warnings go to `diag`
+  // when given.
   static Result<std::unique_ptr<Session>> open(std::string_view path, Diagnostics* diag = nullptr,
-                                               const io::LoadOptions& options = {},
-                                               bool limbs = false);
+                                               const io::LoadOptions& options = {});
 
   const Model& model() const { return *model_; }
   anim::Instance& instance() { return *instance_; }

@@ -92,6 +92,8 @@ class App {
                        : session_->model().bounds();
   }
   bool fail_open(const std::string& message);
+  // The plain path's model (--limbs applied, its warnings on stderr) in a new Session.
+  Result<std::unique_ptr<Session>> open_session(const std::string& path, Diagnostics* diag);
   void start_clip(const std::string& which);
   void frame(float dt);
   void draw_scene(int width, int height);
@@ -167,11 +169,23 @@ bool App::fail_open(const std::string& message) {
   return false;
 }
 
+Result<std::unique_ptr<Session>> App::open_session(const std::string& path, Diagnostics* diag) {
+  if (!options_.limbs) return Session::open(path, diag, load_options_);
+  // Only the split's warnings are printed here: the plain path shows none of the loader's.
+  Diagnostics limb_diag;
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(path, load_options_, diag), true, &limb_diag);
+  for (const Warning& w : limb_diag.items())
+    std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
+  if (!model) return std::unexpected(std::move(model.error()));
+  return std::make_unique<Session>(std::move(*model));
+}
+
 bool App::open(const std::string& path, bool strict) {
   if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
   if (!options_.creature.creature.empty()) return open_with_creature(path);
   Diagnostics diag;
-  auto session = Session::open(path, &diag, load_options_, options_.limbs);
+  Result<std::unique_ptr<Session>> session = open_session(path, &diag);
   if (!session) {
     status_ = session.error().to_string();
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
