@@ -140,10 +140,20 @@ TEST_F(LimbsCliTest, BadMotionIsAUsageError) {
   EXPECT_TRUE(contains(r.err, "/keys/0/state/grounded: grounded takes true or false")) << r.err;
 }
 
-TEST_F(LimbsCliTest, ModelWithoutLimbsIsAUsageError) {
-  const RunResult r = run({"pose", "builtin:four-legged", "--limbs"});
+TEST_F(LimbsCliTest, ModelWithoutLimbsIsPosedAsItIsWithAWarning) {
+  const RunResult r =
+      run({"pose", "builtin:four-legged", "--limbs", "--motion", "vy=-4", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "the model has no block limbs to split")) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(doc["times"][0].contains("limbs"));
+}
+
+TEST_F(LimbsCliTest, MotionNeedsAClip) {
+  const RunResult r =
+      run({"pose", kCharacter, "--limbs", "--creature", "human", "--motion", "vy=1"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(contains(r.err, "--limbs: the model has no block limbs to split")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--motion drives the limb animator after a clip (--anim)")) << r.err;
 }
 
 TEST_F(LimbsCliTest, RenderWalkWithLimbs) {

@@ -8,29 +8,14 @@
 
 namespace critter::cli {
 
-void add_limb_flags(CLI::App* app, LimbFlags& flags) {
-  app->add_flag("--limbs", flags.limbs,
-                "Split the block limbs of a Luanti-shaped character at knee and elbow and animate "
-                "them (bends, strokes, landing, lean)");
+void add_motion_flag(CLI::App* app, LimbFlags& flags) {
   app->add_option("--motion", flags.motion,
-                  "With --limbs: the body's motion NAME=VALUE (repeatable; see below)");
+                  "With --limbs: the body's motion NAME=VALUE for the limb animator (repeatable; "
+                  "see below)");
 }
 
-Result<std::shared_ptr<const Model>> limb_model(std::shared_ptr<const Model> model,
-                                                const std::string& path,
-                                                std::vector<Warning>* warnings) {
-  if (!creature::recover_limbs(*model).limbs.empty()) return model;
-  Result<creature::LimbSplit> split = creature::split_limbs(*model);
-  if (!split) return fail(split.error());
-  if (split->limbs.empty()) {
-    std::string why;
-    for (const Warning& w : split->warnings) why.append(why.empty() ? "" : "; ").append(w.message);
-    return fail(Error::at(
-        ErrorCode::kUsage, path, "--limbs",
-        "the model has no block limbs to split" + (why.empty() ? std::string() : ": " + why)));
-  }
-  if (warnings) warnings->insert(warnings->end(), split->warnings.begin(), split->warnings.end());
-  return std::make_shared<const Model>(std::move(split->model));
+bool LimbPose::has_limbs(const Model& model) {
+  return !creature::recover_limbs(model).limbs.empty();
 }
 
 Status check_limb_usage(const LimbFlags& flags, bool controlled, const std::string& path) {
@@ -38,10 +23,10 @@ Status check_limb_usage(const LimbFlags& flags, bool controlled, const std::stri
     return fail(Error::at(ErrorCode::kUsage, path, "--motion",
                           "--motion sets the body motion of the limb animator; add --limbs"));
   }
-  if (flags.limbs && controlled) {
-    return fail(Error::at(ErrorCode::kUsage, path, "--limbs",
-                          "--limbs animates a clip (--anim); it cannot go with --config or "
-                          "--creature here"));
+  if (!flags.motion.empty() && controlled) {
+    return fail(Error::at(ErrorCode::kUsage, path, "--motion",
+                          "--motion drives the limb animator after a clip (--anim); it cannot go "
+                          "with --config or --creature"));
   }
   return {};
 }
@@ -105,7 +90,8 @@ Status LimbPose::restart() {
 }
 
 Status LimbPose::advance_step(double dt) {
-  if (dt > 0.0 && clip_ >= 0) player_->update(static_cast<float>(dt));
+  // update(0) samples the clip at the start too, as `pose` without --limbs shows it.
+  if (clip_ >= 0) player_->update(static_cast<float>(dt));
   tools::LimbMotion motion = sim_->motion();
   while (next_key_ < keys_.size() && keys_[next_key_].t <= time_ + 1e-9) {
     const Key& k = keys_[next_key_++];

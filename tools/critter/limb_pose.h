@@ -29,22 +29,18 @@ struct LimbFlags {
   std::vector<std::string> motion;  // --motion NAME=VALUE (repeatable)
 };
 
-// Registers --limbs and --motion on `app`, writing into `flags` (which must outlive the parse).
-void add_limb_flags(CLI::App* app, LimbFlags& flags);
+// Registers --motion on `app`, writing into `flags.motion` (--limbs itself is add_limbs_flag's).
+void add_motion_flag(CLI::App* app, LimbFlags& flags);
 
-// `model` with its limbs split: itself when it is split already (recover_limbs finds limbs),
-// else split_limbs' model. Warnings go to `warnings`. Errors: split_limbs' errors; no limb found
-// (kUsage at `path`, "--limbs", with the finder's reasons).
-Result<std::shared_ptr<const Model>> limb_model(std::shared_ptr<const Model> model,
-                                                const std::string& path,
-                                                std::vector<Warning>* warnings);
-
-// The usage rules of --limbs (kUsage at `path`): --motion without --limbs; --limbs with
-// --config or --creature (the limb animator runs after a clip here).
+// The usage rules of --motion (kUsage at `path`): --motion without --limbs, or with --config or
+// --creature (the limb animator runs after a clip here; with those, --limbs only splits).
 Status check_limb_usage(const LimbFlags& flags, bool controlled, const std::string& path);
 
 class LimbPose {
  public:
+  // Whether `model` has split limbs (recover_limbs() finds some): --limbs animates only those.
+  static bool has_limbs(const Model& model);
+
   // The limbs of `model` (already split, recover_limbs()), the --motion values and the timeline's
   // "state" keys checked, and the clip `clip` (-1: none, the rest pose) looping. Errors: a model
   // without limbs (kUsage at "--limbs"), a bad --motion (kUsage at "--motion"), a timeline key

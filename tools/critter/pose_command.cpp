@@ -27,6 +27,7 @@
 #include "critter/io/load.h"
 #include "describe.h"
 #include "limb_pose.h"
+#include "limbs_arg.h"
 
 namespace critter::cli {
 namespace {
@@ -297,15 +298,10 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = load_model(o.file, *load_options, &diag);
+  Result<Model> loaded =
+      tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs.limbs, &diag);
   if (!loaded) return report(loaded.error(), err);
-  std::shared_ptr<const Model> model = std::make_shared<const Model>(std::move(*loaded));
-  std::vector<Warning> limb_warnings;
-  if (o.limbs.limbs) {
-    Result<std::shared_ptr<const Model>> split = limb_model(model, o.file, &limb_warnings);
-    if (!split) return report(split.error(), err);
-    model = std::move(*split);
-  }
+  const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
   std::optional<CreaturePose> simulated;
   std::optional<LimbPose> limbs;
@@ -326,7 +322,7 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     const Result<int> c = clip_from_arg(*model, o.anim, o.file);
     if (!c) return report(c.error(), err);
     clip = *c;
-    if (o.limbs.limbs) {
+    if (o.limbs.limbs && LimbPose::has_limbs(*model)) {
       Result<LimbPose> l =
           LimbPose::load(model, clip, o.limbs, timeline ? &*timeline : nullptr, o.file, nullptr);
       if (!l) return report(l.error(), err);
@@ -354,7 +350,7 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
         jtimes.push_back(limbs_json(*limbs, j));
       } else {
         pose_text(inst, limbs->local_pose(), order, t,
-                  "clip time " + format_number(limbs->clip_time()) + " s, limbs", out);
+                  "clip time " + format_number(limbs->clip_time()) + " s", out);
         limbs_text(*limbs, out);
       }
       continue;
@@ -452,7 +448,6 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     out << doc.dump(2) << "\n";
   }
   print_warnings(diag.items(), err);
-  print_warnings(limb_warnings, err);
   if (controller) print_warnings(controller->runtime_warnings(), err);
   return kExitOk;
 }
@@ -475,9 +470,10 @@ Command add_pose_command(CLI::App& root) {
                 "Print JSON (with --config each time also lists the layers and the events fired, "
                 "which otherwise go to stderr)");
   add_load_flags(app, options->load);
+  add_limbs_flag(app, options->limbs.limbs);
   add_controller_flags(app, options->controller);
   add_creature_flags(app, options->creature);
-  add_limb_flags(app, options->limbs);
+  add_motion_flag(app, options->limbs);
   add_timeline_flag(app, options->timeline);
   app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help() +
               "\n" + tools::limb_motion_help());

@@ -24,6 +24,7 @@
 #include "critter/io/load.h"
 #include "crowd_render.h"
 #include "limb_pose.h"
+#include "limbs_arg.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -123,11 +124,6 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
       !s) {
     return report(s.error(), err);
   }
-  if (o.limbs.limbs && (o.crowd > 0 || o.sheet > 0)) {
-    return report(usage(o.crowd > 0 ? "--crowd" : "--sheet",
-                        "--limbs animates one character over time; use --time or --frames"),
-                  err);
-  }
   const bool creature = !o.creature.creature.empty();
   std::optional<CreatureSpec> spec;
   if (creature) {
@@ -180,16 +176,13 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<std::vector<io::TextureOverride>> textures = texture_overrides_from(o.textures);
   if (!textures) return report(textures.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = with_textures(load_model(o.file, *load_options, &diag), *textures);
+  Diagnostics limb_diag;
+  Result<Model> loaded =
+      tools::with_limbs(with_textures(load_model(o.file, *load_options, &diag), *textures),
+                        o.limbs.limbs, &limb_diag);
   if (!loaded) return report(loaded.error(), err);
-  std::shared_ptr<const Model> model = std::make_shared<const Model>(std::move(*loaded));
-  std::vector<Warning> limb_warnings;
-  if (o.limbs.limbs) {
-    Result<std::shared_ptr<const Model>> split = limb_model(model, o.file, &limb_warnings);
-    if (!split) return report(split.error(), err);
-    model = std::move(*split);
-    print_warnings(limb_warnings, err);
-  }
+  for (const Warning& w : limb_diag.items()) err << w.to_string() << "\n";
+  const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
   std::optional<CreaturePose> simulated;
   std::optional<LimbPose> limbs;
@@ -210,7 +203,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   } else {
     clip = clip_from_arg(*model, o.anim, o.file);
     if (!clip) return report(clip.error(), err);
-    if (o.limbs.limbs) {
+    if (o.limbs.limbs && LimbPose::has_limbs(*model)) {
       Result<LimbPose> l =
           LimbPose::load(model, *clip, o.limbs, timeline ? &*timeline : nullptr, o.file, nullptr);
       if (!l) return report(l.error(), err);
@@ -390,10 +383,11 @@ Command add_render_command(CLI::App& root) {
                   "calls and frame time")
       ->check(CLI::Range(1, 1000000));
   add_load_flags(app, o->load);
+  add_limbs_flag(app, o->limbs.limbs);
   add_texture_flag(app, o->textures);
   add_controller_flags(app, o->controller);
   add_creature_flags(app, o->creature);
-  add_limb_flags(app, o->limbs);
+  add_motion_flag(app, o->limbs);
   add_timeline_flag(app, o->timeline);
   app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help() +
               "\n" + tools::limb_motion_help());

@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
   app.add_option("--clips", o.clips,
                  "Cut a file's single long animation into named frame ranges: "
                  "name:start-end,... (B3D and other frame-based files)");
+  app.add_flag("--limbs", o.limbs,
+               "Cut block limbs (Arm_Right, Arm_Left, Leg_Right, Leg_Left) at the knees and "
+               "elbows so they can bend");
   app.add_option("--rate", o.rate, "Playback rate")->check(CLI::NonNegativeNumber);
   app.add_flag("--ortho", o.orthographic, "Orthographic projection");
   app.add_flag("--cpu-skinning", o.cpu_skinning, "Skin on the CPU (reference path)");
@@ -57,9 +60,6 @@ int main(int argc, char** argv) {
                  "--help, e.g. speed=2, health=0, yaw=90, row=both)");
   app.add_option("--rig-param", o.creature.rig_params,
                  "Rig setting NAME=VALUE overriding the species preset (repeatable)");
-  app.add_flag("--limbs", o.limbs,
-               "Split the block limbs of a Luanti-shaped character at knee and elbow and bend "
-               "them after the clip (walk bends, strokes, landing, lean)");
   app.add_option("--motion", o.motion,
                  "With --limbs: body motion NAME=VALUE (repeatable; the names of critter pose "
                  "--help, e.g. water=swim, speed=1.5, grounded=false)");

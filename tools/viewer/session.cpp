@@ -116,23 +116,27 @@ void Session::clear_morph_weights() {
 }
 
 Status Session::enable_limbs(const tools::LimbMotion& motion, Diagnostics* diag) {
-  Result<creature::LimbSplit> split = creature::split_limbs(*model_);
-  if (!split) return fail(split.error());
-  if (diag) {
-    for (const Warning& w : split->warnings) diag->warn(w.path, w.location, w.message);
+  creature::FoundLimbs found = creature::recover_limbs(*model_);
+  std::vector<creature::Limb> limbs = std::move(found.limbs);
+  if (limbs.empty()) {
+    Result<creature::LimbSplit> split = creature::split_limbs(*model_);
+    if (!split) return fail(split.error());
+    if (diag) {
+      for (const Warning& w : split->warnings) diag->warn(w.path, w.location, w.message);
+    }
+    if (split->limbs.empty()) return {};
+    limbs = std::move(split->limbs);
+    limbs_.reset();
+    instance_.reset();
+    player_.reset();
+    model_ = std::make_unique<Model>(std::move(split->model));
+    player_ = std::make_unique<anim::Player>(*model_);
+    instance_ = std::make_unique<anim::Instance>(*model_);
+    pinned_.assign(model_->meshes().size(), {});
+    clip_ = -1;
   }
-  if (split->limbs.empty()) return usage("--limbs: the model has no block limbs to split");
-  auto model = std::make_unique<Model>(std::move(split->model));
-  auto sim = tools::LimbSim::create(*model, split->limbs);
+  auto sim = tools::LimbSim::create(*model_, limbs);
   if (!sim) return fail(sim.error());
-  limbs_.reset();
-  instance_.reset();
-  player_.reset();
-  model_ = std::move(model);
-  player_ = std::make_unique<anim::Player>(*model_);
-  instance_ = std::make_unique<anim::Instance>(*model_);
-  pinned_.assign(model_->meshes().size(), {});
-  clip_ = -1;
   limbs_ = std::move(*sim);
   limbs_->set_motion(motion);
   return {};

@@ -79,10 +79,11 @@ class Session {
   // Gives every mesh back to its animation and default weights.
   void clear_morph_weights();
 
-  // Splits the model's block limbs (creatures.md Part B) and runs the limb animator with `motion`
-  // after the player from the next update() on; the player and instance are made anew over the
-  // split model (call before play()). Errors: split_limbs' errors, or no limb found (kUsage, with
-  // the finder's reasons). Warnings go to `diag` when given.
+  // Runs the limb animator (creatures.md Part B) with `motion` after the player from the next
+  // update() on. A model split earlier (tools::with_limbs) keeps its limbs; any other is split and
+  // the player and instance are made anew over it (call before play()). A model without block
+  // limbs gets no animator (limbs() stays null; the finder's reasons go to `diag` when given).
+  // Errors: split_limbs' errors.
   Status enable_limbs(const tools::LimbMotion& motion, Diagnostics* diag = nullptr);
   // The limb animator, null unless enable_limbs() succeeded.
   const tools::LimbSim* limbs() const { return limbs_.get(); }

@@ -19,6 +19,7 @@
 
 #include "../common/anim_args.h"
 #include "../common/builtin_models.h"
+#include "../common/limbs_arg.h"
 #include "bone_overlay.h"
 #include "camera_control.h"
 #include "controller_panel.h"
@@ -91,6 +92,8 @@ class App {
                        : session_->model().bounds();
   }
   bool fail_open(const std::string& message);
+  // The plain path's model (--limbs applied, its warnings on stderr) in a new Session.
+  Result<std::unique_ptr<Session>> open_session(const std::string& path, Diagnostics* diag);
   void start_clip(const std::string& which);
   void frame(float dt);
   void draw_scene(int width, int height);
@@ -166,11 +169,23 @@ bool App::fail_open(const std::string& message) {
   return false;
 }
 
+Result<std::unique_ptr<Session>> App::open_session(const std::string& path, Diagnostics* diag) {
+  if (!options_.limbs) return Session::open(path, diag, load_options_);
+  // Only the split's warnings are printed here: the plain path shows none of the loader's.
+  Diagnostics limb_diag;
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(path, load_options_, diag), true, &limb_diag);
+  for (const Warning& w : limb_diag.items())
+    std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
+  if (!model) return std::unexpected(std::move(model.error()));
+  return std::make_unique<Session>(std::move(*model));
+}
+
 bool App::open(const std::string& path, bool strict) {
   if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
   if (!options_.creature.creature.empty()) return open_with_creature(path);
   Diagnostics diag;
-  auto session = Session::open(path, &diag, load_options_);
+  Result<std::unique_ptr<Session>> session = open_session(path, &diag);
   if (!session) {
     status_ = session.error().to_string();
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
@@ -214,7 +229,8 @@ bool App::open(const std::string& path, bool strict) {
 bool App::open_with_config(const std::string& model_path, const std::string& config_path,
                            bool strict) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
   load_options.asset_roots = options_.asset_roots;
@@ -259,7 +275,8 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
 
 bool App::open_with_creature(const std::string& model_path) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (!model) return fail_open(model.error().to_string());
   auto panel = CreaturePanel::load(options_.creature,
                                    std::make_shared<const Model>(std::move(*model)), model_path);

@@ -35,6 +35,8 @@ struct ViewerOptions {
   // (io::parse_clip_ranges syntax, checked before run_viewer); empty: the file's own clips.
   std::string clips;
   float rate = 1.0f;
+  // --limbs: block limbs cut at the knees and elbows (tools::with_limbs) in every model opened.
+  bool limbs = false;
   bool orthographic = false;
   bool cpu_skinning = false;
   bool wireframe = false;
@@ -49,9 +51,8 @@ struct ViewerOptions {
   // legacy creature rig drives the model (requires `model`, excludes `config`); creature.creature
   // empty: no creature.
   tools::CreatureFlags creature;
-  // --limbs: split the model's block limbs and run the limb animator after the clip, with the body
-  // motion of --motion NAME=VALUE (tools::set_limb_motion names, checked before run_viewer).
-  bool limbs = false;
+  // --motion NAME=VALUE (tools::set_limb_motion names, checked before run_viewer): with --limbs
+  // the limb animator bends the split limbs after the clip with this body motion.
   std::vector<std::string> motion;
 };
 
