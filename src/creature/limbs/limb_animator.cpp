@@ -117,8 +117,9 @@ Result<std::unique_ptr<LimbAnimator>> LimbAnimator::create(const Model& model,
                                    [p](const Limb& limb) { return limb.joint == p; });
       if (it == a->limbs_.end()) continue;
       if (rest[static_cast<std::size_t>(j)][3].y < it->cut_y) {
-        a->lower_limb_[static_cast<std::size_t>(j)] =
-            static_cast<std::int16_t>(it - a->limbs_.begin());
+        const auto limb = it - a->limbs_.begin();
+        a->lower_limb_[static_cast<std::size_t>(j)] = static_cast<std::int16_t>(limb);
+        a->state_[static_cast<std::size_t>(limb)].carries = true;
       }
       break;
     }
@@ -240,24 +241,31 @@ void LimbAnimator::pose_limbs(float dt) {
     const Limb& limb = limbs_[i];
     LimbState& s = state_[i];
     s.motion = reactions_.motion_angles(static_cast<int>(i), is_arm(limb), is_right(limb));
-    const auto j = static_cast<std::size_t>(limb.joint);
-    if (overridden_[j]) continue;
-    quat rotation = locals_[j].rotation;
+    // The weighted stroke of the active poses, kept for measure_limbs' bend target.
+    LimbAngles stroke{};
     if (sum > 1e-3f) {
-      float pitch = 0.0f, spread = 0.0f;
       for (int p = 1; p < kWaterPoseCount; ++p) {
         const float w = pose_w_[static_cast<std::size_t>(p)];
         if (w <= 1e-4f) continue;
         const LimbAngles a =
             stroke_angles(static_cast<WaterPose>(p), is_arm(limb), is_right(limb), phase_);
-        pitch += a.pitch * w;
-        spread += a.spread * w;
+        stroke.pitch += a.pitch * w;
+        stroke.spread += a.spread * w;
+        stroke.bend += a.bend * w;
       }
-      pitch /= sum;
-      spread /= sum;
-      const quat stroke = rest_pose[j].rotation * turn_x(pitch * static_cast<float>(s.pitch_sign)) *
-                          turn_z(spread * static_cast<float>(s.spread_sign));
-      rotation = glm::slerp(rotation, stroke, std::min(sum, 1.0f));
+      stroke.pitch /= sum;
+      stroke.spread /= sum;
+      stroke.bend /= sum;
+    }
+    s.stroke_bend = stroke.bend;
+    const auto j = static_cast<std::size_t>(limb.joint);
+    if (overridden_[j]) continue;
+    quat rotation = locals_[j].rotation;
+    if (sum > 1e-3f) {
+      const quat target = rest_pose[j].rotation *
+                          turn_x(stroke.pitch * static_cast<float>(s.pitch_sign)) *
+                          turn_z(stroke.spread * static_cast<float>(s.spread_sign));
+      rotation = glm::slerp(rotation, target, std::min(sum, 1.0f));
     }
     rotation = rotation * turn_x(s.motion.pitch * static_cast<float>(s.pitch_sign)) *
                turn_z(s.motion.spread * static_cast<float>(s.spread_sign));
@@ -313,15 +321,8 @@ void LimbAnimator::measure_limbs(const glm::mat3& root_inverse, float dt) {
       target *= kFirstPersonElbow;
     }
     if (sum > 1e-3f) {
-      float stroke_bend = 0.0f;
-      for (int p = 1; p < kWaterPoseCount; ++p) {
-        const float w = pose_w_[static_cast<std::size_t>(p)];
-        if (w <= 1e-4f) continue;
-        stroke_bend +=
-            stroke_angles(static_cast<WaterPose>(p), arm, is_right(limb), phase_).bend * w;
-      }
       const float w = std::min(sum, 1.0f);
-      target = target * (1.0f - w) + (stroke_bend / sum) * w;
+      target = target * (1.0f - w) + s.stroke_bend * w;
     }
     s.eased += (target - s.eased) * ease_factor(dt, 0.06f);
     // The motion bend goes on un-eased so a landing knee matches the drop computed for it.
@@ -337,8 +338,7 @@ void LimbAnimator::write_bones(const mat4& root_inverse, float dt) {
     LimbState& s = state_[i];
     LimbFrame& f = frames_[i];
     const mat4& g = globals_[static_cast<std::size_t>(limb.joint)];
-    mat4 g_inverse;
-    if (!affine_inverse(g, g_inverse)) {
+    if (!(std::abs(glm::determinant(glm::mat3(g))) >= 1e-9f)) {
       // A zero-scaled limb: its halves stay together, unbent, and nothing below follows.
       if (degenerate_joint_ < 0) degenerate_joint_ = limb.joint;
       globals_[static_cast<std::size_t>(limb.bone)] = g;
@@ -351,9 +351,12 @@ void LimbAnimator::write_bones(const mat4& root_inverse, float dt) {
     globals_[static_cast<std::size_t>(limb.bone)] = lower;
     globals_[static_cast<std::size_t>(limb.seam_bone)] =
         skin * bend_matrix(i, f.bend, true) * s.rest;
-    const mat4 carry = lower * g_inverse;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (lower_limb_[j] == static_cast<std::int16_t>(i)) globals_[j] = carry * globals_[j];
+    mat4 g_inverse;
+    if (s.carries && affine_inverse(g, g_inverse)) {
+      const mat4 carry = lower * g_inverse;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (lower_limb_[j] == static_cast<std::int16_t>(i)) globals_[j] = carry * globals_[j];
+      }
     }
     f.end = vec3(root_inverse * (lower * vec4(s.end_in_joint, 1.0f)));
   }

@@ -137,7 +137,9 @@ class LimbAnimator final : public PoseModifier {
     bool have_swing = false;
     float eased = 0.0f;
     LimbAngles motion{};
-    int wet = -1;  // -1 unknown, 0 dry, 1 wet
+    float stroke_bend = 0.0f;  // this frame's weighted stroke bend (0 without a pose)
+    bool carries = false;      // some joint hangs below its cut (lower_limb_)
+    int wet = -1;              // -1 unknown, 0 dry, 1 wet
     vec3 last_end{0.0f};
   };
 
