@@ -45,14 +45,15 @@ struct PoseOptions {
   std::string timeline;
 };
 
-// Bones in file order: by source (glTF node) index where the format has one, else bone order.
+// Bones in file order: by source (glTF node) index where the format has one, else bone order;
+// bones without one (such as those --limbs adds) after those with one.
 std::vector<int> report_order(const Model& model) {
   const auto source = model.skeleton().source_indices();
   std::vector<int> order(source.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     const int sa = source[static_cast<std::size_t>(a)], sb = source[static_cast<std::size_t>(b)];
-    if (sa < 0 || sb < 0) return false;
+    if (sa < 0 || sb < 0) return sa >= 0 && sb < 0;
     return sa < sb;
   });
   return order;

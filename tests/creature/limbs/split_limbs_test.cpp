@@ -348,4 +348,46 @@ TEST(SplitLimbs, MinetestCharacter) {
     EXPECT_NEAR(found.limbs[i].cut_y, split->limbs[i].cut_y, 1e-3f);
 }
 
+TEST(SplitLimbs, CutVerticesInterpolateMorphDeltas) {
+  critter::RawModel raw = critter::testing::limb_fixture_raw();
+  critter::MeshPart& part = raw.meshes[0].parts[0];
+  critter::MorphTarget target;
+  for (const vec3& p : part.streams.positions) target.positions.push_back(vec3(0, 0, p.y));
+  part.morphs.targets.push_back(target);
+  raw.meshes[0].default_weights = {0.0f};
+  auto model = critter::build_model(std::move(raw));
+  ASSERT_TRUE(model) << model.error().to_string();
+  auto split = split_limbs(*model);
+  ASSERT_TRUE(split) << split.error().to_string();
+  const critter::MeshPart& out = split->model.meshes()[0].parts[0];
+  const std::size_t before = model->meshes()[0].parts[0].vertex_count();
+  ASSERT_GT(out.vertex_count(), before);
+  ASSERT_EQ(out.morphs.targets[0].positions.size(), out.vertex_count());
+  for (std::size_t v = before; v < out.vertex_count(); ++v)
+    EXPECT_NEAR(out.morphs.targets[0].positions[v].z, out.streams.positions[v].y, 1e-5f) << v;
+}
+
+TEST(SplitLimbs, MinetestCharacterFacesMinusZ) {
+  // The limb rig's default forward: the face of Minetest's skin (texels 8..16 of the head's net)
+  // is drawn on triangles facing -Z after critter's B3D import.
+  auto model = critter::io::load(kCharacterB3d);
+  ASSERT_TRUE(model) << model.error().to_string();
+  const std::vector<vec3> pos = rest_positions(*model, 0, 0);
+  const critter::MeshPart& part = model->meshes()[0].parts[0];
+  int facing = 0;
+  for (std::size_t t = 0; t + 2 < part.indices.size(); t += 3) {
+    bool face = true;
+    for (int k = 0; k < 3; ++k) {
+      const vec2 uv = part.streams.uv0[part.indices[t + k]];
+      face = face && uv.x * 64 >= 8 && uv.x * 64 <= 16 && uv.y * 32 >= 8 && uv.y * 32 <= 16;
+    }
+    if (!face) continue;
+    const vec3 a = pos[part.indices[t]], b = pos[part.indices[t + 1]], c = pos[part.indices[t + 2]];
+    const vec3 n = glm::normalize(glm::cross(b - a, c - a));
+    EXPECT_NEAR(glm::distance(n, critter::creature::kDefaultLimbForward), 0.0f, 1e-4f) << t / 3;
+    ++facing;
+  }
+  EXPECT_EQ(facing, 2);
+}
+
 }  // namespace
