@@ -98,7 +98,9 @@ class LimbAnimator final : public PoseModifier {
   void set_liquid_query(std::function<bool(const vec3&)> query) { liquid_ = std::move(query); }
 
   // PoseModifier: a LimbStepJob over the frame's local pose, placement and dt, written into
-  // `model_transforms` (left unchanged when the frame does not fit this animator's model).
+  // `model_transforms` (left unchanged when the frame does not fit this animator's model). It
+  // recomputes every joint from the local pose, so it replaces what modifiers added before it
+  // wrote: add it first.
   void modify(const PoseModifierFrame& frame, std::span<mat4> model_transforms) override;
 
   // ---- Outputs of the last step.
