@@ -381,4 +381,36 @@ Result<Model> replace_materials(const Model& model, std::vector<Material> materi
   return out;
 }
 
+Result<Model> append_joints(const Model& model, std::vector<RawJoint> joints,
+                            std::vector<Mesh> meshes, std::vector<Skin> skins, Diagnostics* diag) {
+  const std::string& path = model.source_path_.empty() ? model.name_ : model.source_path_;
+  const int old_count = model.skeleton_.joint_count();
+  RawModel raw;
+  raw.name = model.name_;
+  raw.format = model.format_;
+  raw.source_path = model.source_path_;
+  raw.skeleton.joints.reserve(static_cast<std::size_t>(old_count) + joints.size());
+  for (int j = 0; j < old_count; ++j) {
+    const auto u = static_cast<std::size_t>(j);
+    raw.skeleton.joints.push_back(RawJoint{model.skeleton_.names()[u], model.skeleton_.parents()[u],
+                                           model.skeleton_.rest_pose()[u],
+                                           model.skeleton_.source_indices()[u]});
+  }
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    // Parents first keeps build_skeleton's order the identity, which the kept clips rely on.
+    if (joints[i].parent >= old_count + static_cast<std::int32_t>(i))
+      return fail(Error::at(ErrorCode::kInvalid, path, "/joints/" + str(old_count + i),
+                            "appended joint '" + joints[i].name + "' comes before its parent"));
+    raw.skeleton.joints.push_back(std::move(joints[i]));
+  }
+  raw.meshes = std::move(meshes);
+  raw.skins = std::move(skins);
+  raw.materials = model.materials_;
+  raw.images = model.images_;
+  auto built = build_model(std::move(raw), diag);
+  if (!built) return built;
+  built->clips_ = model.clips_;
+  return built;
+}
+
 }  // namespace critter

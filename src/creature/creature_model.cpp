@@ -211,7 +211,8 @@ Status CreatureModel::update(float dt, const CreatureState& state) {
   }
   if (auto ok = instance_.pose(pose_, weights_); !ok) return ok;
   for (const auto& modifier : modifiers_) {
-    modifier->modify(PoseModifierFrame{instance_.model(), state_, dt, pose_},
+    modifier->modify(PoseModifierFrame{instance_.model(), state_, dt, pose_, instance_.root(),
+                                       instance_.root_correction()},
                      instance_.writable_model_transforms());
   }
   return {};

@@ -309,5 +309,53 @@ TEST(AppendClips, ReportsTheBrokenClipByItsIndexInTheNewModel) {
   EXPECT_EQ(out2.error().code, ErrorCode::kInvalid);
 }
 
+TEST(AppendJoints, AddsJointsAfterTheModelsAndKeepsItsClips) {
+  auto model = build_model(valid_model());
+  ASSERT_TRUE(model) << model.error().to_string();
+  // Built order: 0 root, 1 child. A joint under the child, then one under that.
+  RawJoint a{"child.extra", 1, {}, -1};
+  a.rest.translation = vec3(0, 0, 5);
+  const RawJoint b{"child.extra.tip", 2, {}, -1};
+  std::vector<Mesh> meshes(model->meshes().begin(), model->meshes().end());
+  std::vector<Skin> skins(model->skins().begin(), model->skins().end());
+  skins[0].joints.push_back(2);
+  skins[0].inverse_bind.push_back(mat4(1.0f));
+  meshes[0].parts[0].streams.joints[3] = glm::u16vec4(2, 0, 0, 0);
+
+  auto out = append_joints(*model, {a, b}, meshes, skins);
+  ASSERT_TRUE(out) << out.error().to_string();
+  ASSERT_EQ(out->skeleton().joint_count(), 4);
+  EXPECT_EQ(out->skeleton().names()[1], "child");
+  EXPECT_EQ(out->skeleton().names()[2], "child.extra");
+  EXPECT_EQ(out->skeleton().parents()[3], 2);
+  EXPECT_EQ(out->skeleton().source_indices()[0], 3);
+  EXPECT_EQ(out->skeleton().source_indices()[2], -1);
+  EXPECT_FLOAT_EQ(out->rest_model_transforms()[3][3].z, 5.0f);
+  EXPECT_EQ(out->skins()[0].joints, (std::vector<std::int16_t>{0, 1, 2}));
+  ASSERT_EQ(out->clips().size(), 1u);
+  EXPECT_EQ(out->clips()[0].name(), "Wave");
+  EXPECT_EQ(out->clips()[0].tracks()[0].index, 1);
+  EXPECT_EQ(out->materials().size(), 1u);
+  // The bounds are the new skinning's: vertex 3 (0, 2, 0) now rides the identity-bound joint.
+  EXPECT_FLOAT_EQ(out->bounds().max.z, 5.0f);
+  EXPECT_EQ(model->skeleton().joint_count(), 2);
+}
+
+TEST(AppendJoints, AJointBeforeItsParentOrABrokenSkinIsAnError) {
+  auto model = build_model(valid_model());
+  ASSERT_TRUE(model);
+  std::vector<Mesh> meshes(model->meshes().begin(), model->meshes().end());
+  std::vector<Skin> skins(model->skins().begin(), model->skins().end());
+  auto out = append_joints(*model, {RawJoint{"early", 2, {}, -1}}, meshes, skins);
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().to_string(),
+            "test.gltf:/joints/2: appended joint 'early' comes before its parent");
+  skins[0].joints.push_back(7);
+  out = append_joints(*model, {RawJoint{"fine", 0, {}, -1}}, meshes, skins);
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::kOutOfRange);
+  EXPECT_EQ(out.error().location, "/skins/0/joints/2");
+}
+
 }  // namespace
 }  // namespace critter

@@ -145,3 +145,44 @@ TEST(Session, MorphSlidersPinOneTargetAndKeepTheOthers) {
 
 }  // namespace
 }  // namespace critter::viewer
+
+namespace critter::viewer {
+namespace {
+
+TEST(Session, LimbsBendTheSplitCharacterAfterTheClip) {
+  io::LoadOptions options;
+  options.clips = {{"walk", 168.0, 187.0}};
+  options.clips_fps = 30.0;
+  auto s = Session::open(
+      "/usr/share/games/minetest/games/minetest_game/mods/player_api/models/character.b3d", nullptr,
+      options);
+  ASSERT_TRUE(s) << s.error().to_string();
+  const int joints = (*s)->model().skeleton().joint_count();
+  tools::LimbMotion motion;
+  motion.water = creature::WaterPose::kTread;
+  ASSERT_TRUE((*s)->enable_limbs(motion));
+  EXPECT_EQ((*s)->model().skeleton().joint_count(), joints + 8);
+  ASSERT_TRUE((*s)->play(0));
+  for (int i = 0; i < 30; ++i) (*s)->update(1.0f / 60.0f);
+  ASSERT_NE((*s)->limbs(), nullptr);
+  const creature::LimbAnimator& a = (*s)->limbs()->animator();
+  EXPECT_EQ(a.water_pose(), creature::WaterPose::kTread);
+  EXPECT_GT(a.limb_frames()[2].bend, 45.0f);  // the egg-beater knee
+  const creature::Limb& leg = a.limbs()[2];
+  EXPECT_NE((*s)->instance().model_transforms()[static_cast<std::size_t>(leg.bone)],
+            (*s)->instance().model_transforms()[static_cast<std::size_t>(leg.joint)]);
+}
+
+TEST(Session, LimbsNeedLimbs) {
+  auto s = Session::open("builtin:four-legged");
+  ASSERT_TRUE(s);
+  const int joints = (*s)->model().skeleton().joint_count();
+  Diagnostics diag;
+  ASSERT_TRUE((*s)->enable_limbs({}, &diag));
+  EXPECT_EQ((*s)->limbs(), nullptr);
+  EXPECT_FALSE(diag.empty());  // why nothing was split
+  EXPECT_EQ((*s)->model().skeleton().joint_count(), joints);
+}
+
+}  // namespace
+}  // namespace critter::viewer

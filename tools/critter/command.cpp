@@ -98,6 +98,12 @@ Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
   return options;
 }
 
+void add_limbs_flag(CLI::App* app, bool& limbs) {
+  app->add_flag("--limbs", limbs,
+                "Cut block limbs (Arm_Right, Arm_Left, Leg_Right, Leg_Left) at the knees and "
+                "elbows so they can bend");
+}
+
 void add_texture_flag(CLI::App* app, std::vector<std::string>& texts) {
   app->add_option("--texture", texts,
                   "Skin to apply, as a game does: FILE on every material's base colour, or "

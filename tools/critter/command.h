@@ -73,6 +73,10 @@ void add_load_flags(CLI::App* app, LoadFlags& flags);
 // and > 0 or comes without --clips, is a usage error naming the flag.
 Result<io::LoadOptions> load_options_from(const LoadFlags& flags);
 
+// Registers --limbs (pose, render, convert: split the model's block limbs at the knees and
+// elbows, tools::with_limbs) on `app`, writing into `limbs` (which must outlive the parse).
+void add_limbs_flag(CLI::App* app, bool& limbs);
+
 // Registers --texture FILE|MATERIAL=FILE (repeatable; render and convert) on `app`, writing into
 // `texts` (which must outlive the parse).
 void add_texture_flag(CLI::App* app, std::vector<std::string>& texts);

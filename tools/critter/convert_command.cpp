@@ -28,6 +28,7 @@
 #include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/load.h"
 #include "critter/io/obj/obj_writer.h"
+#include "limbs_arg.h"
 
 namespace critter::cli {
 namespace {
@@ -44,6 +45,7 @@ struct ConvertOptions {
   bool time_given = false;
   int jobs = 1;
   LoadFlags load;
+  bool limbs = false;
   std::vector<std::string> textures;
   bool quiet = false;
 };
@@ -95,7 +97,8 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
                             "is also the input; converting a file onto itself is refused so that "
                             "the original stays as it is (write to another path)"));
   }
-  Result<Model> model = with_textures(load_model(job.input, load_options, &diag), textures);
+  Result<Model> model = tools::with_limbs(
+      with_textures(load_model(job.input, load_options, &diag), textures), o.limbs, &diag);
   if (!model) return finish(std::move(model.error()));
   if (Status folder = create_output_folder(job.output); !folder)
     return finish(std::move(folder.error()));
@@ -266,6 +269,7 @@ Command add_convert_command(CLI::App& root) {
       ->each([options](const std::string&) { options->time_given = true; });
   app->add_option("-j,--jobs", options->jobs, "Convert this many files in parallel (default 1)");
   add_load_flags(app, options->load);
+  add_limbs_flag(app, options->limbs);
   add_texture_flag(app, options->textures);
   app->add_flag("-q,--quiet", options->quiet, "Print nothing but warnings and errors");
   return Command{app, [options](std::ostream& out, std::ostream& err) {

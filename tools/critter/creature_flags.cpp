@@ -70,7 +70,7 @@ Status check_creature_usage(const CreatureFlags& flags, const PoseSources& sourc
   if (creature && sources.params) {
     return usage("--param", "--param sets a parameter of --config; --state sets the creature's");
   }
-  if (sources.timeline && !creature && !sources.config) {
+  if (sources.timeline && !creature && !sources.config && !sources.limbs) {
     return usage("--timeline", "--timeline changes the values of --creature or --config");
   }
   return {};

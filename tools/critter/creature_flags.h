@@ -31,6 +31,7 @@ struct PoseSources {
   bool anim = false;      // --anim
   bool mode = false;      // --mode
   bool timeline = false;  // --timeline
+  bool limbs = false;     // --limbs (a timeline then sets the body motion)
 };
 
 // The rules of the creature options against the other options of `pose` and `render` (kUsage

@@ -15,8 +15,10 @@
 #include "command.h"
 #include "creature_pose.h"
 #include "critter/asset/demo_creature.h"
+#include "critter/core/strings.h"
 #include "critter/creature/legacy/builtin_creatures.h"
 #include "critter/io/image/image_decoder.h"
+#include "demo_block.h"
 #include "demo_scene.h"
 #include "demo_zoo.h"
 #include "describe.h"
@@ -42,6 +44,12 @@ constexpr float kGroundRadius = 3.6f;
 // The zoo's blob shadows, lighter than the middle's: many creatures stand close together.
 constexpr float kZooShadowAlpha = 0.6f;
 constexpr vec4 kSky{0.74f, 0.84f, 0.93f, 1.0f};
+// The block character stands at the stage's right, turned toward the camera from a side view.
+constexpr vec3 kBlockPosition{2.5f, 0.0f, 0.3f};
+constexpr float kBlockHeading = -60.0f;
+constexpr const char* kBlockShows =
+    "walks with bending knees, jumps and lands in a crouch, climbs, swims the crawl, treads "
+    "water and does the breaststroke";
 
 // One zoo member ready to simulate: its built-in creature in its colour and its CreaturePose.
 struct ZooCreature {
@@ -107,6 +115,9 @@ int describe(const DemoOptions& o, std::ostream& out, std::ostream& err) {
     if (!c) return report(c.error(), err);
     reports.push_back(watch(*c->pose, std::clamp(o.frames, 1, 1000)));
   }
+  Result<std::unique_ptr<BlockDemo>> block = BlockDemo::create(kLoopSeconds);
+  if (!block) return report(block.error(), err);
+  const BlockReport shown = (*block)->watch(std::clamp(o.frames, 1, 1000));
   if (o.json) {
     nlohmann::ordered_json j = describe_json(*model, {}, diag.items());
     nlohmann::ordered_json members = nlohmann::ordered_json::array();
@@ -122,6 +133,14 @@ int describe(const DemoOptions& o, std::ostream& out, std::ostream& err) {
       members.push_back(std::move(e));
     }
     j["zoo"] = std::move(members);
+    nlohmann::ordered_json b;
+    b["name"] = "block character";
+    b["shows"] = kBlockShows;
+    b["poses"] = shown.poses;
+    b["max_knee"] = json_number(shown.max_knee);
+    b["max_elbow"] = json_number(shown.max_elbow);
+    b["max_drop"] = json_number(shown.max_drop);
+    j["block_character"] = std::move(b);
     out << j.dump(2) << "\n";
   } else {
     out << "critter demo: the built-in quadruped (a skinned box creature with walk and idle "
@@ -135,6 +154,10 @@ int describe(const DemoOptions& o, std::ostream& out, std::ostream& err) {
       for (const std::string& g : reports[i].gaits) out << " " << g;
       out << "\n";
     }
+    out << "\nthe block character (limb animator, creatures.md): " << kBlockShows << "; poses:";
+    for (const std::string& p : shown.poses) out << " " << p;
+    out << "; knees up to " << format_number(shown.max_knee) << " deg, elbows up to "
+        << format_number(shown.max_elbow) << " deg\n";
   }
   return kExitOk;
 }
@@ -162,9 +185,15 @@ int run_demo(const DemoOptions& o, std::ostream& out, std::ostream& err) {
     creatures.push_back(std::move(*c));
   }
 
+  Result<std::unique_ptr<BlockDemo>> block = BlockDemo::create(kLoopSeconds);
+  if (!block) return report(block.error(), err);
+
   Result<Picture> picture = Picture::create(size->first, size->second);
   if (!picture) return report(picture.error(), err);
   gl::Renderer& r = *picture->renderer;
+  Result<std::unique_ptr<gl::GpuModel>> gpu_block = r.upload((*block)->model(), io::decode_image);
+  if (!gpu_block) return report(gpu_block.error(), err);
+  anim::Instance block_instance((*block)->model());
   Result<std::unique_ptr<gl::GpuModel>> gpu_quadruped = r.upload(*quadruped, io::decode_image);
   Result<std::unique_ptr<gl::GpuModel>> gpu_blob = r.upload(*blob, io::decode_image);
   Result<std::unique_ptr<gl::GpuModel>> gpu_ground = r.upload(*ground, io::decode_image);
@@ -226,6 +255,15 @@ int run_demo(const DemoOptions& o, std::ostream& out, std::ostream& err) {
       c.shadow_alpha = kZooShadowAlpha;
       (void)r.submit(c);
     }
+
+    if (Status s = (*block)->advance_to(t); !s) return report(s.error(), err);
+    if (Status s = (*block)->place(block_instance); !s) return report(s.error(), err);
+    gl::RenderInstance bc = posed_instance(**gpu_block, block_instance);
+    bc.world_from_model = (*block)->placement(kBlockPosition, kBlockHeading);
+    bc.bounds = posed_bounds(block_instance);
+    bc.ground_height = 0.0f;
+    bc.shadow_alpha = kZooShadowAlpha;
+    (void)r.submit(bc);
 
     // The camera sways a little to either side of the stage's front and back.
     gl::OrbitCamera orbit;

@@ -26,6 +26,8 @@
 #include "critter/core/strings.h"
 #include "critter/io/load.h"
 #include "describe.h"
+#include "limb_pose.h"
+#include "limbs_arg.h"
 
 namespace critter::cli {
 namespace {
@@ -39,17 +41,19 @@ struct PoseOptions {
   LoadFlags load;
   ControllerFlags controller;
   CreatureFlags creature;
+  LimbFlags limbs;
   std::string timeline;
 };
 
-// Bones in file order: by source (glTF node) index where the format has one, else bone order.
+// Bones in file order: by source (glTF node) index where the format has one, else bone order;
+// bones without one (such as those --limbs adds) after those with one.
 std::vector<int> report_order(const Model& model) {
   const auto source = model.skeleton().source_indices();
   std::vector<int> order(source.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     const int sa = source[static_cast<std::size_t>(a)], sb = source[static_cast<std::size_t>(b)];
-    if (sa < 0 || sb < 0) return false;
+    if (sa < 0 || sb < 0) return sa >= 0 && sb < 0;
     return sa < sb;
   });
   return order;
@@ -178,6 +182,57 @@ nlohmann::json creature_json(const CreatureFrameInfo& info) {
           {"events", events}};
 }
 
+nlohmann::json limbs_json(LimbPose& limbs, nlohmann::json& frame) {
+  const creature::LimbAnimator& a = limbs.animator();
+  nlohmann::json list = nlohmann::json::array();
+  for (std::size_t i = 0; i < a.limbs().size(); ++i) {
+    const creature::Limb& l = a.limbs()[i];
+    const creature::LimbFrame& f = a.limb_frames()[i];
+    list.push_back({{"name", l.name},
+                    {"kind", creature::to_string(l.kind)},
+                    {"side", creature::to_string(l.side)},
+                    {"bend", json_number(f.bend)},
+                    {"pitch", json_number(f.pitch)},
+                    {"spread", json_number(f.spread)},
+                    {"end", json_vec(f.end)}});
+  }
+  nlohmann::json events = nlohmann::json::array();
+  for (const creature::StrokeEvent& e : limbs.take_events()) {
+    events.push_back({{"t", json_number(e.t)},
+                      {"limb", e.hand ? "hand" : "foot"},
+                      {"side", creature::to_string(e.side)},
+                      {"into", e.into},
+                      {"speed", json_number(e.speed)},
+                      {"pos", json_vec(e.pos)}});
+  }
+  frame["limbs"] = list;
+  frame["drop"] = json_number(a.drop());
+  frame["lean"] = json_number(a.lean());
+  frame["bank"] = json_number(a.bank());
+  frame["water_pose"] = creature::to_string(a.water_pose());
+  frame["events"] = events;
+  return frame;
+}
+
+void limbs_text(LimbPose& limbs, std::ostream& out) {
+  const creature::LimbAnimator& a = limbs.animator();
+  out << "  body: water pose " << creature::to_string(a.water_pose()) << ", drop "
+      << format_number(a.drop()) << ", lean " << format_number(a.lean()) << ", bank "
+      << format_number(a.bank()) << "\n";
+  for (std::size_t i = 0; i < a.limbs().size(); ++i) {
+    const creature::Limb& l = a.limbs()[i];
+    const creature::LimbFrame& f = a.limb_frames()[i];
+    out << "  limb " << l.name << "  bend " << format_number(f.bend) << "  pitch "
+        << format_number(f.pitch) << "  spread " << format_number(f.spread) << "  end "
+        << format_vec(f.end) << "\n";
+  }
+  for (const creature::StrokeEvent& e : limbs.take_events()) {
+    out << "  stroke at " << format_number(e.t) << " s: " << (e.hand ? "hand" : "foot") << " "
+        << creature::to_string(e.side) << (e.into ? " into" : " out of") << " the water at "
+        << format_vec(e.pos) << ", speed " << format_number(e.speed) << "\n";
+  }
+}
+
 // "four-legged: trot, phase 0.25, bob 0.01, death phase 0" for the text heading.
 std::string creature_heading(const CreatureFrameInfo& info) {
   return std::string(tools::to_string(info.kind)) + ": " + info.gait + ", phase " +
@@ -190,8 +245,13 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
                             .params = !o.controller.params.empty(),
                             .anim = !o.anim.empty(),
                             .mode = !o.mode.empty(),
-                            .timeline = !o.timeline.empty()};
+                            .timeline = !o.timeline.empty(),
+                            .limbs = o.limbs.limbs};
   if (Status s = check_creature_usage(o.creature, sources, o.file); !s)
+    return report(s.error(), err);
+  if (Status s = check_limb_usage(
+          o.limbs, !o.controller.config.empty() || !o.creature.creature.empty(), o.file);
+      !s)
     return report(s.error(), err);
   const bool creature = !o.creature.creature.empty();
   std::optional<CreatureSpec> spec;
@@ -239,11 +299,13 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = load_model(o.file, *load_options, &diag);
+  Result<Model> loaded =
+      tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs.limbs, &diag);
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
   std::optional<CreaturePose> simulated;
+  std::optional<LimbPose> limbs;
   int clip = -1;
   if (creature) {
     Result<CreaturePose> c =
@@ -265,6 +327,12 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     const Result<int> c = clip_from_arg(*model, o.anim, o.file);
     if (!c) return report(c.error(), err);
     clip = *c;
+    if (o.limbs.limbs && LimbPose::has_limbs(*model)) {
+      Result<LimbPose> l =
+          LimbPose::load(model, clip, o.limbs, timeline ? &*timeline : nullptr, o.file, nullptr);
+      if (!l) return report(l.error(), err);
+      limbs.emplace(std::move(*l));
+    }
   }
 
   const float default_time = controlled ? kDefaultSettleTime : 0.0f;
@@ -275,6 +343,23 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   anim::Instance inst(shown);
   nlohmann::json jtimes = nlohmann::json::array();
   for (float t : times) {
+    if (limbs) {
+      // One simulation through the times in order; an earlier time starts it again.
+      if (t < limbs->time()) {
+        if (Status s = limbs->restart(); !s) return report(s.error(), err);
+      }
+      if (Status s = limbs->advance_to(t); !s) return report(s.error(), err);
+      if (Status s = limbs->place(inst); !s) return report(s.error(), err);
+      if (o.json) {
+        nlohmann::json j = pose_json(inst, limbs->local_pose(), order, t);
+        jtimes.push_back(limbs_json(*limbs, j));
+      } else {
+        pose_text(inst, limbs->local_pose(), order, t,
+                  "clip time " + format_number(limbs->clip_time()) + " s", out);
+        limbs_text(*limbs, out);
+      }
+      continue;
+    }
     if (simulated) {
       // Each time is a fresh simulation from 0, as for a controller.
       if (Status s = simulated->restart(); !s) return report(s.error(), err);
@@ -357,6 +442,14 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
                           {"duration", json_number(c ? c->duration() : 0.0f)},
                           {"mode", tools::kPlaybackModeNames[mode]},
                           {"times", jtimes}};
+    if (limbs) {
+      nlohmann::json motion = nlohmann::json::array();
+      for (const std::string& m : o.limbs.motion) motion.push_back(m);
+      doc["limbs"] = true;
+      doc["motion"] = motion;
+      doc["timeline"] = o.timeline.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.timeline);
+      doc["step"] = json_number(static_cast<float>(kControllerStep));
+    }
     out << doc.dump(2) << "\n";
   }
   print_warnings(diag.items(), err);
@@ -382,10 +475,13 @@ Command add_pose_command(CLI::App& root) {
                 "Print JSON (with --config each time also lists the layers and the events fired, "
                 "which otherwise go to stderr)");
   add_load_flags(app, options->load);
+  add_limbs_flag(app, options->limbs.limbs);
   add_controller_flags(app, options->controller);
   add_creature_flags(app, options->creature);
+  add_motion_flag(app, options->limbs);
   add_timeline_flag(app, options->timeline);
-  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help());
+  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help() +
+              "\n" + tools::limb_motion_help());
   return Command{app, [options](std::ostream& out, std::ostream& err) {
                    return run_pose(*options, out, err);
                  }};

@@ -25,6 +25,8 @@
 #include "critter/io/load.h"
 #include "crowd_render.h"
 #include "label_font.h"
+#include "limb_pose.h"
+#include "limbs_arg.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -47,6 +49,7 @@ struct RenderOptions {
   int crowd = 0;
   ControllerFlags controller;
   CreatureFlags creature;
+  LimbFlags limbs;
   std::string timeline;
   std::string background = "sky";
   bool grid = false;
@@ -115,9 +118,15 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   const PoseSources sources{.config = !o.controller.config.empty(),
                             .params = !o.controller.params.empty(),
                             .anim = !o.anim.empty(),
-                            .timeline = !o.timeline.empty()};
+                            .timeline = !o.timeline.empty(),
+                            .limbs = o.limbs.limbs};
   if (Status s = check_creature_usage(o.creature, sources, "critter render"); !s)
     return report(s.error(), err);
+  if (Status s = check_limb_usage(
+          o.limbs, !o.controller.config.empty() || !o.creature.creature.empty(), "critter render");
+      !s) {
+    return report(s.error(), err);
+  }
   const bool creature = !o.creature.creature.empty();
   std::optional<CreatureSpec> spec;
   if (creature) {
@@ -175,11 +184,16 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Result<std::vector<io::TextureOverride>> textures = texture_overrides_from(o.textures);
   if (!textures) return report(textures.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = with_textures(load_model(o.file, *load_options, &diag), *textures);
+  Diagnostics limb_diag;
+  Result<Model> loaded =
+      tools::with_limbs(with_textures(load_model(o.file, *load_options, &diag), *textures),
+                        o.limbs.limbs, &limb_diag);
   if (!loaded) return report(loaded.error(), err);
+  for (const Warning& w : limb_diag.items()) err << w.to_string() << "\n";
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   std::optional<ControllerPose> controller;
   std::optional<CreaturePose> simulated;
+  std::optional<LimbPose> limbs;
   Result<int> clip = -1;
   if (creature) {
     Result<CreaturePose> c =
@@ -201,6 +215,12 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   } else {
     clip = clip_from_arg(*model, o.anim, o.file);
     if (!clip) return report(clip.error(), err);
+    if (o.limbs.limbs && LimbPose::has_limbs(*model)) {
+      Result<LimbPose> l =
+          LimbPose::load(model, *clip, o.limbs, timeline ? &*timeline : nullptr, o.file, nullptr);
+      if (!l) return report(l.error(), err);
+      limbs.emplace(std::move(*l));
+    }
   }
   const float duration =
       *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
@@ -262,6 +282,13 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   anim::Player player(shown);
   anim::Instance instance(shown);
   auto pose_frame = [&](std::size_t i) -> Status {
+    if (limbs) {
+      if (i == 0) {
+        if (Status s = limbs->restart(); !s) return s;
+      }
+      if (Status s = limbs->advance_to(times[i]); !s) return s;
+      return limbs->place(instance);
+    }
     if (simulated) {
       if (i == 0) {
         if (Status s = simulated->restart(); !s) return s;
@@ -429,11 +456,14 @@ Command add_render_command(CLI::App& root) {
                   "black, grey or sky (default)");
   app->add_flag("--grid", o->grid, "Draw a grid on the ground plane under the model");
   add_load_flags(app, o->load);
+  add_limbs_flag(app, o->limbs.limbs);
   add_texture_flag(app, o->textures);
   add_controller_flags(app, o->controller);
   add_creature_flags(app, o->creature);
+  add_motion_flag(app, o->limbs);
   add_timeline_flag(app, o->timeline);
-  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help());
+  app->footer(creature_state_help() + "\n" + legacy_driver_param_help() + "\n" + timeline_help() +
+              "\n" + tools::limb_motion_help());
   return Command{app,
                  [o](std::ostream& out, std::ostream& err) { return run_render(*o, out, err); }};
 }

@@ -4,6 +4,7 @@
 
 #include "../common/anim_args.h"
 #include "../common/creature_spec.h"
+#include "../common/limb_motion.h"
 #include "../common/param_arg.h"
 #include "critter/io/clip_ranges.h"
 #include "critter/io/texture_override.h"
@@ -35,6 +36,9 @@ int main(int argc, char** argv) {
                  "Skin to apply, as a game does: FILE on every material's base colour, or "
                  "MATERIAL=FILE on one material (repeatable; later ones win)")
       ->allow_extra_args(false);
+  app.add_flag("--limbs", o.limbs,
+               "Cut block limbs (Arm_Right, Arm_Left, Leg_Right, Leg_Left) at the knees and "
+               "elbows so they can bend");
   app.add_option("--rate", o.rate, "Playback rate")->check(CLI::NonNegativeNumber);
   app.add_flag("--ortho", o.orthographic, "Orthographic projection");
   app.add_flag("--cpu-skinning", o.cpu_skinning, "Skin on the CPU (reference path)");
@@ -67,7 +71,25 @@ int main(int argc, char** argv) {
                  "--help, e.g. speed=2, health=0, yaw=90, row=both)");
   app.add_option("--rig-param", o.creature.rig_params,
                  "Rig setting NAME=VALUE overriding the species preset (repeatable)");
+  app.add_option("--motion", o.motion,
+                 "With --limbs: body motion NAME=VALUE (repeatable; the names of critter pose "
+                 "--help, e.g. water=swim, speed=1.5, grounded=false)");
   CLI11_PARSE(app, argc, argv);
+  if (!o.motion.empty() && !o.limbs) {
+    std::fprintf(stderr,
+                 "critter-viewer: --motion sets the body motion of the limb animator; "
+                 "add --limbs\n");
+    return 2;
+  }
+  {
+    critter::tools::LimbMotion motion;
+    for (const std::string& m : o.motion) {
+      if (auto s = critter::tools::set_limb_motion(motion, m, "critter-viewer"); !s) {
+        std::fprintf(stderr, "critter-viewer: %s\n", s.error().to_string().c_str());
+        return 2;
+      }
+    }
+  }
   if (!mode.empty()) {
     o.mode = critter::tools::parse_playback_mode(mode);
     if (o.mode < 0) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../common/builtin_models.h"
+#include "critter/creature/limbs/split_limbs.h"
 
 namespace critter::viewer {
 namespace {
@@ -117,10 +118,41 @@ void Session::clear_morph_weights() {
   player_->clear_morph_weights();
 }
 
+Status Session::enable_limbs(const tools::LimbMotion& motion, Diagnostics* diag) {
+  creature::FoundLimbs found = creature::recover_limbs(*model_);
+  std::vector<creature::Limb> limbs = std::move(found.limbs);
+  if (limbs.empty()) {
+    Result<creature::LimbSplit> split = creature::split_limbs(*model_);
+    if (!split) return fail(split.error());
+    if (diag) {
+      for (const Warning& w : split->warnings) diag->warn(w.path, w.location, w.message);
+    }
+    if (split->limbs.empty()) return {};
+    limbs = std::move(split->limbs);
+    limbs_.reset();
+    instance_.reset();
+    player_.reset();
+    model_ = std::make_unique<Model>(std::move(split->model));
+    player_ = std::make_unique<anim::Player>(*model_);
+    instance_ = std::make_unique<anim::Instance>(*model_);
+    pinned_.assign(model_->meshes().size(), {});
+    clip_ = -1;
+  }
+  auto sim = tools::LimbSim::create(*model_, limbs);
+  if (!sim) return fail(sim.error());
+  limbs_ = std::move(*sim);
+  limbs_->set_motion(motion);
+  return {};
+}
+
 void Session::update(float dt) {
   player_->update(paused_ ? 0.0f : dt);
   // The player's pose and weights are sized for the model: the instance cannot refuse them.
   (void)instance_->pose(player_->local_pose(), player_->weights());
+  if (limbs_) {
+    (void)limbs_->step(paused_ ? 0.0f : dt, player_->local_pose(),
+                       instance_->writable_model_transforms());
+  }
   player_->drain([this](const anim::PlayerRecord& r) {
     const std::string clip_name = r.clip ? r.clip->name() : std::string();
     switch (r.kind) {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../common/limb_motion.h"
 #include "critter/anim/instance.h"
 #include "critter/anim/player.h"
 #include "critter/asset/model.h"
@@ -81,8 +82,17 @@ class Session {
   // Gives every mesh back to its animation and default weights.
   void clear_morph_weights();
 
-  // One frame: advances the player by dt seconds (0 while paused), poses the instance from it and
-  // logs the player's records.
+  // Runs the limb animator (creatures.md Part B) with `motion` after the player from the next
+  // update() on. A model split earlier (tools::with_limbs) keeps its limbs; any other is split and
+  // the player and instance are made anew over it (call before play()). A model without block
+  // limbs gets no animator (limbs() stays null; the finder's reasons go to `diag` when given).
+  // Errors: split_limbs' errors.
+  Status enable_limbs(const tools::LimbMotion& motion, Diagnostics* diag = nullptr);
+  // The limb animator, null unless enable_limbs() succeeded.
+  const tools::LimbSim* limbs() const { return limbs_.get(); }
+
+  // One frame: advances the player by dt seconds (0 while paused), poses the instance from it
+  // (then bends the limbs, with enable_limbs()) and logs the player's records.
   void update(float dt);
 
   // Readable lines for the player records so far, oldest first ("event step x1 @0.50",
@@ -100,6 +110,7 @@ class Session {
   bool paused_ = false;
   std::vector<std::vector<float>> pinned_;  // per mesh; empty when not pinned
   std::deque<std::string> log_;
+  std::unique_ptr<tools::LimbSim> limbs_;
 };
 
 }  // namespace critter::viewer

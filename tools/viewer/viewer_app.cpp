@@ -19,6 +19,7 @@
 
 #include "../common/anim_args.h"
 #include "../common/builtin_models.h"
+#include "../common/limbs_arg.h"
 #include "bone_overlay.h"
 #include "camera_control.h"
 #include "controller_panel.h"
@@ -93,6 +94,8 @@ class App {
                        : session_->model().bounds();
   }
   bool fail_open(const std::string& message);
+  // The plain path's model (--limbs applied, its warnings on stderr) in a new Session.
+  Result<std::unique_ptr<Session>> open_session(const std::string& path, Diagnostics* diag);
   void start_clip(const std::string& which);
   void frame(float dt);
   void draw_scene(int width, int height);
@@ -176,15 +179,39 @@ bool App::fail_open(const std::string& message) {
   return false;
 }
 
+Result<std::unique_ptr<Session>> App::open_session(const std::string& path, Diagnostics* diag) {
+  if (!options_.limbs) return Session::open(path, diag, load_options_, textures_);
+  // Only the split's warnings are printed here: the plain path shows none of the loader's.
+  Diagnostics limb_diag;
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(path, load_options_, diag), true, &limb_diag);
+  for (const Warning& w : limb_diag.items())
+    std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
+  if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
+  if (!model) return std::unexpected(std::move(model.error()));
+  return std::make_unique<Session>(std::move(*model));
+}
+
 bool App::open(const std::string& path, bool strict) {
   if (!config_path_.empty()) return open_with_config(path, config_path_, strict);
   if (!options_.creature.creature.empty()) return open_with_creature(path);
   Diagnostics diag;
-  auto session = Session::open(path, &diag, load_options_, textures_);
+  Result<std::unique_ptr<Session>> session = open_session(path, &diag);
   if (!session) {
     status_ = session.error().to_string();
     std::fprintf(stderr, "critter-viewer: %s\n", status_.c_str());
     return false;
+  }
+  if (options_.limbs) {
+    tools::LimbMotion motion;
+    for (const std::string& m : options_.motion) {
+      if (Status s = tools::set_limb_motion(motion, m, path); !s) {
+        return fail_open(s.error().to_string());
+      }
+    }
+    if (Status s = (*session)->enable_limbs(motion, &diag); !s) {
+      return fail_open(path + ": " + s.error().to_string());
+    }
   }
   auto gpu = renderer_->upload((*session)->model(), io::decode_image, &diag);
   if (!gpu) {
@@ -213,7 +240,8 @@ bool App::open(const std::string& path, bool strict) {
 bool App::open_with_config(const std::string& model_path, const std::string& config_path,
                            bool strict) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
@@ -262,7 +290,8 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
 
 bool App::open_with_creature(const std::string& model_path) {
   Diagnostics diag;
-  Result<Model> model = tools::load_model(model_path, load_options_, &diag);
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
   if (!model) return fail_open(model.error().to_string());
   auto panel = CreaturePanel::load(options_.creature,

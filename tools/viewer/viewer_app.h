@@ -41,6 +41,8 @@ struct ViewerOptions {
   // `critter render --texture` (io::parse_texture_override syntax, checked before run_viewer).
   std::vector<std::string> textures;
   float rate = 1.0f;
+  // --limbs: block limbs cut at the knees and elbows (tools::with_limbs) in every model opened.
+  bool limbs = false;
   bool orthographic = false;
   bool cpu_skinning = false;
   bool wireframe = false;
@@ -57,6 +59,9 @@ struct ViewerOptions {
   // legacy creature rig drives the model (requires `model`, excludes `config`); creature.creature
   // empty: no creature.
   tools::CreatureFlags creature;
+  // --motion NAME=VALUE (tools::set_limb_motion names, checked before run_viewer): with --limbs
+  // the limb animator bends the split limbs after the clip with this body motion.
+  std::vector<std::string> motion;
 };
 
 // Runs the viewer; returns the process exit code (0 on success, 1 when the window (or the

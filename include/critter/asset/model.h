@@ -68,6 +68,8 @@ class Model {
   friend Result<Model> build_model(RawModel, Diagnostics*);
   friend Result<Model> append_clips(const Model&, std::vector<RawClip>);
   friend Result<Model> replace_materials(const Model&, std::vector<Material>, std::vector<Image>);
+  friend Result<Model> append_joints(const Model&, std::vector<RawJoint>, std::vector<Mesh>,
+                                     std::vector<Skin>, Diagnostics*);
   std::string name_, format_, source_path_;
   Skeleton skeleton_;
   std::vector<Mesh> meshes_;
@@ -104,5 +106,15 @@ Result<Model> append_clips(const Model& model, std::vector<RawClip> clips);
 // kInvalid error at "/materials/<n>". `model` is not changed.
 Result<Model> replace_materials(const Model& model, std::vector<Material> materials,
                                 std::vector<Image> images);
+
+// A copy of `model` whose skeleton gains `joints` after its own and whose meshes and skins are
+// `meshes` and `skins` (a model transform that adds bones, such as the limb split). The model's
+// joints keep their indices, so its clips are kept as they are (the new joints have no tracks);
+// materials and images are kept too. `joints[i].parent` indexes the new skeleton and must be below
+// model.skeleton().joint_count() + i (parents first). Meshes and skins follow build_model's rules
+// and report its errors; rest transforms and bounds are recomputed. `model` is not changed.
+Result<Model> append_joints(const Model& model, std::vector<RawJoint> joints,
+                            std::vector<Mesh> meshes, std::vector<Skin> skins,
+                            Diagnostics* diag = nullptr);
 
 }  // namespace critter

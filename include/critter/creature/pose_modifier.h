@@ -29,6 +29,10 @@ struct PoseModifierFrame {
   // This frame's local pose, one Transform per skeleton joint, as the chain's source wrote it
   // (legacy rest-translation rule folded in); modify()'s model_transforms were computed from it.
   std::span<const Transform> local_pose;
+  // The placement model_transforms were computed with (LocalToModelJob's root and
+  // root_correction), for a modifier that recomputes them from a changed local pose.
+  mat4 root{1.0f};
+  mat4 root_correction{1.0f};
 };
 
 class PoseModifier {

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// `--limbs` with `--motion` and `--timeline` on `pose` and `render`, on Minetest Game's
+// character.b3d (Debian's minetest-data, installed by scripts/deps.sh).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/cli_runner.h"
+
+namespace critter {
+namespace {
+
+using test_support::CliTest;
+using test_support::contains;
+using test_support::RunResult;
+
+const char* const kCharacter =
+    "/usr/share/games/minetest/games/minetest_game/mods/player_api/models/character.b3d";
+
+class LimbsCliTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    ASSERT_TRUE(std::filesystem::exists(kCharacter)) << "scripts/deps.sh installs minetest-data";
+  }
+  nlohmann::json pose(const std::vector<std::string>& extra) const {
+    std::vector<std::string> args = {
+        "pose",        kCharacter, "--clips", "stand:0-79,walk:168-187",
+        "--clips-fps", "30",       "--limbs", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (r.exit_code != 0) return nlohmann::json::object();
+    return nlohmann::json::parse(r.out);
+  }
+  static const nlohmann::json& limb(const nlohmann::json& time, const std::string& name) {
+    for (const auto& l : time["limbs"]) {
+      if (l["name"] == name) return l;
+    }
+    static const nlohmann::json none;
+    return none;
+  }
+};
+
+TEST_F(LimbsCliTest, WalkBendsKneesAndElbows) {
+  std::vector<std::string> times = {"--anim", "walk"};
+  for (int i = 30; i < 90; ++i) {
+    times.push_back("--time");
+    times.push_back(std::to_string(static_cast<double>(i) / 60.0));
+  }
+  const nlohmann::json doc = pose(times);
+  ASSERT_EQ(doc["times"].size(), 60u);
+  EXPECT_EQ(doc["limbs"], true);
+  for (const char* name : {"Arm_Right", "Arm_Left", "Leg_Right", "Leg_Left"}) {
+    float lo = 1e9f, hi = -1e9f;
+    for (const auto& t : doc["times"]) {
+      const auto& l = limb(t, name);
+      ASSERT_TRUE(l.is_object()) << name;
+      lo = std::min(lo, l["bend"].get<float>());
+      hi = std::max(hi, l["bend"].get<float>());
+    }
+    EXPECT_GT(hi - lo, 8.0f) << name;
+    EXPECT_LT(hi, 80.0f) << name;
+    EXPECT_GE(lo, 0.0f) << name;
+  }
+  const auto& first = doc["times"][0];
+  EXPECT_EQ(limb(first, "Leg_Left")["kind"], "leg");
+  EXPECT_EQ(limb(first, "Arm_Right")["side"], "right");
+  EXPECT_EQ(first["water_pose"], "none");
+  EXPECT_EQ(first["limbs"][0]["end"].size(), 3u);
+}
+
+TEST_F(LimbsCliTest, TimelineFallThenLanding) {
+  const std::string timeline =
+      write_text("fall.json",
+                 R"({"keys": [{"t": 0, "state": {"grounded": false, "vy": -4}},
+                   {"t": 0.3, "state": {"vy": -11}},
+                   {"t": 1.2, "state": {"grounded": true, "vy": 0}}]})");
+  const nlohmann::json doc = pose({"--anim", "stand", "--timeline", timeline, "--time", "1.1",
+                                   "--time", "1.3", "--time", "2.5"});
+  ASSERT_EQ(doc["times"].size(), 3u);
+  const auto& falling = doc["times"][0];
+  const auto& landed = doc["times"][1];
+  const auto& later = doc["times"][2];
+  // Falling: the arms flail outward.
+  EXPECT_GT(limb(falling, "Arm_Left")["spread"].get<float>(), 20.0f);
+  // Landed hard: knees bent, the body lowered, the feet on the ground.
+  EXPECT_GT(limb(landed, "Leg_Left")["bend"].get<float>(), 45.0f);
+  EXPECT_GT(landed["drop"].get<float>(), 0.5f);
+  EXPECT_LT(later["drop"].get<float>(), 0.1f);
+  EXPECT_EQ(doc["timeline"], timeline);
+}
+
+TEST_F(LimbsCliTest, SwimStrokesAndEvents) {
+  const nlohmann::json doc =
+      pose({"--anim", "stand", "--motion", "water=tread", "--motion", "in_water=true", "--motion",
+            "water_level=11", "--time", "1", "--time", "3"});
+  ASSERT_EQ(doc["times"].size(), 2u);
+  EXPECT_EQ(doc["times"][1]["water_pose"], "tread");
+  std::size_t events = 0;
+  for (const auto& t : doc["times"]) {
+    for (const auto& e : t["events"]) {
+      ++events;
+      EXPECT_EQ(e["limb"], "hand");
+      EXPECT_TRUE(e["into"].is_boolean());
+      EXPECT_GT(e["speed"].get<float>(), 0.0f);
+    }
+  }
+  EXPECT_GT(events, 0u);
+  // Chosen, not forced: in water, not grounded and moving is the breaststroke.
+  const nlohmann::json chosen = pose({"--motion", "in_water=true", "--motion", "grounded=false",
+                                      "--motion", "speed=1.5", "--time", "1"});
+  EXPECT_EQ(chosen["times"][0]["water_pose"], "paddle");
+}
+
+TEST_F(LimbsCliTest, BadMotionIsAUsageError) {
+  RunResult r = run({"pose", kCharacter, "--limbs", "--motion", "vy=nan"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--motion: vy takes a finite number, not 'nan'")) << r.err;
+  r = run({"pose", kCharacter, "--limbs", "--motion", "vz=1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "unknown motion 'vz' (did you mean vy")) << r.err;
+  r = run({"pose", kCharacter, "--limbs", "--motion", "water=dive"});
+  EXPECT_TRUE(contains(r.err, "water takes none, swim, tread, paddle or climb")) << r.err;
+  r = run({"pose", kCharacter, "--motion", "vy=1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err,
+                       "--motion: --motion sets the body motion of the limb animator; add "
+                       "--limbs"))
+      << r.err;
+  const std::string timeline =
+      write_text("bad.json", R"({"keys": [{"t": 0, "state": {"grounded": 3}}]})");
+  r = run({"pose", kCharacter, "--limbs", "--timeline", timeline});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.err, "/keys/0/state/grounded: grounded takes true or false")) << r.err;
+}
+
+TEST_F(LimbsCliTest, ModelWithoutLimbsIsPosedAsItIsWithAWarning) {
+  const RunResult r =
+      run({"pose", "builtin:four-legged", "--limbs", "--motion", "vy=-4", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "the model has no block limbs to split")) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(doc["times"][0].contains("limbs"));
+}
+
+TEST_F(LimbsCliTest, MotionNeedsAClip) {
+  const RunResult r =
+      run({"pose", kCharacter, "--limbs", "--creature", "human", "--motion", "vy=1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--motion drives the limb animator after a clip (--anim)")) << r.err;
+}
+
+TEST_F(LimbsCliTest, RenderWalkWithLimbs) {
+  const std::string out = (dir_ / "walk.png").string();
+  const RunResult r =
+      run({"render", kCharacter, "--clips", "walk:168-187", "--clips-fps", "30", "--anim", "walk",
+           "--limbs", "--time", "0.4", "--size", "64x64", "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(out));
+}
+
+TEST_F(CliTest, DemoBlockCharacterBendsLandsClimbsAndSwims) {
+  const RunResult r = run({"demo", "--info", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& b = j["block_character"];
+  ASSERT_TRUE(b.is_object()) << r.out;
+  for (const char* pose : {"none", "climb", "swim", "tread", "paddle"}) {
+    EXPECT_NE(std::find(b["poses"].begin(), b["poses"].end(), pose), b["poses"].end()) << pose;
+  }
+  EXPECT_GT(b["max_knee"].get<float>(), 40.0f);
+  EXPECT_GT(b["max_elbow"].get<float>(), 30.0f);
+  EXPECT_GT(b["max_drop"].get<float>(), 0.3f);  // the landing crouch lowered the body
+}
+
+}  // namespace
+}  // namespace critter
