@@ -58,8 +58,9 @@ TEST_F(LimbsFlagTest, ModelWithoutLimbsConvertsUnchangedWithTheWarning) {
   const std::string out = (dir_ / "figure.glb").string();
   const RunResult r = run({"convert", in, "--limbs", "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, in + ": warning: no joint named 'Arm_Right', 'Arm_Left', 'Leg_Right', "
-                        "'Leg_Left': the model has no block limbs to split\n");
+  EXPECT_EQ(r.err, "critter: " + in +
+                       ": warning: no joint named 'Arm_Right', 'Arm_Left', 'Leg_Right', "
+                       "'Leg_Left': the model has no block limbs to split\n");
   auto a = critter::io::load(in);
   auto b = critter::io::load(out);
   ASSERT_TRUE(a && b);
