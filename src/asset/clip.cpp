@@ -195,6 +195,14 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
                            [](const Clip::LinearBatch& b) { return b.joints[0]; });
 }
 
+std::size_t Clip::byte_size() const {
+  return tracks_.size() * sizeof(Track) + times_.size() * sizeof(float) +
+         values_.size() * sizeof(float) + timelines_.size() * sizeof(Timeline) +
+         track_timelines_.size() * sizeof(std::uint32_t) +
+         linear_batches_.size() * sizeof(LinearBatch) + batch_values_.size() * sizeof(float) +
+         (other_tracks_.size() + weight_tracks_.size()) * sizeof(std::uint32_t);
+}
+
 Result<Clip> build_clip(const RawClip& raw, int joint_count,
                         std::span<const std::size_t> morph_counts, std::string_view path) {
   const std::string file(path);

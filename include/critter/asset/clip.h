@@ -114,6 +114,9 @@ class Clip {
   // need not start those joints from the rest pose.
   std::uint32_t animated_joint_prefix() const { return animated_prefix_; }
 
+  // Bytes of the clip's arrays (tracks, key times and values, and the sampling index above).
+  std::size_t byte_size() const;
+
  private:
   friend Result<Clip> build_clip(const RawClip&, int, std::span<const std::size_t>,
                                  std::string_view);

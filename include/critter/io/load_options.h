@@ -33,6 +33,12 @@ struct LoadOptions {
   // n frames lasts n / clips_fps seconds (Minetest plays its ranges at 30 fps whatever the file
   // declares). 0 = the file's own rate; otherwise finite and > 0.
   double clips_fps = 0.0;
+  // Compact clips (asset/compact_clip.h): > 0 builds a compact form of every clip after loading,
+  // within this error bound relative to the character's size (critter::character_size), and
+  // players sample those. 0 (the default) keeps the exact authored keys only, so that poses equal
+  // the file's keys to the last bit; a .crit file's stored compact clips are then dropped.
+  // Otherwise finite and > 0.
+  double compact_tolerance = 0.0;
 };
 
 }  // namespace critter::io
