@@ -14,6 +14,7 @@
 
 #include "critter/core/strings.h"
 #include "critter/io/assimp/assimp_importer.h"
+#include "critter/io/crit/crit_file.h"
 #include "critter/io/gltf/gltf_reader.h"
 #include "critter/io/insomniac/insomniac_reader.h"
 
@@ -127,6 +128,8 @@ Result<Model> load_any(std::string_view path, const LoadOptions& options, Diagno
                                 " (a glTF file is named .gltf)"));
     }
   }
+  if (const auto head = read_head(file); ext == "crit" || (head && looks_like_crit(*head)))
+    return load_crit(path, options.max_file_bytes);
   // The glTF reader reports a missing file itself.
   if (ext == "gltf" || ext == "glb") return load_gltf(path, options, diag);
   std::error_code ec;
