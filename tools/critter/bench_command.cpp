@@ -165,9 +165,11 @@ int run_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
       }
     }
   }
-  const anim::BlendingLayer layers[2] = {
-      {.mode = anim::LayerBlendMode::kOverride, .pose = pose_a, .weight = 1.0f},
-      {.mode = anim::LayerBlendMode::kOverride, .pose = pose_b, .weight = 0.5f}};
+  anim::BlendingLayer layers[2];
+  layers[0].pose = pose_a;
+  layers[0].weight = 1.0f;
+  layers[1].pose = pose_b;
+  layers[1].weight = 0.5f;
   const anim::BlendingJob blend{.layers = layers,
                                 .rest = rest,
                                 .default_weights = layout.defaults,
@@ -198,15 +200,14 @@ int run_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
         for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
           const std::size_t count = mesh.parts[p].vertex_count();
           const bool has_normals = !mesh.parts[p].streams.normals.empty();
-          const deform::SkinMeshPartJob job{
-              .model = &model,
-              .mesh = m,
-              .part = p,
-              .model_transforms = model_space,
-              .palette = palette,
-              .out_positions = std::span<vec3>(positions).subspan(at, count),
-              .out_normals =
-                  has_normals ? std::span<vec3>(normals).subspan(at, count) : std::span<vec3>()};
+          deform::SkinMeshPartJob job;
+          job.model = &model;
+          job.mesh = m;
+          job.part = p;
+          job.model_transforms = model_space;
+          job.palette = palette;
+          job.out_positions = std::span<vec3>(positions).subspan(at, count);
+          if (has_normals) job.out_normals = std::span<vec3>(normals).subspan(at, count);
           (void)job.run();
           at += count;
         }

@@ -53,7 +53,8 @@ struct LoadFlags {
   int look = 0;                     // --look N (Insomniac .model)
   int lod = 0;                      // --lod N (Insomniac .model)
   std::string game;                 // --game msmr|mm|rcra|so (headerless Insomniac .model)
-  double compact = 0.0;             // --compact[=TOL] (relative tolerance; 0 = exact clips)
+  bool compact = false;             // --compact[=TOL]: play compact clips
+  std::string compact_tolerance;    // its TOL; empty = 1e-4
 };
 
 // Registers --allow-outside-uris, --clips, --clips-fps, --look, --lod, --game and --compact on
