@@ -125,11 +125,11 @@ TEST_F(ConvertTest, UsageErrors) {
        "convert:-o: -o names one output; use --out-dir DIR for 2 inputs\n"},
       {{"convert", in, "-o", (out_ / "x.fbx").string()},
        "convert:-o: cannot tell the format of '" + (out_ / "x.fbx").string() +
-           "': use a .glb, .gltf or .obj name or --format\n"},
+           "': use a .glb, .gltf, .obj or .crit name or --format\n"},
       {{"convert", in, "-o", glb, "--format", "obj"},
        "convert:-o: '" + glb + "' does not match --format obj\n"},
       {{"convert", in, "-o", glb, "--format", "fbx"},
-       "convert:--format: unknown format 'fbx' (glb, gltf or obj)\n"},
+       "convert:--format: unknown format 'fbx' (glb, gltf, obj or crit)\n"},
       {{"convert", in, "-o", glb, "--anim", "0"},
        "convert:--anim: --anim and --time pose an OBJ export; glTF keeps every animation\n"},
       {{"convert", in, "-o", (out_ / "x.obj").string(), "--time", "1"},
