@@ -41,7 +41,7 @@ TEST_F(BenchCommandTest, PrintsATableAndRefusesBadArguments) {
   r = run({"bench", shared_model("RiggedFigure/RiggedFigure.glb"), "--iterations", "0"});
   EXPECT_EQ(r.exit_code, 2);
   r = run({"bench", shared_model("RiggedFigure/RiggedFigure.glb"), "--clip", "nope"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   r = run({"bench", (dir_ / "missing.glb").string()});
   EXPECT_EQ(r.exit_code, 1);
 }

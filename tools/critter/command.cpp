@@ -41,11 +41,11 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
       ->check(CLI::NonNegativeNumber);
   app->add_option("--game", flags.game,
                   "Insomniac .model without a header: msmr, mm, rcra or so (default: detect)");
-  app->add_option("--compact", flags.compact_tolerance,
-                  "Play compact clips: keys reduced and quantised within TOL times the "
-                  "character's size (--compact alone: 1e-4); default: the exact keys")
-      ->expected(0, 1)
-      ->each([&flags](const std::string&) { flags.compact = true; });
+  flags.compact =
+      app->add_option("--compact", flags.compact_tolerance,
+                      "Play compact clips: keys reduced and quantised within TOL times the "
+                      "character's size (--compact alone: 1e-4); default: the exact keys")
+          ->expected(0, 1);
 }
 
 Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
@@ -54,7 +54,7 @@ Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
   options.look = flags.look;
   options.lod = flags.lod;
   options.game = flags.game;
-  if (flags.compact) {
+  if (flags.compact != nullptr && flags.compact->count() > 0) {
     double tolerance = 1e-4;
     const std::string& text = flags.compact_tolerance;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), tolerance);

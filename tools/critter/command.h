@@ -53,8 +53,8 @@ struct LoadFlags {
   int look = 0;                     // --look N (Insomniac .model)
   int lod = 0;                      // --lod N (Insomniac .model)
   std::string game;                 // --game msmr|mm|rcra|so (headerless Insomniac .model)
-  bool compact = false;             // --compact[=TOL]: play compact clips
-  std::string compact_tolerance;    // its TOL; empty = 1e-4
+  const CLI::Option* compact = nullptr;  // --compact[=TOL]: given when its count() > 0
+  std::string compact_tolerance;         // its TOL; empty = 1e-4
 };
 
 // Registers --allow-outside-uris, --clips, --clips-fps, --look, --lod, --game and --compact on
