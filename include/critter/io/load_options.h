@@ -35,9 +35,9 @@ struct LoadOptions {
   double clips_fps = 0.0;
   // Compact clips (asset/compact_clip.h): > 0 builds a compact form of every clip after loading,
   // within this error bound relative to the character's size (critter::character_size), and
-  // players sample those. 0 (the default) keeps the exact authored keys only, so that poses equal
-  // the file's keys to the last bit; a .crit file's stored compact clips are then dropped.
-  // Otherwise finite and > 0.
+  // players sample those. 0 (the default) keeps the clips as the file has them: the exact
+  // authored keys only, so that poses equal the file's keys to the last bit, except for a .crit
+  // file written with compact clips, which keeps them. Otherwise finite and > 0.
   double compact_tolerance = 0.0;
 };
 
