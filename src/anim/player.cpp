@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "critter/anim/transform_blend.h"
@@ -33,9 +34,13 @@ Player::Player(const Model& model) : model_(&model), layout_(MorphLayout::of(mod
   const auto rest = model.skeleton().rest_pose();
   rest_.assign(rest.begin(), rest.end());
   for (const Clip& clip : model.clips()) max_tracks_ = std::max(max_tracks_, clip.tracks().size());
+  std::size_t max_compact_tracks = 0;
+  for (const CompactClip& clip : model.compact_clips())
+    max_compact_tracks = std::max(max_compact_tracks, clip.tracks().size());
   for (Slot* slot : {&current_, &source_}) {
     slot->head = Playhead(kInitialEvents);
     slot->context = SamplingContext(max_tracks_);
+    slot->compact_context = CompactSamplingContext(max_compact_tracks);
     slot->locals = rest_;
     slot->weights = layout_.defaults;
   }
@@ -165,6 +170,24 @@ void Player::end_current() {
 }
 
 void Player::sample(Slot& slot) {
+  // A clip of the model plays from its compact form when the model has one.
+  const Clip* clip = slot.head.clip();
+  const auto clips = model_->clips();
+  const auto compact = model_->compact_clips();
+  const std::less<const Clip*> before;
+  if (!compact.empty() && !before(clip, clips.data()) &&
+      before(clip, clips.data() + clips.size())) {
+    const CompactSamplingJob job{.clip = &compact[static_cast<std::size_t>(clip - clips.data())],
+                                 .time = slot.head.clip_time(),
+                                 .context = &slot.compact_context,
+                                 .rest = rest_,
+                                 .default_weights = layout_.defaults,
+                                 .weight_offsets = layout_.offsets,
+                                 .output = slot.locals,
+                                 .output_weights = slot.weights};
+    if (job.run()) slot.dirty = false;
+    return;
+  }
   const SamplingJob job{.clip = slot.head.clip(),
                         .time = slot.head.clip_time(),
                         .context = &slot.context,

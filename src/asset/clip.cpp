@@ -195,6 +195,140 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
                            [](const Clip::LinearBatch& b) { return b.joints[0]; });
 }
 
+std::size_t Clip::byte_size() const {
+  return tracks_.size() * sizeof(Track) + times_.size() * sizeof(float) +
+         values_.size() * sizeof(float) + timelines_.size() * sizeof(Timeline) +
+         track_timelines_.size() * sizeof(std::uint32_t) +
+         linear_batches_.size() * sizeof(LinearBatch) + batch_values_.size() * sizeof(float) +
+         (other_tracks_.size() + weight_tracks_.size()) * sizeof(std::uint32_t);
+}
+
+ClipParts Clip::parts() const {
+  return ClipParts{name_,         duration_,     tracks_,          times_,
+                   values_,       timelines_,    track_timelines_, linear_batches_,
+                   batch_values_, other_tracks_, weight_tracks_};
+}
+
+namespace {
+
+bool all_finite_floats(std::span<const float> values) {
+  std::uint32_t carry = 0;
+  for (const float v : values)
+    carry |= (std::bit_cast<std::uint32_t>(v) & 0x7f800000u) + 0x00800000u;
+  return (carry & 0x80000000u) == 0;
+}
+
+bool non_decreasing(std::span<const float> times) {
+  bool decreasing = false;
+  for (std::size_t k = 1; k < times.size(); ++k) decreasing |= times[k] < times[k - 1];
+  return !decreasing;
+}
+
+}  // namespace
+
+Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
+                              std::span<const std::size_t> morph_counts, std::string_view path) {
+  const std::string file(path);
+  const auto bad = [&](const std::string& where, const std::string& msg) {
+    return fail(Error::at(ErrorCode::kInvalid, file, where, msg));
+  };
+  if (!std::isfinite(p.duration) || p.duration < 0.0f)
+    return bad("duration", "not a finite time >= 0");
+  if (!all_finite_floats(p.times) || !all_finite_floats(p.values) ||
+      !all_finite_floats(p.batch_values))
+    return bad("values", "a key time or value is not finite");
+  Clip clip;
+  const auto joints = static_cast<std::size_t>(std::max(joint_count, 0));
+  std::vector<std::uint8_t> channels(joints, 0);
+  for (std::size_t i = 0; i < p.tracks.size(); ++i) {
+    const Track& t = p.tracks[i];
+    const std::string where = "tracks/" + std::to_string(i);
+    if (static_cast<unsigned>(t.interpolation) > 2u || static_cast<unsigned>(t.target) > 3u)
+      return bad(where, "unknown interpolation or target");
+    if (t.key_count == 0) return bad(where, "track has no keys");
+    if (std::uint64_t{t.key_begin} + t.key_count > p.times.size())
+      return bad(where, "keys run past the key times");
+    if (std::uint64_t{t.value_begin} + std::uint64_t{t.key_count} * t.stride() > p.values.size())
+      return bad(where, "values run past the key values");
+    if (t.index < 0) return bad(where, "negative index");
+    const auto index = static_cast<std::size_t>(t.index);
+    if (t.target == TrackTarget::kWeights) {
+      if (index >= morph_counts.size() || t.components != morph_counts[index] || t.components == 0)
+        return bad(where, "weights track does not match a mesh's morph targets");
+    } else {
+      if (index >= joints) return bad(where, "track targets a joint outside the skeleton");
+      if (t.components != (t.target == TrackTarget::kRotation ? 4u : 3u))
+        return bad(where, "wrong component count");
+      clip.max_joint_ = std::max(clip.max_joint_, t.index);
+    }
+    if (!non_decreasing(std::span<const float>(p.times).subspan(t.key_begin, t.key_count)))
+      return bad(where, "key times decrease");
+  }
+  for (std::size_t i = 0; i < p.timelines.size(); ++i) {
+    const Timeline& tl = p.timelines[i];
+    if (tl.key_count == 0 || std::uint64_t{tl.key_begin} + tl.key_count > p.times.size())
+      return bad("timelines/" + std::to_string(i), "timeline outside the key times");
+    if (!non_decreasing(std::span<const float>(p.times).subspan(tl.key_begin, tl.key_count)))
+      return bad("timelines/" + std::to_string(i), "key times decrease");
+  }
+  if (p.track_timelines.size() != p.tracks.size())
+    return bad("track_timelines", "one timeline per track expected");
+  for (std::size_t i = 0; i < p.tracks.size(); ++i) {
+    if (p.track_timelines[i] >= p.timelines.size() ||
+        p.timelines[p.track_timelines[i]].key_count != p.tracks[i].key_count)
+      return bad("track_timelines/" + std::to_string(i), "timeline does not match the track");
+  }
+  for (std::size_t i = 0; i < p.linear_batches.size(); ++i) {
+    const LinearBatch& b = p.linear_batches[i];
+    const std::string where = "linear_batches/" + std::to_string(i);
+    if (b.target != TrackTarget::kTranslation && b.target != TrackTarget::kRotation &&
+        b.target != TrackTarget::kScale)
+      return bad(where, "batch target is not T, R or S");
+    if (b.lanes < 1 || b.lanes > 4 || b.timeline >= p.timelines.size())
+      return bad(where, "lanes or timeline out of range");
+    const std::uint64_t floats = std::uint64_t{p.timelines[b.timeline].key_count} * 4 *
+                                 (b.target == TrackTarget::kRotation ? 4u : 3u);
+    if (std::uint64_t{b.value_begin} + floats > p.batch_values.size())
+      return bad(where, "values run past the batch values");
+    for (int lane = 0; lane < 4; ++lane) {
+      if (b.joints[lane] < 0 || static_cast<std::size_t>(b.joints[lane]) >= joints)
+        return bad(where, "batch targets a joint outside the skeleton");
+    }
+    for (int lane = 0; lane < b.lanes; ++lane)
+      channels[static_cast<std::size_t>(b.joints[lane])] |=
+          static_cast<std::uint8_t>(1u << static_cast<unsigned>(b.target));
+    clip.max_joint_ =
+        std::max({clip.max_joint_, b.joints[0], b.joints[1], b.joints[2], b.joints[3]});
+  }
+  for (const std::uint32_t i : p.other_tracks) {
+    if (i >= p.tracks.size()) return bad("other_tracks", "names no track");
+    const Track& t = p.tracks[i];
+    if (t.target != TrackTarget::kWeights)
+      channels[static_cast<std::size_t>(t.index)] |=
+          static_cast<std::uint8_t>(1u << static_cast<unsigned>(t.target));
+  }
+  for (const std::uint32_t i : p.weight_tracks) {
+    if (i >= p.tracks.size() || p.tracks[i].target != TrackTarget::kWeights)
+      return bad("weight_tracks", "names no weights track");
+  }
+  // The sampler skips the rest pose below the prefix, so it counts only joints whose three
+  // channels are written by what the sampler runs (batches and other tracks).
+  while (clip.animated_prefix_ < joints && channels[clip.animated_prefix_] == 7u)
+    ++clip.animated_prefix_;
+  clip.name_ = std::move(p.name);
+  clip.duration_ = p.duration;
+  clip.tracks_ = std::move(p.tracks);
+  clip.times_ = std::move(p.times);
+  clip.values_ = std::move(p.values);
+  clip.timelines_ = std::move(p.timelines);
+  clip.track_timelines_ = std::move(p.track_timelines);
+  clip.linear_batches_ = std::move(p.linear_batches);
+  clip.batch_values_ = std::move(p.batch_values);
+  clip.other_tracks_ = std::move(p.other_tracks);
+  clip.weight_tracks_ = std::move(p.weight_tracks);
+  return clip;
+}
+
 Result<Clip> build_clip(const RawClip& raw, int joint_count,
                         std::span<const std::size_t> morph_counts, std::string_view path) {
   const std::string file(path);

@@ -345,7 +345,65 @@ Result<Model> append_clips(const Model& model, std::vector<RawClip> clips) {
   out.rest_model_ = model.rest_model_;
   out.bounds_ = model.bounds_;
   out.sphere_ = model.sphere_;
+  out.compact_clips_ = model.compact_clips_;
   return out;
+}
+
+float character_size(const Model& model) {
+  Aabb joints;
+  for (const mat4& m : model.rest_model_transforms()) joints.expand(vec3(m[3]));
+  float size = 0.0f;
+  if (!model.bounds().empty()) size = glm::length(model.bounds().extent());
+  if (!joints.empty()) size = std::max(size, glm::length(joints.extent()));
+  return size > 0.0f && std::isfinite(size) ? size : 1.0f;
+}
+
+Result<Model> with_compact_clips(Model model, float relative_tolerance,
+                                 std::vector<CompactClipStats>* stats) {
+  if (!(std::isfinite(relative_tolerance) && relative_tolerance > 0.0f))
+    return fail(Error::at(ErrorCode::kUsage, "compact", "", "tolerance must be finite and > 0"));
+  const float size = character_size(model);
+  const CompactOptions options{.tolerance = relative_tolerance * size,
+                               .virtual_distance = 0.01f * size};
+  std::vector<std::size_t> morph_counts;
+  for (const Mesh& mesh : model.meshes_) morph_counts.push_back(mesh.default_weights.size());
+  const std::string& path = model.source_path_.empty() ? model.name_ : model.source_path_;
+  std::vector<CompactClip> compact;
+  compact.reserve(model.clips_.size());
+  if (stats) stats->clear();
+  for (std::size_t i = 0; i < model.clips_.size(); ++i) {
+    CompactClipStats s;
+    auto c = build_compact_clip(model.clips_[i], model.skeleton_, model.rest_model_, morph_counts,
+                                options, &s);
+    if (!c) {
+      Error e = c.error();
+      e.path = path;
+      e.location = "/clips/" + str(i);
+      return fail(std::move(e));
+    }
+    compact.push_back(std::move(*c));
+    if (stats) stats->push_back(s);
+  }
+  model.compact_clips_ = std::move(compact);
+  return model;
+}
+
+Model assemble_model(ModelParts parts) {
+  Model m;
+  m.name_ = std::move(parts.name);
+  m.format_ = std::move(parts.format);
+  m.source_path_ = std::move(parts.source_path);
+  m.skeleton_ = std::move(parts.skeleton);
+  m.meshes_ = std::move(parts.meshes);
+  m.skins_ = std::move(parts.skins);
+  m.clips_ = std::move(parts.clips);
+  m.compact_clips_ = std::move(parts.compact_clips);
+  m.materials_ = std::move(parts.materials);
+  m.images_ = std::move(parts.images);
+  m.rest_model_ = std::move(parts.rest_model);
+  m.bounds_ = parts.bounds;
+  m.sphere_ = parts.sphere;
+  return m;
 }
 
 Result<Model> replace_materials(const Model& model, std::vector<Material> materials,

@@ -114,4 +114,27 @@ Result<Skeleton> build_skeleton(const RawSkeleton& raw, std::vector<int>* remap,
   return s;
 }
 
+Result<Skeleton> Skeleton::from_parts(std::vector<std::int16_t> parents,
+                                      std::vector<std::string> names, std::vector<Transform> rest,
+                                      std::vector<std::int32_t> source_indices,
+                                      std::string_view path) {
+  const std::string file(path);
+  if (parents.size() > static_cast<std::size_t>(kMaxJoints) || names.size() != parents.size() ||
+      rest.size() != parents.size() || source_indices.size() != parents.size())
+    return fail(Error::at(ErrorCode::kInvalid, file, "joints", "joint arrays differ in size"));
+  for (std::size_t j = 0; j < parents.size(); ++j) {
+    const Transform& t = rest[j];
+    if (parents[j] < -1 || parents[j] >= static_cast<std::int64_t>(j) ||
+        !all_finite(t.translation) || !all_finite(t.rotation) || !all_finite(t.scale))
+      return fail(Error::at(ErrorCode::kInvalid, file, "joints/" + std::to_string(j),
+                            "parent after the joint or rest transform not finite"));
+  }
+  Skeleton s;
+  s.parents_ = std::move(parents);
+  s.names_ = std::move(names);
+  s.rest_ = std::move(rest);
+  s.source_ = std::move(source_indices);
+  return s;
+}
+
 }  // namespace critter

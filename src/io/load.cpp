@@ -2,6 +2,7 @@
 #include "critter/io/load.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,7 @@
 
 #include "critter/core/strings.h"
 #include "critter/io/assimp/assimp_importer.h"
+#include "critter/io/crit/crit_file.h"
 #include "critter/io/gltf/gltf_reader.h"
 #include "critter/io/insomniac/insomniac_reader.h"
 
@@ -88,7 +90,27 @@ std::string describe_extension(const std::string& ext) {
 
 }  // namespace
 
+namespace {
+
+Result<Model> load_any(std::string_view path, const LoadOptions& options, Diagnostics* diag);
+
+}  // namespace
+
 Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostics* diag) {
+  if (options.compact_tolerance != 0.0 &&
+      !(std::isfinite(options.compact_tolerance) && options.compact_tolerance > 0.0))
+    return fail(Error::at(ErrorCode::kUsage, std::string(path), "",
+                          "the compact tolerance must be a finite number > 0"));
+  auto model = load_any(path, options, diag);
+  if (!model) return model;
+  if (options.compact_tolerance > 0.0)
+    return with_compact_clips(std::move(*model), static_cast<float>(options.compact_tolerance));
+  return model;
+}
+
+namespace {
+
+Result<Model> load_any(std::string_view path, const LoadOptions& options, Diagnostics* diag) {
   const std::string file(path);
   const std::string ext = lower_extension(path);
   // Content that cannot be a model is refused whatever the name says: a PNG named .obj would
@@ -106,6 +128,8 @@ Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostic
                                 " (a glTF file is named .gltf)"));
     }
   }
+  if (const auto head = read_head(file); ext == "crit" || (head && looks_like_crit(*head)))
+    return load_crit(path, options.max_file_bytes);
   // The glTF reader reports a missing file itself.
   if (ext == "gltf" || ext == "glb") return load_gltf(path, options, diag);
   std::error_code ec;
@@ -122,5 +146,7 @@ Result<Model> load(std::string_view path, const LoadOptions& options, Diagnostic
       ErrorCode::kUnsupported, file, "",
       "no reader for '" + (ext.empty() ? std::string("(no extension)") : "." + ext) + "' files"));
 }
+
+}  // namespace
 
 }  // namespace critter::io

@@ -130,11 +130,11 @@ TEST_F(ConvertTest, UsageErrors) {
        "critter: -o: -o names one output; use --out-dir DIR for 2 inputs\n"},
       {{"convert", in, "-o", (out_ / "x.fbx").string()},
        "critter: -o: cannot tell the format of '" + (out_ / "x.fbx").string() +
-           "': use a .glb, .gltf or .obj name or --format\n"},
+           "': use a .glb, .gltf, .obj or .crit name or --format\n"},
       {{"convert", in, "-o", glb, "--format", "obj"},
        "critter: -o: '" + glb + "' does not match --format obj\n"},
       {{"convert", in, "-o", glb, "--format", "fbx"},
-       "critter: --format: unknown format 'fbx' (glb, gltf or obj)\n"},
+       "critter: --format: unknown format 'fbx' (glb, gltf, obj or crit)\n"},
       {{"convert", in, "-o", glb, "--anim", "0"},
        "critter: --anim: --anim and --time pose an OBJ export; glTF keeps every animation\n"},
       {{"convert", in, "-o", (out_ / "x.obj").string(), "--time", "1"},

@@ -17,7 +17,7 @@ using critter::test_support::RunResult;
 using critter::test_support::slurp;
 
 const char* const kDoc = CRITTER_SOURCE_DIR "/docs/cli.md";
-const char* const kCommands[] = {"info", "pose", "render", "convert", "check", "demo"};
+const char* const kCommands[] = {"info", "pose", "render", "convert", "check", "demo", "bench"};
 
 // The long flags of a CLI11 help text: the first word of each option line ("  -o,--output TEXT"
 // gives "--output"), --help left out. A wrapped description that happens to start with a flag

@@ -67,6 +67,11 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
       ->check(CLI::NonNegativeNumber);
   app->add_option("--game", flags.game,
                   "Insomniac .model without a header: msmr, mm, rcra or so (default: detect)");
+  flags.compact =
+      app->add_option("--compact", flags.compact_tolerance,
+                      "Play compact clips: keys reduced and quantised within TOL times the "
+                      "character's size (--compact alone: 1e-4); default: the exact keys")
+          ->expected(0, 1);
 }
 
 Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
@@ -77,6 +82,16 @@ Result<io::LoadOptions> load_options_from(const LoadFlags& flags) {
   options.look = flags.look;
   options.lod = flags.lod;
   options.game = flags.game;
+  if (flags.compact != nullptr && flags.compact->count() > 0) {
+    double tolerance = 1e-4;
+    const std::string& text = flags.compact_tolerance;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), tolerance);
+    if (!text.empty() && (ec != std::errc() || end != text.data() + text.size())) tolerance = -1.0;
+    if (!(std::isfinite(tolerance) && tolerance > 0.0))
+      return fail(Error::at(ErrorCode::kUsage, "--compact", "",
+                            "the tolerance must be a finite number > 0, got '" + text + "'"));
+    options.compact_tolerance = tolerance;
+  }
   if (!flags.clips.empty()) {
     auto ranges = io::parse_clip_ranges(flags.clips, "--clips");
     if (!ranges) return std::unexpected(std::move(ranges.error()));

@@ -63,9 +63,12 @@ struct LoadFlags {
   int look = 0;                     // --look N (Insomniac .model)
   int lod = 0;                      // --lod N (Insomniac .model)
   std::string game;                 // --game msmr|mm|rcra|so (headerless Insomniac .model)
+  const CLI::Option* compact = nullptr;  // --compact[=TOL]: given when its count() > 0
+  std::string compact_tolerance;         // its TOL; empty = 1e-4
 };
 
-// Registers --allow-outside-uris, --clips, --clips-fps, --look, --lod and --game on `app`, writing
+// Registers --allow-outside-uris, --clips, --clips-fps, --look, --lod, --game and --compact on
+// `app`, writing
 // into `flags` (which must outlive the parse).
 void add_load_flags(CLI::App* app, LoadFlags& flags);
 
@@ -114,5 +117,8 @@ Command add_pose_command(CLI::App& root);
 Command add_render_command(CLI::App& root);
 // `critter check CONFIG MODEL [--json]`: an animation config's errors and warnings against a model.
 Command add_check_command(CLI::App& root);
+// `critter bench FILE [--clip NAME] [--iterations N] [--json]`: load, sample, blend,
+// local-to-model and skinning times of one model.
+Command add_bench_command(CLI::App& root);
 
 }  // namespace critter::cli

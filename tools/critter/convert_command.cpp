@@ -25,6 +25,7 @@
 #include "command.h"
 #include "critter/core/strings.h"
 #include "critter/io/clip_ranges.h"
+#include "critter/io/crit/crit_file.h"
 #include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/load.h"
 #include "critter/io/obj/obj_writer.h"
@@ -50,10 +51,11 @@ struct ConvertOptions {
   bool quiet = false;
 };
 
-// "glb", "gltf" or "obj" from an output file name; empty when the extension is none of them.
+// "glb", "gltf", "obj" or "crit" from an output file name; empty when the extension is none of
+// them.
 std::string format_of(const std::string& path) {
   std::string ext = lower_extension(path);
-  if (ext == "glb" || ext == "gltf" || ext == "obj") return ext;
+  if (ext == "glb" || ext == "gltf" || ext == "obj" || ext == "crit") return ext;
   return {};
 }
 
@@ -104,7 +106,10 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
     return finish(std::move(folder.error()));
   std::unique_lock<std::mutex> writing(write_lock, std::defer_lock);
   if (format != "glb") writing.lock();
-  if (format == "obj") {
+  if (format == "crit") {
+    if (auto r = io::write_crit(*model, job.output); !r) return finish(std::move(r.error()));
+    job.files = {job.output};
+  } else if (format == "obj") {
     io::ObjWriteOptions wo;
     if (!o.anim.empty()) {
       auto clip = clip_from_arg(*model, o.anim, job.input);
@@ -146,14 +151,14 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     return bad("-o", "-o names one output; use --out-dir DIR for " +
                          std::to_string(o.inputs.size()) + " inputs");
   std::string format = to_lower(o.format);
-  if (!format.empty() && format != "glb" && format != "gltf" && format != "obj")
-    return bad("--format", "unknown format '" + o.format + "' (glb, gltf or obj)");
+  if (!format.empty() && format != "glb" && format != "gltf" && format != "obj" && format != "crit")
+    return bad("--format", "unknown format '" + o.format + "' (glb, gltf, obj or crit)");
   if (format.empty()) {
     if (!o.output.empty()) {
       format = format_of(o.output);
       if (format.empty())
         return bad("-o", "cannot tell the format of '" + o.output +
-                             "': use a .glb, .gltf or .obj name or --format");
+                             "': use a .glb, .gltf, .obj or .crit name or --format");
     } else {
       format = "glb";
     }
@@ -256,14 +261,16 @@ Command add_convert_command(CLI::App& root) {
   auto options = std::make_shared<ConvertOptions>();
   CLI::App* app = root.add_subcommand(
       "convert",
-      "Write model files as glTF (.glb, .gltf) or OBJ; one file with -o, many with --out-dir");
+      "Write model files as glTF (.glb, .gltf), OBJ or baked .crit; one file with -o, many with "
+      "--out-dir");
   app->add_option("IN", options->inputs, "Model files to convert")->required();
   app->add_option("-o,--output", options->output,
                   "Output file for a single input; its extension picks the format");
   app->add_option("--out-dir", options->out_dir,
                   "Folder for the outputs of one or more inputs (created when missing); each is "
                   "named after its input");
-  app->add_option("--format", options->format, "glb, gltf or obj (default: from -o, else glb)");
+  app->add_option("--format", options->format,
+                  "glb, gltf, obj or crit (default: from -o, else glb)");
   app->add_option("--anim", options->anim, "OBJ only: pose with this animation (name or index)");
   app->add_option("--time", options->time, "OBJ only: seconds into --anim (default 0)")
       ->each([options](const std::string&) { options->time_given = true; });

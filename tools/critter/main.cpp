@@ -15,8 +15,8 @@ using CommandFactory = Command (*)(CLI::App&);
 
 // Every subcommand, in the order `critter --help` lists them.
 constexpr CommandFactory kCommands[] = {
-    add_info_command, add_demo_command,   add_convert_command,
-    add_pose_command, add_render_command, add_check_command,
+    add_info_command,   add_demo_command,  add_convert_command, add_pose_command,
+    add_render_command, add_check_command, add_bench_command,
 };
 
 int run(int argc, char** argv) {

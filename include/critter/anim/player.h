@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Player: plays one clip of a Model, or crossfades between two, on one creature instance
 // (playback.md). It times the clip with a Playhead (modes, range, cursor, rate, offset, events,
-// completion), samples it with SamplingJob, blends crossfades, and applies morph-weight
+// completion), samples it with SamplingJob (CompactSamplingJob for a clip of the model when the
+// model has compact clips: Model::compact_clips()), blends crossfades, and applies morph-weight
 // overrides. Per-instance state (DESIGN.md): it refers to a shared, immutable Model that must
 // outlive it, and owns every buffer it writes; update() does not allocate once constructed, as
 // long as the caller drains or clears the record list after each update.
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "critter/anim/compact_sampling_job.h"
 #include "critter/anim/playhead.h"
 #include "critter/anim/pose.h"
 #include "critter/anim/sampling_job.h"
@@ -153,6 +155,7 @@ class Player {
   struct Slot {
     Playhead head;
     SamplingContext context;
+    CompactSamplingContext compact_context;
     std::vector<Transform> locals;
     std::vector<float> weights;
     bool dirty = false;  // needs sampling although not playing (new play, cursor set)

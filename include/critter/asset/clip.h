@@ -57,6 +57,8 @@ struct Track {
   }
 };
 
+struct ClipParts;
+
 class Clip {
  public:
   const std::string& name() const { return name_; }
@@ -114,6 +116,23 @@ class Clip {
   // need not start those joints from the rest pose.
   std::uint32_t animated_joint_prefix() const { return animated_prefix_; }
 
+  // Bytes of the clip's arrays (tracks, key times and values, and the sampling index above).
+  std::size_t byte_size() const;
+
+  // Every array of the clip, sampling index included (for writers of the baked format).
+  ClipParts parts() const;
+  // Rebuilds a clip from its arrays without re-deriving the sampling index, checking everything
+  // the samplers rely on: each track's keys and values inside the pools, targets, interpolations
+  // and component counts as build_clip requires them, joint indices < joint_count, weights tracks
+  // matching morph_counts; times finite and non-decreasing per track and timeline; values finite;
+  // timelines inside the times, one per track with the track's key count; batches with a known
+  // target, 1 to 4 lanes, joints < joint_count and values inside batch_values; other and weights
+  // track lists naming tracks. The animated joint prefix and the largest joint are recomputed. An
+  // ErrorCode::kInvalid error at `path` naming the field otherwise.
+  static Result<Clip> from_parts(ClipParts parts, int joint_count,
+                                 std::span<const std::size_t> morph_counts,
+                                 std::string_view path = {});
+
  private:
   friend Result<Clip> build_clip(const RawClip&, int, std::span<const std::size_t>,
                                  std::string_view);
@@ -132,6 +151,21 @@ class Clip {
   std::vector<std::uint32_t> weight_tracks_;
   std::int32_t max_joint_ = -1;
   std::uint32_t animated_prefix_ = 0;
+};
+
+// The arrays of a built Clip (see Clip::parts and Clip::from_parts).
+struct ClipParts {
+  std::string name;
+  float duration = 0.0f;
+  std::vector<Track> tracks;
+  std::vector<float> times;
+  std::vector<float> values;
+  std::vector<Clip::Timeline> timelines;
+  std::vector<std::uint32_t> track_timelines;
+  std::vector<Clip::LinearBatch> linear_batches;
+  std::vector<float> batch_values;
+  std::vector<std::uint32_t> other_tracks;
+  std::vector<std::uint32_t> weight_tracks;
 };
 
 // Validates and builds a clip. `joint_count` bounds T/R/S indices; `morph_counts[m]` is mesh m's

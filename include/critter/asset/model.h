@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "critter/asset/clip.h"
+#include "critter/asset/compact_clip.h"
 #include "critter/asset/material.h"
 #include "critter/asset/mesh.h"
 #include "critter/asset/skeleton.h"
@@ -33,6 +34,8 @@ struct RawModel {
   std::vector<Image> images;
 };
 
+struct ModelParts;
+
 class Model {
  public:
   Model() = default;
@@ -49,6 +52,9 @@ class Model {
   std::span<const Mesh> meshes() const { return meshes_; }
   std::span<const Skin> skins() const { return skins_; }
   std::span<const Clip> clips() const { return clips_; }
+  // Compact forms of the clips (see compact_clip.h): empty, or exactly one per clip, same order.
+  // Players and controllers sample these instead of clips() when present.
+  std::span<const CompactClip> compact_clips() const { return compact_clips_; }
   std::span<const Material> materials() const { return materials_; }
   std::span<const Image> images() const { return images_; }
 
@@ -70,11 +76,14 @@ class Model {
   friend Result<Model> replace_materials(const Model&, std::vector<Material>, std::vector<Image>);
   friend Result<Model> append_joints(const Model&, std::vector<RawJoint>, std::vector<Mesh>,
                                      std::vector<Skin>, Diagnostics*);
+  friend Result<Model> with_compact_clips(Model, float, std::vector<CompactClipStats>*);
+  friend Model assemble_model(ModelParts);
   std::string name_, format_, source_path_;
   Skeleton skeleton_;
   std::vector<Mesh> meshes_;
   std::vector<Skin> skins_;
   std::vector<Clip> clips_;
+  std::vector<CompactClip> compact_clips_;
   std::vector<Material> materials_;
   std::vector<Image> images_;
   std::vector<mat4> rest_model_;
@@ -92,12 +101,43 @@ class Model {
 // of bounds; inverse_bind empty (identity) or one per joint, finite. Usable quirks go to `diag`.
 Result<Model> build_model(RawModel raw, Diagnostics* diag = nullptr);
 
+// The size of a character, in model units, that relative clip tolerances refer to: the diagonal of
+// the rest-pose mesh bounds, or of the rest joint positions when that is larger (a model without
+// meshes); 1 when both are empty.
+float character_size(const Model& model);
+
+// `model` with a compact form of every clip (build_compact_clip, tolerance = `relative_tolerance`
+// * character_size(model), virtual points at 1 % of the size). `stats` (may be null) receives
+// one entry per clip. Fails when a clip cannot be compacted (see build_compact_clip) or the
+// tolerance is not finite and > 0.
+Result<Model> with_compact_clips(Model model, float relative_tolerance,
+                                 std::vector<CompactClipStats>* stats = nullptr);
+
+// Every part of a built Model, for readers of files that hold one (the baked format), which
+// check each part themselves: assemble_model does no validation. Meshes' bounds, rest model
+// transforms (one per joint), bounds and sphere are taken as given; compact_clips is empty or one
+// per clip.
+struct ModelParts {
+  std::string name, format, source_path;
+  Skeleton skeleton;
+  std::vector<Mesh> meshes;
+  std::vector<Skin> skins;
+  std::vector<Clip> clips;
+  std::vector<CompactClip> compact_clips;
+  std::vector<Material> materials;
+  std::vector<Image> images;
+  std::vector<mat4> rest_model;
+  Aabb bounds;
+  Sphere sphere;
+};
+Model assemble_model(ModelParts parts);
+
 // A copy of `model` with `clips` built and appended after its own clips, which keep their
 // indices; everything else (skeleton, meshes, skins, materials, images, bounds) is copied. Track
 // indices refer to the BUILT model: T/R/S indices are joints of model.skeleton() (no remap) and
 // Weights indices are meshes of model.meshes(). build_clip's rules apply; an error names the clip
 // by its index in the new model ("/clips/<n>" unless the clip's source_location says otherwise)
-// and the model's source_path (or name). `model` is not changed.
+// and the model's source_path (or name). The copy has no compact clips. `model` is not changed.
 Result<Model> append_clips(const Model& model, std::vector<RawClip> clips);
 
 // A copy of `model` whose materials and images are `materials` and `images` (a skin applied from
@@ -112,7 +152,8 @@ Result<Model> replace_materials(const Model& model, std::vector<Material> materi
 // joints keep their indices, so its clips are kept as they are (the new joints have no tracks);
 // materials and images are kept too. `joints[i].parent` indexes the new skeleton and must be below
 // model.skeleton().joint_count() + i (parents first). Meshes and skins follow build_model's rules
-// and report its errors; rest transforms and bounds are recomputed. `model` is not changed.
+// and report its errors; rest transforms and bounds are recomputed. The result has no compact
+// clips (build them again with with_compact_clips). `model` is not changed.
 Result<Model> append_joints(const Model& model, std::vector<RawJoint> joints,
                             std::vector<Mesh> meshes, std::vector<Skin> skins,
                             Diagnostics* diag = nullptr);

@@ -46,6 +46,14 @@ class Skeleton {
   // -1 when none. Linear in the joint count: resolve names once, never per frame.
   int find(std::string_view name) const;
 
+  // A skeleton from its arrays as stored (for readers of the baked format), kept bit for bit:
+  // equal sizes, parents[i] < i or -1, finite rest transforms. An ErrorCode::kInvalid error at
+  // `path` ("joints/<i>") otherwise.
+  static Result<Skeleton> from_parts(std::vector<std::int16_t> parents,
+                                     std::vector<std::string> names, std::vector<Transform> rest,
+                                     std::vector<std::int32_t> source_indices,
+                                     std::string_view path = {});
+
  private:
   friend Result<Skeleton> build_skeleton(const RawSkeleton&, std::vector<int>*, std::string_view);
   std::vector<std::int16_t> parents_;

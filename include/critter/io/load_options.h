@@ -56,6 +56,12 @@ struct LoadOptions {
   std::uint64_t isolation_memory_bytes = std::uint64_t{2} << 30;
   // kChildProcess: CPU and wall-clock seconds the import may take (finite, > 0); kLimit after.
   double isolation_seconds = 60.0;
+  // Compact clips (asset/compact_clip.h): > 0 builds a compact form of every clip after loading,
+  // within this error bound relative to the character's size (critter::character_size), and
+  // players sample those. 0 (the default) keeps the clips as the file has them: the exact
+  // authored keys only, so that poses equal the file's keys to the last bit, except for a .crit
+  // file written with compact clips, which keeps them. Otherwise finite and > 0.
+  double compact_tolerance = 0.0;
 };
 
 }  // namespace critter::io

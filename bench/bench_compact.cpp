@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// Compact clips and the baked format: sampling a clip's compact form against its exact keys in
+// forward playback at 60 Hz, on the 67-joint synthetic character and the shared models; and
+// loading a model from .crit bytes against loading its .glb file.
+// Counters: ns_per_character, bytes (the clip's), max_error (model units, compact only).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "critter/anim/compact_sampling_job.h"
+#include "critter/anim/pose.h"
+#include "critter/anim/sampling_job.h"
+#include "critter/asset/synthetic_character.h"
+#include "critter/io/crit/crit_file.h"
+#include "critter/io/load.h"
+
+namespace {
+
+using namespace critter;
+
+Model must(Result<Model> m) {
+  if (!m) {
+    std::fprintf(stderr, "bench_compact: %s\n", m.error().to_string().c_str());
+    std::abort();
+  }
+  return std::move(*m);
+}
+
+// Models by name: "synthetic67" built in code, or a shared model path; compact clips at 1e-4.
+struct Subject {
+  Model model;
+  std::vector<CompactClipStats> stats;
+  explicit Subject(const std::string& name) {
+    Model exact = name == "synthetic67"
+                      ? must(build_model(make_synthetic_character()))
+                      : must(io::load(std::string(CRITTER_SHARED_MODELS) + "/" + name));
+    model = must(with_compact_clips(std::move(exact), 1e-4f, &stats));
+  }
+};
+
+Subject& subject(const std::string& name) {
+  static std::vector<std::pair<std::string, std::unique_ptr<Subject>>> cache;
+  for (auto& [n, s] : cache)
+    if (n == name) return *s;
+  cache.emplace_back(name, std::make_unique<Subject>(name));
+  return *cache.back().second;
+}
+
+const char* const kModels[] = {"synthetic67", "Wizard/Wizard.glb", "girl/girl.glb",
+                               "RiggedFigure/RiggedFigure.glb", "greenman/greenman.glb"};
+
+void sample(benchmark::State& state, bool compact) {
+  Subject& s = subject(kModels[state.range(0)]);
+  const Model& model = s.model;
+  const auto rest = model.skeleton().rest_pose();
+  const anim::MorphLayout layout = anim::MorphLayout::of(model);
+  std::vector<Transform> out(rest.begin(), rest.end());
+  std::vector<float> weights(layout.defaults);
+  const Clip& clip = model.clips()[0];
+  const CompactClip& packed = model.compact_clips()[0];
+  anim::SamplingContext ec(clip.tracks().size());
+  anim::CompactSamplingContext cc(packed.tracks().size());
+  float t = 0.0f;
+  for (auto _ : state) {
+    t += 1.0f / 60.0f;
+    if (t > clip.duration()) t = 0.0f;
+    if (compact) {
+      const anim::CompactSamplingJob job{.clip = &packed,
+                                         .time = t,
+                                         .context = &cc,
+                                         .rest = rest,
+                                         .default_weights = layout.defaults,
+                                         .weight_offsets = layout.offsets,
+                                         .output = out,
+                                         .output_weights = weights};
+      benchmark::DoNotOptimize(job.run());
+    } else {
+      const anim::SamplingJob job{.clip = &clip,
+                                  .time = t,
+                                  .context = &ec,
+                                  .rest = rest,
+                                  .default_weights = layout.defaults,
+                                  .weight_offsets = layout.offsets,
+                                  .output = out,
+                                  .output_weights = weights};
+      benchmark::DoNotOptimize(job.run());
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetLabel(kModels[state.range(0)]);
+  state.counters["ns_per_character"] =
+      benchmark::Counter(static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["bytes"] = static_cast<double>(compact ? packed.byte_size() : clip.byte_size());
+  if (compact) state.counters["max_error"] = s.stats[0].max_error;
+}
+
+void BM_SampleExact(benchmark::State& state) {
+  sample(state, false);
+}
+void BM_SampleCompact(benchmark::State& state) {
+  sample(state, true);
+}
+BENCHMARK(BM_SampleExact)->DenseRange(0, 4);
+BENCHMARK(BM_SampleCompact)->DenseRange(0, 4);
+
+// Reading a .crit from memory (checksum, checks, copies): the 67-joint character with its mesh,
+// two clips and their compact forms; then with the exact clips only.
+void BM_LoadCrit(benchmark::State& state) {
+  Model model = must(build_model(make_synthetic_character()));
+  if (state.range(0) == 1) model = must(with_compact_clips(std::move(model), 1e-4f));
+  const std::vector<std::uint8_t> bytes = io::encode_crit(model);
+  for (auto _ : state) {
+    auto m = io::read_crit(bytes);
+    benchmark::DoNotOptimize(m);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes.size());
+  state.SetLabel(state.range(0) == 1 ? "synthetic67 exact+compact" : "synthetic67 exact");
+}
+BENCHMARK(BM_LoadCrit)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+// A shared model: its .glb file through io::load against its .crit bytes.
+void BM_LoadFile(benchmark::State& state) {
+  const std::string path = std::string(CRITTER_SHARED_MODELS) + "/" + kModels[state.range(0)];
+  const Model model = must(io::load(path));
+  const std::vector<std::uint8_t> bytes = io::encode_crit(model);
+  for (auto _ : state) {
+    if (state.range(1) == 0) {
+      auto m = io::load(path);
+      benchmark::DoNotOptimize(m);
+    } else {
+      auto m = io::read_crit(bytes);
+      benchmark::DoNotOptimize(m);
+    }
+  }
+  state.SetLabel(std::string(kModels[state.range(0)]) + (state.range(1) == 0 ? " glb" : " crit"));
+}
+BENCHMARK(BM_LoadFile)->ArgsProduct({{1, 2, 3}, {0, 1}})->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

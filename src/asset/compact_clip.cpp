@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: MIT
+#include "critter/asset/compact_clip.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "critter/core/transform.h"
+
+namespace critter {
+
+namespace {
+
+constexpr std::uint32_t kMaxFrames = 65535;
+
+bool is_joint_target(TrackTarget t) {
+  return t == TrackTarget::kTranslation || t == TrackTarget::kRotation || t == TrackTarget::kScale;
+}
+
+// The exact slerp along the shorter arc (the reference the compact clip is measured against).
+quat slerp_reference(const quat& a, quat b, float s) {
+  float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  if (d < 0.0f) {
+    b = -b;
+    d = -d;
+  }
+  float wa = 1.0f - s, wb = s;
+  if (d < 0.9999f) {
+    const float theta = std::acos(d);
+    const float inv = 1.0f / std::sin(theta);
+    wa = std::sin((1.0f - s) * theta) * inv;
+    wb = std::sin(s * theta) * inv;
+  }
+  return glm::normalize(quat_xyzw(wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z,
+                                  wa * a.w + wb * b.w));
+}
+
+// A compacted channel's source: the exact keys of one live LINEAR T/R/S track.
+struct Source {
+  std::uint16_t joint;
+  TrackTarget target;
+  std::span<const float> times;
+  std::span<const float> values;  // 3 or 4 per key
+  std::uint32_t components;
+};
+
+vec4 value_at(const Source& src, std::size_t k) {
+  const float* v = src.values.data() + k * src.components;
+  return src.components == 4 ? vec4(v[0], v[1], v[2], v[3]) : vec4(v[0], v[1], v[2], 0.0f);
+}
+
+quat as_quat(const vec4& v) {
+  return quat_xyzw(v.x, v.y, v.z, v.w);
+}
+
+// The exact value of a LINEAR track at time t.
+vec4 exact_at(const Source& src, float t) {
+  const auto& times = src.times;
+  const auto after = std::upper_bound(times.begin(), times.end(), t);
+  if (after == times.begin()) return value_at(src, 0);
+  const auto k = static_cast<std::size_t>(after - times.begin()) - 1;
+  if (k + 1 >= times.size() || t <= times[k]) return value_at(src, k);
+  const float s = (t - times[k]) / (times[k + 1] - times[k]);
+  const vec4 a = value_at(src, k), b = value_at(src, k + 1);
+  if (src.target == TrackTarget::kRotation) {
+    const quat q = slerp_reference(as_quat(a), as_quat(b), s);
+    return vec4(q.x, q.y, q.z, q.w);
+  }
+  return a + (b - a) * s;
+}
+
+// The local error of an approximate value, as a distance in model units at radius r.
+float local_error(TrackTarget target, const vec4& exact, const vec4& approx, float r) {
+  if (target == TrackTarget::kTranslation) return glm::length(vec3(exact) - vec3(approx));
+  if (target == TrackTarget::kScale) {
+    const vec3 d = glm::abs(vec3(exact) - vec3(approx));
+    return r * std::max({d.x, d.y, d.z});
+  }
+  // The rotation angle from the chord between the quaternions (|q - q'| = 2 sin(angle / 4)), which
+  // keeps its precision for small angles where 1 - dot(q, q') rounds to zero.
+  const float chord = std::min(glm::length(exact - approx), glm::length(exact + approx));
+  const float angle = 4.0f * std::asin(std::min(1.0f, 0.5f * chord));
+  return 2.0f * r * std::sin(std::min(0.5f * angle, 1.5707964f));
+}
+
+vec4 interpolate(TrackTarget target, const vec4& a, const vec4& b, float s) {
+  if (target == TrackTarget::kRotation) {
+    const quat q = slerp_reference(as_quat(a), as_quat(b), s);
+    return vec4(q.x, q.y, q.z, q.w);
+  }
+  return a + (b - a) * s;
+}
+
+void encode_rotation(const vec4& value, std::uint16_t* out) {
+  vec4 q = value;
+  int largest = 0;
+  for (int i = 1; i < 4; ++i)
+    if (std::abs(q[i]) > std::abs(q[largest])) largest = i;
+  if (q[largest] < 0.0f) q = -q;
+  std::uint64_t bits = std::uint64_t(largest) << 45;
+  int slot = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (i == largest) continue;
+    const float u = (q[i] + compact::kInvSqrt2) / (2.0f * compact::kInvSqrt2) * 32767.0f;
+    const auto code = static_cast<std::uint64_t>(std::clamp(std::lround(u), 0l, 32767l));
+    bits |= code << (15 * slot++);
+  }
+  out[0] = static_cast<std::uint16_t>(bits);
+  out[1] = static_cast<std::uint16_t>(bits >> 16);
+  out[2] = static_cast<std::uint16_t>(bits >> 32);
+}
+
+void store_float(float f, std::uint16_t* out) {
+  std::memcpy(out, &f, sizeof f);
+}
+
+// One encoded track before it joins the clip.
+struct Encoded {
+  CompactTrack track;
+  std::vector<std::uint16_t> frames;
+  std::vector<std::uint16_t> words;
+};
+
+// Encodes the values of `src` at key indices `keys` in `format`, with its range for quantised T/S.
+Encoded encode(const Source& src, CompactFormat format, std::span<const std::uint32_t> keys,
+               std::span<const float> union_times) {
+  Encoded e;
+  e.track.joint = src.joint;
+  e.track.target = src.target;
+  e.track.format = format;
+  e.track.key_count = static_cast<std::uint32_t>(keys.size());
+  if (format == CompactFormat::kQuantized && src.target != TrackTarget::kRotation) {
+    vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
+    for (std::size_t k = 0; k < src.times.size(); ++k) {
+      lo = glm::min(lo, vec3(value_at(src, k)));
+      hi = glm::max(hi, vec3(value_at(src, k)));
+    }
+    for (int c = 0; c < 3; ++c) {
+      e.track.range_min[c] = lo[c];
+      e.track.range_extent[c] = hi[c] - lo[c];
+    }
+  }
+  const std::uint32_t stride = e.track.stride();
+  e.words.resize(keys.size() * stride);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const vec4 v = value_at(src, keys[i]);
+    std::uint16_t* w = e.words.data() + i * stride;
+    if (format == CompactFormat::kFloat) {
+      for (std::uint32_t c = 0; c < src.components; ++c)
+        store_float(v[static_cast<int>(c)], w + 2 * c);
+    } else if (src.target == TrackTarget::kRotation) {
+      encode_rotation(v, w);
+    } else {
+      for (int c = 0; c < 3; ++c) {
+        const float extent = e.track.range_extent[c];
+        const float u = extent > 0.0f ? (v[c] - e.track.range_min[c]) / extent * 65535.0f : 0.0f;
+        w[c] = static_cast<std::uint16_t>(std::clamp(std::lround(u), 0l, 65535l));
+      }
+    }
+    const float t = src.times[keys[i]];
+    e.frames.push_back(static_cast<std::uint16_t>(
+        std::lower_bound(union_times.begin(), union_times.end(), t) - union_times.begin()));
+  }
+  return e;
+}
+
+vec4 decoded(const Encoded& e, std::uint32_t i) {
+  if (e.track.target == TrackTarget::kRotation) {
+    const quat q = compact::decode_quat(e.track, e.words.data(), i);
+    return vec4(q.x, q.y, q.z, q.w);
+  }
+  return vec4(compact::decode_vec3(e.track, e.words.data(), i), 0.0f);
+}
+
+// Reduces one track within `budget` (model units at radius r): the stored value of every kept key
+// and the interpolation between kept keys stay within the budget at every exact key and at the
+// midpoints between them. Quantised when quantising alone keeps the budget, else floats.
+Encoded reduce(const Source& src, float budget, float r, std::span<const float> union_times) {
+  const std::size_t n = src.times.size();
+  std::vector<std::uint32_t> all(n);
+  for (std::size_t k = 0; k < n; ++k) all[k] = static_cast<std::uint32_t>(k);
+  Encoded full = encode(src, CompactFormat::kQuantized, all, union_times);
+  std::vector<vec4> exact(n), stored(n);
+  bool quantised_ok = true;
+  for (std::size_t k = 0; k < n; ++k) {
+    exact[k] = value_at(src, k);
+    stored[k] = decoded(full, static_cast<std::uint32_t>(k));
+    quantised_ok = quantised_ok && local_error(src.target, exact[k], stored[k], r) <= budget;
+  }
+  const CompactFormat format = quantised_ok ? CompactFormat::kQuantized : CompactFormat::kFloat;
+  if (!quantised_ok) stored = exact;
+  // Between two exact keys the error is probed at a quarter, half and three quarters.
+  constexpr float kProbes[3] = {0.25f, 0.5f, 0.75f};
+  const auto between = [&](std::size_t k, int p) {
+    return src.times[k] + kProbes[p] * (src.times[k + 1] - src.times[k]);
+  };
+  std::vector<vec4> inner(n > 0 ? 3 * (n - 1) : 0);
+  for (std::size_t k = 0; k + 1 < n; ++k)
+    for (int p = 0; p < 3; ++p)
+      inner[3 * k + static_cast<std::size_t>(p)] = exact_at(src, between(k, p));
+
+  // A constant: one stored value within the budget everywhere.
+  bool constant = true;
+  for (std::size_t k = 0; k < n && constant; ++k) {
+    constant = local_error(src.target, exact[k], stored[0], r) <= budget;
+    for (int p = 0; p < 3 && constant && k + 1 < n; ++p)
+      constant = local_error(src.target, inner[3 * k + static_cast<std::size_t>(p)], stored[0],
+                             r) <= budget;
+  }
+  std::vector<std::uint32_t> kept{0};
+  if (!constant) {
+    // Greedy: extend each segment while interpolating its end points stays within the budget.
+    const auto segment_ok = [&](std::size_t a, std::size_t b) {
+      const float t0 = src.times[a], dt = src.times[b] - t0;
+      for (std::size_t k = a; k < b; ++k) {
+        if (k > a) {
+          const float s = (src.times[k] - t0) / dt;
+          if (local_error(src.target, exact[k], interpolate(src.target, stored[a], stored[b], s),
+                          r) > budget)
+            return false;
+        }
+        for (int p = 0; p < 3; ++p) {
+          const float s = (between(k, p) - t0) / dt;
+          if (local_error(src.target, inner[3 * k + static_cast<std::size_t>(p)],
+                          interpolate(src.target, stored[a], stored[b], s), r) > budget)
+            return false;
+        }
+      }
+      return true;
+    };
+    std::size_t a = 0;
+    while (a + 1 < n) {
+      std::size_t b = a + 1;
+      while (b + 1 < n && segment_ok(a, b + 1)) ++b;
+      kept.push_back(static_cast<std::uint32_t>(b));
+      a = b;
+    }
+  }
+  return encode(src, format, kept, union_times);
+}
+
+// Model-space positions of every joint and its virtual points for a local pose.
+void model_points(std::span<const std::int16_t> parents, std::span<const Transform> locals,
+                  float distance, std::vector<mat4>& scratch, std::vector<vec3>& points) {
+  const std::size_t n = parents.size();
+  scratch.resize(n);
+  points.clear();
+  for (std::size_t j = 0; j < n; ++j) {
+    const mat4 local = locals[j].to_matrix();
+    scratch[j] = parents[j] < 0 ? local : scratch[static_cast<std::size_t>(parents[j])] * local;
+    const mat4& m = scratch[j];
+    points.push_back(vec3(m[3]));
+    if (distance > 0.0f)
+      for (int axis = 0; axis < 3; ++axis) points.push_back(vec3(m[3] + m[axis] * distance));
+  }
+}
+
+// Appends encoded tracks to a clip: constants first, then animated tracks by joint.
+void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
+              std::vector<std::uint16_t>& frames, std::vector<std::uint16_t>& words,
+              std::uint32_t& constants) {
+  std::ranges::stable_sort(encoded, [](const Encoded& a, const Encoded& b) {
+    const bool ca = a.track.key_count == 1, cb = b.track.key_count == 1;
+    if (ca != cb) return ca;
+    return a.track.joint < b.track.joint;
+  });
+  tracks.clear();
+  frames.clear();
+  words.clear();
+  constants = 0;
+  for (Encoded& e : encoded) {
+    e.track.key_begin = static_cast<std::uint32_t>(frames.size());
+    e.track.value_begin = static_cast<std::uint32_t>(words.size());
+    frames.insert(frames.end(), e.frames.begin(), e.frames.end());
+    words.insert(words.end(), e.words.begin(), e.words.end());
+    tracks.push_back(e.track);
+    if (e.track.key_count == 1) ++constants;
+  }
+}
+
+// Samples the compacted channels of `clip` at t over `pose` (the sampler's arithmetic).
+void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) {
+  const auto tracks = clip.tracks();
+  for (const CompactTrack& track : tracks) {
+    std::uint32_t cursor = 0, k = 0;
+    float s = 0.0f;
+    compact::locate(track, clip.times().data(), clip.key_frames().data(), t, cursor, k, s);
+    Transform& out = pose[track.joint];
+    if (track.target == TrackTarget::kRotation) {
+      const quat a = compact::decode_quat(track, clip.words().data(), k);
+      out.rotation = s == 0.0f ? a
+                               : slerp_reference(
+                                     a, compact::decode_quat(track, clip.words().data(), k + 1), s);
+    } else if (track.target == TrackTarget::kTranslation)
+      out.translation = compact::sample_vec3(track, clip.words().data(), k, s);
+    else
+      out.scale = compact::sample_vec3(track, clip.words().data(), k, s);
+  }
+}
+
+}  // namespace
+
+std::size_t CompactClip::byte_size() const {
+  return times_.size() * sizeof(float) + tracks_.size() * sizeof(CompactTrack) +
+         key_frames_.size() * sizeof(std::uint16_t) + words_.size() * sizeof(std::uint16_t) +
+         residual_.byte_size();
+}
+
+Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleton,
+                                       std::span<const mat4> rest_model,
+                                       std::span<const std::size_t> morph_counts,
+                                       const CompactOptions& options, CompactClipStats* stats) {
+  const auto invalid = [](std::string msg) {
+    return fail(Error::at(ErrorCode::kInvalid, "CompactOptions", "", std::move(msg)));
+  };
+  if (!(std::isfinite(options.tolerance) && options.tolerance > 0.0f))
+    return invalid("tolerance must be finite and > 0");
+  if (!(std::isfinite(options.virtual_distance) && options.virtual_distance >= 0.0f))
+    return invalid("virtual distance must be finite and >= 0");
+  const int joint_count = skeleton.joint_count();
+  if (joint_count > 65535)
+    return fail(Error::at(ErrorCode::kLimit, clip.name(), "", "more than 65535 joints"));
+  if (rest_model.size() != static_cast<std::size_t>(joint_count))
+    return invalid("rest model transforms do not match the skeleton");
+
+  // Live LINEAR T/R/S tracks with strictly increasing key times are compacted; the rest stay exact.
+  const auto tracks = clip.tracks();
+  std::vector<std::uint8_t> live(tracks.size(), 0);
+  {
+    std::vector<std::uint8_t> seen(static_cast<std::size_t>(joint_count) * 4 + 1, 0);
+    std::vector<std::uint8_t> mesh_seen(morph_counts.size() + 1, 0);
+    for (std::size_t i = tracks.size(); i-- > 0;) {
+      const Track& t = tracks[i];
+      std::uint8_t& flag =
+          t.target == TrackTarget::kWeights
+              ? mesh_seen[std::min<std::size_t>(static_cast<std::size_t>(t.index),
+                                                morph_counts.size())]
+              : seen[static_cast<std::size_t>(t.index) * 4 + static_cast<std::size_t>(t.target)];
+      if (!flag) live[i] = 1;
+      flag = 1;
+    }
+  }
+  std::vector<Source> sources;
+  RawClip residual;
+  residual.name = clip.name();
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    if (!live[i]) continue;
+    const Track& t = tracks[i];
+    const auto times = clip.track_times(t);
+    bool increasing = true;
+    for (std::size_t k = 1; k < times.size(); ++k)
+      increasing = increasing && times[k] > times[k - 1];
+    if (is_joint_target(t.target) && t.interpolation == Interpolation::kLinear && increasing) {
+      sources.push_back({static_cast<std::uint16_t>(t.index), t.target, times, clip.track_values(t),
+                         t.components});
+      continue;
+    }
+    RawTrack raw;
+    raw.target = t.target;
+    raw.index = t.index;
+    raw.interpolation = t.interpolation;
+    raw.components = t.components;
+    raw.times.assign(times.begin(), times.end());
+    const auto values = clip.track_values(t);
+    raw.values.assign(values.begin(), values.end());
+    residual.tracks.push_back(std::move(raw));
+  }
+
+  CompactClip out;
+  out.name_ = clip.name();
+  out.duration_ = clip.duration();
+  {
+    auto built = build_clip(residual, joint_count, morph_counts, clip.name());
+    if (!built) return fail(built.error());
+    out.residual_ = std::move(*built);
+  }
+  for (const Source& s : sources)
+    out.times_.insert(out.times_.end(), s.times.begin(), s.times.end());
+  std::ranges::sort(out.times_);
+  out.times_.erase(std::unique(out.times_.begin(), out.times_.end()), out.times_.end());
+  if (out.times_.size() > kMaxFrames)
+    return fail(Error::at(ErrorCode::kLimit, clip.name(), "",
+                          "more than 65535 distinct key times; the clip cannot be compacted"));
+  for (const Source& s : sources) out.max_joint_ = std::max<std::int32_t>(out.max_joint_, s.joint);
+
+  // Radius of each joint: the farthest descendant joint in the rest pose, plus the virtual
+  // distance, so that a rotation or scale error is weighed by the skin it moves.
+  const auto parents = skeleton.parents();
+  std::vector<float> radius(static_cast<std::size_t>(joint_count), 0.0f);
+  for (int d = 0; d < joint_count; ++d) {
+    const vec3 p = vec3(rest_model[static_cast<std::size_t>(d)][3]);
+    for (int a = d; a >= 0; a = parents[static_cast<std::size_t>(a)]) {
+      const float dist = glm::length(p - vec3(rest_model[static_cast<std::size_t>(a)][3]));
+      radius[static_cast<std::size_t>(a)] = std::max(radius[static_cast<std::size_t>(a)], dist);
+    }
+  }
+  for (float& r : radius) r += options.virtual_distance * std::sqrt(3.0f);
+
+  // Times at which the model-space error is measured: every key time, and a quarter, half and
+  // three quarters of the way to the next.
+  std::vector<float> probe;
+  for (std::size_t i = 0; i < out.times_.size(); ++i) {
+    probe.push_back(out.times_[i]);
+    for (const float f : {0.25f, 0.5f, 0.75f})
+      if (i + 1 < out.times_.size())
+        probe.push_back(out.times_[i] + f * (out.times_[i + 1] - out.times_[i]));
+  }
+  const auto rest = skeleton.rest_pose();
+  std::vector<Transform> exact_pose, compact_pose;
+  std::vector<mat4> scratch;
+  std::vector<vec3> exact_points, compact_points;
+  std::vector<std::vector<vec3>> reference(probe.size());
+  for (std::size_t p = 0; p < probe.size(); ++p) {
+    exact_pose.assign(rest.begin(), rest.end());
+    for (const Source& s : sources) {
+      const vec4 v = exact_at(s, probe[p]);
+      Transform& o = exact_pose[s.joint];
+      if (s.target == TrackTarget::kRotation)
+        o.rotation = as_quat(v);
+      else if (s.target == TrackTarget::kTranslation)
+        o.translation = vec3(v);
+      else
+        o.scale = vec3(v);
+    }
+    model_points(parents, exact_pose, options.virtual_distance, scratch, reference[p]);
+  }
+  const auto measure = [&](const CompactClip& c) {
+    float worst = 0.0f;
+    for (std::size_t p = 0; p < probe.size(); ++p) {
+      compact_pose.assign(rest.begin(), rest.end());
+      apply_compact(c, probe[p], compact_pose);
+      model_points(parents, compact_pose, options.virtual_distance, scratch, compact_points);
+      for (std::size_t i = 0; i < compact_points.size(); ++i) {
+        const float e = glm::length(compact_points[i] - reference[p][i]);
+        worst = std::max(worst, e);
+      }
+    }
+    return worst;
+  };
+
+  // The local budgets add up along a chain, so the budget is searched: start at half the
+  // tolerance, shrink while the measured error is over it, grow while it is well under, and keep
+  // the smallest clip within the bound.
+  std::uint32_t keys_in = 0;
+  for (const Source& s : sources) keys_in += static_cast<std::uint32_t>(s.times.size());
+  float scale = 0.5f;
+  constexpr float kNone = std::numeric_limits<float>::max();
+  float good = 0.0f, bad = kNone;
+  bool have_best = false;
+  float best_error = 0.0f;
+  std::size_t best_bytes = std::numeric_limits<std::size_t>::max();
+  CompactClip candidate;
+  candidate.name_ = out.name_;
+  candidate.duration_ = out.duration_;
+  candidate.times_ = out.times_;
+  candidate.max_joint_ = out.max_joint_;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::vector<Encoded> encoded;
+    encoded.reserve(sources.size());
+    for (const Source& s : sources)
+      encoded.push_back(reduce(s, options.tolerance * scale, radius[s.joint], out.times_));
+    assemble(encoded, candidate.tracks_, candidate.key_frames_, candidate.words_,
+             candidate.constant_count_);
+    const float error = measure(candidate);
+    const std::size_t bytes = candidate.words_.size() * 2 + candidate.key_frames_.size() * 2 +
+                              candidate.tracks_.size() * sizeof(CompactTrack);
+    if (error <= options.tolerance && bytes < best_bytes) {
+      have_best = true;
+      best_bytes = bytes;
+      best_error = error;
+      out.tracks_ = candidate.tracks_;
+      out.key_frames_ = candidate.key_frames_;
+      out.words_ = candidate.words_;
+      out.constant_count_ = candidate.constant_count_;
+    }
+    // Scales known to pass and to fail bracket the search; until both are known the next scale
+    // follows the measured ratio.
+    if (error <= options.tolerance)
+      good = std::max(good, scale);
+    else
+      bad = std::min(bad, scale);
+    const float ratio = error > 0.0f ? options.tolerance / error : 4.0f;
+    if (good > 0.0f && bad < kNone) {
+      if (bad / good < 1.15f) break;
+      scale = std::sqrt(good * bad);
+    } else if (good > 0.0f) {
+      if (ratio < 1.1f) break;
+      scale *= std::min(2.0f, 0.95f * ratio);
+    } else {
+      scale *= std::clamp(0.9f * ratio, 0.1f, 0.9f);
+    }
+  }
+  if (!have_best) {
+    // Every key as floats: the exact keys, sampled with the compact interpolation.
+    std::vector<Encoded> encoded;
+    for (const Source& s : sources) {
+      std::vector<std::uint32_t> all(s.times.size());
+      for (std::size_t k = 0; k < all.size(); ++k) all[k] = static_cast<std::uint32_t>(k);
+      encoded.push_back(encode(s, CompactFormat::kFloat, all, out.times_));
+    }
+    assemble(encoded, out.tracks_, out.key_frames_, out.words_, out.constant_count_);
+    best_error = measure(out);
+  }
+  if (stats) {
+    stats->tolerance = options.tolerance;
+    stats->max_error = best_error;
+    stats->exact_bytes = clip.byte_size();
+    stats->bytes = out.byte_size();
+    stats->keys_in = keys_in;
+    stats->keys_out = static_cast<std::uint32_t>(out.key_frames_.size());
+  }
+  return out;
+}
+
+CompactClipParts CompactClip::parts() const {
+  CompactClipParts p;
+  p.name = name_;
+  p.duration = duration_;
+  p.times = times_;
+  p.tracks = tracks_;
+  p.key_frames = key_frames_;
+  p.words = words_;
+  p.residual.name = residual_.name();
+  for (const Track& t : residual_.tracks()) {
+    RawTrack raw;
+    raw.target = t.target;
+    raw.index = t.index;
+    raw.interpolation = t.interpolation;
+    raw.components = t.components;
+    const auto times = residual_.track_times(t);
+    const auto values = residual_.track_values(t);
+    raw.times.assign(times.begin(), times.end());
+    raw.values.assign(values.begin(), values.end());
+    p.residual.tracks.push_back(std::move(raw));
+  }
+  return p;
+}
+
+Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_count,
+                                            std::span<const std::size_t> morph_counts,
+                                            std::string_view path) {
+  const std::string file(path);
+  const auto bad = [&](const std::string& where, const std::string& msg) {
+    return fail(Error::at(ErrorCode::kInvalid, file, where, msg));
+  };
+  if (!std::isfinite(parts.duration) || parts.duration < 0.0f)
+    return bad("duration", "duration is not a finite time >= 0");
+  if (parts.times.size() > kMaxFrames) return bad("times", "more than 65535 key times");
+  for (std::size_t i = 0; i < parts.times.size(); ++i) {
+    if (!std::isfinite(parts.times[i]) || (i > 0 && !(parts.times[i] > parts.times[i - 1])))
+      return bad("times/" + std::to_string(i), "key times must be finite and increasing");
+  }
+  CompactClip out;
+  std::uint32_t constants = 0;
+  bool animated_seen = false;
+  for (std::size_t i = 0; i < parts.tracks.size(); ++i) {
+    const CompactTrack& t = parts.tracks[i];
+    const std::string where = "tracks/" + std::to_string(i);
+    if (!is_joint_target(t.target)) return bad(where, "track target is not T, R or S");
+    if (t.format != CompactFormat::kQuantized && t.format != CompactFormat::kFloat)
+      return bad(where, "unknown value format");
+    if (t.joint >= joint_count)
+      return bad(where, "track targets joint " + std::to_string(t.joint) + ", skeleton has " +
+                            std::to_string(joint_count));
+    if (t.key_count == 0) return bad(where, "track has no keys");
+    if (t.key_count == 1) {
+      if (animated_seen) return bad(where, "constant track after an animated one");
+      ++constants;
+    } else {
+      animated_seen = true;
+    }
+    if (std::uint64_t{t.key_begin} + t.key_count > parts.key_frames.size())
+      return bad(where, "keys run past the key frames");
+    if (std::uint64_t{t.value_begin} + std::uint64_t{t.key_count} * t.stride() > parts.words.size())
+      return bad(where, "values run past the words");
+    for (std::uint32_t k = 0; k < t.key_count; ++k) {
+      const std::uint16_t f = parts.key_frames[t.key_begin + k];
+      if (f >= parts.times.size() || (k > 0 && f <= parts.key_frames[t.key_begin + k - 1]))
+        return bad(where, "key frames must be increasing indices of the key times");
+    }
+    for (int c = 0; c < 3; ++c) {
+      if (!std::isfinite(t.range_min[c]) || !std::isfinite(t.range_extent[c]) ||
+          t.range_extent[c] < 0.0f)
+        return bad(where, "value range is not finite");
+    }
+    if (t.format == CompactFormat::kFloat) {
+      const std::size_t floats = std::size_t{t.key_count} * t.stride() / 2;
+      for (std::size_t v = 0; v < floats; ++v) {
+        if (!std::isfinite(compact::load_float(parts.words.data() + t.value_begin + 2 * v)))
+          return bad(where, "value " + std::to_string(v) + " is not finite");
+      }
+      // Float rotations must be unit quaternions: the sampler does not renormalise keys.
+      for (std::uint32_t k = 0; t.target == TrackTarget::kRotation && k < t.key_count; ++k) {
+        const quat q = compact::decode_quat(t, parts.words.data(), k);
+        if (std::abs(glm::dot(q, q) - 1.0f) > 1e-3f)
+          return bad(where, "rotation key " + std::to_string(k) + " is not a unit quaternion");
+      }
+    }
+    out.max_joint_ = std::max<std::int32_t>(out.max_joint_, t.joint);
+  }
+  auto residual = build_clip(parts.residual, joint_count, morph_counts, path);
+  if (!residual) return fail(residual.error());
+  out.residual_ = std::move(*residual);
+  out.name_ = std::move(parts.name);
+  out.duration_ = parts.duration;
+  out.times_ = std::move(parts.times);
+  out.tracks_ = std::move(parts.tracks);
+  out.key_frames_ = std::move(parts.key_frames);
+  out.words_ = std::move(parts.words);
+  out.constant_count_ = constants;
+  return out;
+}
+
+}  // namespace critter

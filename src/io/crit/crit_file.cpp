@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: MIT
+#include "critter/io/crit/crit_file.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "critter/io/atomic_file.h"
+
+namespace critter::io {
+
+static_assert(std::endian::native == std::endian::little,
+              "the .crit format is little-endian and is read by copying");
+
+namespace {
+
+constexpr char kMagic[4] = {'C', 'R', 'I', 'T'};
+
+// Appends fields to a byte vector.
+class Writer {
+ public:
+  static constexpr bool kReading = false;
+  std::vector<std::uint8_t> bytes;
+
+  template <class T>
+  void pod(T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+    bytes.insert(bytes.end(), p, p + sizeof(T));
+  }
+  template <class T>
+  void array(std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    auto n = static_cast<std::uint32_t>(v.size());
+    pod(n);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+    bytes.insert(bytes.end(), p, p + v.size() * sizeof(T));
+  }
+  void string(std::string& s) {
+    auto n = static_cast<std::uint32_t>(s.size());
+    pod(n);
+    bytes.insert(bytes.end(), s.begin(), s.end());
+  }
+  void boolean(bool& b) {
+    std::uint8_t v = b ? 1 : 0;
+    pod(v);
+  }
+  template <class E>
+  void enumeration(E& e, unsigned) {
+    auto v = static_cast<std::uint8_t>(e);
+    pod(v);
+  }
+  // The element count of a vector of structures, which the caller then visits one by one.
+  template <class T>
+  std::size_t count(std::vector<T>& v, std::size_t) {
+    auto n = static_cast<std::uint32_t>(v.size());
+    pod(n);
+    return v.size();
+  }
+  bool ok() const { return true; }
+  bool check(bool, const char*) { return true; }
+  std::size_t position() const { return bytes.size(); }
+};
+
+// Reads fields from the body, checking every size against the bytes left. After the first
+// failure every read is a no-op that leaves zeros, and the first error is kept.
+class Reader {
+ public:
+  static constexpr bool kReading = true;
+
+  Reader(std::span<const std::uint8_t> body, std::uint64_t base, std::string path)
+      : body_(body), base_(base), path_(std::move(path)) {}
+
+  template <class T>
+  void pod(T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    field_ = pos_;
+    if (!take(sizeof(T), "a field")) {
+      v = T{};
+      return;
+    }
+    std::memcpy(&v, body_.data() + pos_ - sizeof(T), sizeof(T));
+  }
+  template <class T>
+  void array(std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::uint32_t n = 0;
+    pod(n);
+    const std::size_t at = pos_;
+    if (!ok() || !take(std::uint64_t{n} * sizeof(T), "an array")) {
+      v.clear();
+      return;
+    }
+    v.resize(n);
+    if (n > 0) std::memcpy(v.data(), body_.data() + at, std::size_t{n} * sizeof(T));
+  }
+  void string(std::string& s) {
+    std::uint32_t n = 0;
+    pod(n);
+    const std::size_t at = pos_;
+    if (!ok() || !take(n, "a string")) {
+      s.clear();
+      return;
+    }
+    s.assign(reinterpret_cast<const char*>(body_.data() + at), n);
+  }
+  void boolean(bool& b) {
+    std::uint8_t v = 0;
+    pod(v);
+    check(v <= 1, "a flag is neither 0 nor 1");
+    b = v == 1;
+  }
+  template <class E>
+  void enumeration(E& e, unsigned max) {
+    std::uint8_t v = 0;
+    pod(v);
+    check(v <= max, "an enumeration value is out of range");
+    e = static_cast<E>(v <= max ? v : 0);
+  }
+  // A count of structures each at least `min_bytes` long: bounded by the bytes left, so a
+  // hostile count cannot make the reader allocate more than the file holds.
+  template <class T>
+  std::size_t count(std::vector<T>& v, std::size_t min_bytes) {
+    std::uint32_t n = 0;
+    pod(n);
+    if (!ok()) return 0;
+    if (std::uint64_t{n} * min_bytes > body_.size() - pos_) {
+      fail(ErrorCode::kParse, "count " + std::to_string(n) + " is larger than the file allows");
+      return 0;
+    }
+    v.resize(n);
+    return n;
+  }
+  bool ok() const { return !error_.has_value(); }
+  // Fails at the last field read when `condition` is false.
+  bool check(bool condition, const char* message) {
+    if (!condition && ok()) fail(ErrorCode::kInvalid, message);
+    return condition && ok();
+  }
+  void fail(ErrorCode code, std::string message) {
+    if (ok()) error_ = Error::at_offset(code, path_, base_ + field_, std::move(message));
+  }
+  // Adopts an error from a part's own checks, located at the part's first byte.
+  void fail_at(std::size_t at, const Error& e) {
+    if (!ok()) return;
+    const std::string where = e.location.empty() ? "" : e.location + ": ";
+    error_ = Error::at_offset(ErrorCode::kInvalid, path_, base_ + at, where + e.message);
+  }
+  std::size_t position() const { return pos_; }
+  bool at_end() const { return pos_ == body_.size(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  bool take(std::uint64_t n, const char* what) {
+    if (!ok()) return false;
+    if (n > body_.size() - pos_) {
+      field_ = pos_;
+      fail(ErrorCode::kParse, std::string("the file ends inside ") + what + " (" +
+                                  std::to_string(n) + " bytes needed, " +
+                                  std::to_string(body_.size() - pos_) + " left)");
+      return false;
+    }
+    pos_ += static_cast<std::size_t>(n);
+    return true;
+  }
+
+  std::span<const std::uint8_t> body_;
+  std::uint64_t base_;
+  std::string path_;
+  std::size_t pos_ = 0;
+  std::size_t field_ = 0;
+  std::optional<Error> error_;
+};
+
+bool finite(std::span<const float> v) {
+  std::uint32_t carry = 0;
+  for (const float f : v) carry |= (std::bit_cast<std::uint32_t>(f) & 0x7f800000u) + 0x00800000u;
+  return (carry & 0x80000000u) == 0;
+}
+
+template <class T>
+std::span<const float> floats(const std::vector<T>& v) {
+  return {reinterpret_cast<const float*>(v.data()), v.size() * sizeof(T) / sizeof(float)};
+}
+
+template <class Io>
+void visit_texture(Io& io, TextureRef& t, std::size_t images) {
+  io.pod(t.image);
+  io.check(t.image >= -1 && t.image < static_cast<std::int64_t>(images),
+           "texture image index out of range");
+  io.pod(t.texcoord);
+  io.boolean(t.has_transform);
+  io.pod(t.offset);
+  io.pod(t.rotation);
+  io.pod(t.scale);
+  io.pod(t.wrap_s);
+  io.pod(t.wrap_t);
+  io.pod(t.mag_filter);
+  io.pod(t.min_filter);
+}
+
+template <class Io>
+void visit_material(Io& io, Material& m, std::size_t images) {
+  io.string(m.name);
+  io.pod(m.base_color_factor);
+  visit_texture(io, m.base_color_texture, images);
+  visit_texture(io, m.normal_texture, images);
+  io.pod(m.metallic_factor);
+  io.pod(m.roughness_factor);
+  io.pod(m.emissive_factor);
+  io.enumeration(m.alpha_mode, 2);
+  io.pod(m.alpha_cutoff);
+  io.boolean(m.double_sided);
+  io.boolean(m.unlit);
+}
+
+template <class Io>
+void visit_image(Io& io, Image& image) {
+  io.string(image.name);
+  io.string(image.uri);
+  io.string(image.resolved_path);
+  io.string(image.mime_type);
+  io.array(image.bytes);
+  io.boolean(image.missing);
+}
+
+template <class Io>
+void visit_skin(Io& io, Skin& skin, int joint_count) {
+  io.string(skin.name);
+  io.array(skin.joints);
+  for (const std::int16_t j : skin.joints)
+    if (!io.check(j >= 0 && j < joint_count, "skin joint outside the skeleton")) return;
+  io.array(skin.inverse_bind);
+  io.check(skin.inverse_bind.size() == skin.joints.size(), "one inverse bind matrix per joint");
+  io.check(finite(floats(skin.inverse_bind)), "an inverse bind matrix is not finite");
+  io.pod(skin.skeleton_root);
+  io.check(skin.skeleton_root >= -1 && skin.skeleton_root < joint_count,
+           "skeleton root outside the skeleton");
+}
+
+template <class Io, class V>
+void visit_stream(Io& io, std::vector<V>& s, std::size_t vertices, const char* message) {
+  io.array(s);
+  io.check(s.empty() || s.size() == vertices, message);
+  io.check(finite(floats(s)), "a vertex stream value is not finite");
+}
+
+template <class Io>
+void visit_part(Io& io, MeshPart& part, const Mesh& mesh, std::size_t materials,
+                std::size_t skin_joints, std::size_t targets) {
+  VertexStreams& s = part.streams;
+  io.array(s.positions);
+  io.check(finite(floats(s.positions)), "a position is not finite");
+  const std::size_t n = s.positions.size();
+  visit_stream(io, s.normals, n, "normals stream length differs from positions");
+  visit_stream(io, s.tangents, n, "tangents stream length differs from positions");
+  visit_stream(io, s.uv0, n, "uv0 stream length differs from positions");
+  visit_stream(io, s.uv1, n, "uv1 stream length differs from positions");
+  visit_stream(io, s.colors, n, "colors stream length differs from positions");
+  io.array(s.joints);
+  io.check(s.joints.empty() || s.joints.size() == n, "joints stream length differs from positions");
+  if constexpr (Io::kReading) {
+    std::uint16_t worst = 0;
+    for (const glm::u16vec4& j : s.joints) worst = std::max({worst, j.x, j.y, j.z, j.w});
+    io.check(mesh.skin < 0 || worst < skin_joints || s.joints.empty(),
+             "a vertex joint is outside its skin");
+  }
+  visit_stream(io, s.weights, n, "weights stream length differs from positions");
+  io.array(part.indices);
+  if constexpr (Io::kReading) {
+    std::uint32_t worst = 0;
+    for (const std::uint32_t i : part.indices) worst = std::max(worst, i);
+    io.check(part.indices.empty() || worst < n, "an index is outside the vertices");
+  }
+  io.enumeration(part.topology, 2);
+  io.pod(part.material);
+  io.check(part.material >= -1 && part.material < static_cast<std::int64_t>(materials),
+           "material index out of range");
+  const std::size_t count = io.count(part.morphs.targets, 12);
+  io.check(count == targets, "a part's morph target count differs from its mesh's");
+  for (std::size_t t = 0; t < count && io.ok(); ++t) {
+    MorphTarget& target = part.morphs.targets[t];
+    visit_stream(io, target.positions, n, "morph positions length differs from the vertices");
+    visit_stream(io, target.normals, n, "morph normals length differs from the vertices");
+    visit_stream(io, target.tangents, n, "morph tangents length differs from the vertices");
+  }
+  io.pod(part.bounds);
+  io.check(finite(std::span<const float>(&part.bounds.min.x, 6)), "bounds are not finite");
+}
+
+template <class Io>
+void visit_mesh(Io& io, Mesh& mesh, std::size_t materials, const std::vector<Skin>& skins,
+                int joint_count) {
+  io.string(mesh.name);
+  io.pod(mesh.bone);
+  io.check(mesh.bone >= -1 && mesh.bone < joint_count, "mesh bone outside the skeleton");
+  io.pod(mesh.skin);
+  io.check(mesh.skin >= -1 && mesh.skin < static_cast<std::int64_t>(skins.size()),
+           "mesh skin index out of range");
+  const std::size_t names = io.count(mesh.morph_names, 4);
+  for (std::size_t i = 0; i < names && io.ok(); ++i) io.string(mesh.morph_names[i]);
+  io.array(mesh.default_weights);
+  io.check(finite(mesh.default_weights), "a default weight is not finite");
+  io.pod(mesh.source_index);
+  io.pod(mesh.bounds);
+  io.check(finite(std::span<const float>(&mesh.bounds.min.x, 6)), "bounds are not finite");
+  const std::size_t skin_joints =
+      mesh.skin >= 0 && static_cast<std::size_t>(mesh.skin) < skins.size()
+          ? skins[static_cast<std::size_t>(mesh.skin)].joints.size()
+          : 0;
+  const std::size_t parts = io.count(mesh.parts, 40);
+  for (std::size_t p = 0; p < parts && io.ok(); ++p)
+    visit_part(io, mesh.parts[p], mesh, materials, skin_joints, mesh.default_weights.size());
+}
+
+template <class Io>
+void visit_track(Io& io, Track& t) {
+  io.enumeration(t.target, 3);
+  io.enumeration(t.interpolation, 2);
+  io.pod(t.components);
+  io.pod(t.index);
+  io.pod(t.key_begin);
+  io.pod(t.key_count);
+  io.pod(t.value_begin);
+}
+
+template <class Io>
+void visit_clip(Io& io, ClipParts& c) {
+  io.string(c.name);
+  io.pod(c.duration);
+  const std::size_t tracks = io.count(c.tracks, 20);
+  for (std::size_t i = 0; i < tracks && io.ok(); ++i) visit_track(io, c.tracks[i]);
+  io.array(c.times);
+  io.array(c.values);
+  const std::size_t timelines = io.count(c.timelines, 8);
+  for (std::size_t i = 0; i < timelines && io.ok(); ++i) {
+    io.pod(c.timelines[i].key_begin);
+    io.pod(c.timelines[i].key_count);
+  }
+  io.array(c.track_timelines);
+  const std::size_t batches = io.count(c.linear_batches, 26);
+  for (std::size_t i = 0; i < batches && io.ok(); ++i) {
+    Clip::LinearBatch& b = c.linear_batches[i];
+    io.enumeration(b.target, 3);
+    io.pod(b.lanes);
+    io.pod(b.timeline);
+    io.pod(b.value_begin);
+    for (std::int32_t& j : b.joints) io.pod(j);
+  }
+  io.array(c.batch_values);
+  io.array(c.other_tracks);
+  io.array(c.weight_tracks);
+}
+
+template <class Io>
+void visit_raw_clip(Io& io, RawClip& c) {
+  io.string(c.name);
+  const std::size_t tracks = io.count(c.tracks, 18);
+  for (std::size_t i = 0; i < tracks && io.ok(); ++i) {
+    RawTrack& t = c.tracks[i];
+    io.enumeration(t.target, 3);
+    io.pod(t.index);
+    io.enumeration(t.interpolation, 2);
+    io.pod(t.components);
+    io.array(t.times);
+    io.array(t.values);
+  }
+}
+
+template <class Io>
+void visit_compact_clip(Io& io, CompactClipParts& c) {
+  io.string(c.name);
+  io.pod(c.duration);
+  io.array(c.times);
+  const std::size_t tracks = io.count(c.tracks, 40);
+  for (std::size_t i = 0; i < tracks && io.ok(); ++i) {
+    CompactTrack& t = c.tracks[i];
+    io.pod(t.joint);
+    io.enumeration(t.target, 3);
+    io.enumeration(t.format, 1);
+    io.pod(t.key_begin);
+    io.pod(t.key_count);
+    io.pod(t.value_begin);
+    for (float& f : t.range_min) io.pod(f);
+    for (float& f : t.range_extent) io.pod(f);
+  }
+  io.array(c.key_frames);
+  io.array(c.words);
+  visit_raw_clip(io, c.residual);
+}
+
+// The body: every part of the model in dependency order, so that each index can be checked
+// against what it refers to as soon as it is read.
+template <class Io>
+void visit_model(Io& io, ModelParts& m, RawSkeleton& skeleton) {
+  io.string(m.name);
+  io.string(m.format);
+  io.string(m.source_path);
+
+  const std::size_t joints = io.count(skeleton.joints, 46);
+  for (std::size_t j = 0; j < joints && io.ok(); ++j) {
+    RawJoint& joint = skeleton.joints[j];
+    io.string(joint.name);
+    io.pod(joint.parent);
+    io.check(joint.parent >= -1 && joint.parent < static_cast<std::int64_t>(j),
+             "a joint's parent does not come before it");
+    io.pod(joint.rest.translation);
+    io.pod(joint.rest.rotation);
+    io.pod(joint.rest.scale);
+    io.pod(joint.source_index);
+  }
+  if constexpr (Io::kReading) {
+    if (io.ok()) {
+      std::vector<std::int16_t> parents;
+      std::vector<std::string> names;
+      std::vector<Transform> rest;
+      std::vector<std::int32_t> sources;
+      for (RawJoint& joint : skeleton.joints) {
+        parents.push_back(static_cast<std::int16_t>(joint.parent));
+        names.push_back(std::move(joint.name));
+        rest.push_back(joint.rest);
+        sources.push_back(joint.source_index);
+      }
+      auto built = Skeleton::from_parts(std::move(parents), std::move(names), std::move(rest),
+                                        std::move(sources));
+      if (!built) {
+        io.fail_at(io.position(), built.error());
+        return;
+      }
+      m.skeleton = std::move(*built);
+    }
+  }
+  const int joint_count = static_cast<int>(skeleton.joints.size());
+
+  const std::size_t images = io.count(m.images, 21);
+  for (std::size_t i = 0; i < images && io.ok(); ++i) visit_image(io, m.images[i]);
+  const std::size_t materials = io.count(m.materials, 80);
+  for (std::size_t i = 0; i < materials && io.ok(); ++i)
+    visit_material(io, m.materials[i], m.images.size());
+  const std::size_t skins = io.count(m.skins, 16);
+  for (std::size_t i = 0; i < skins && io.ok(); ++i) visit_skin(io, m.skins[i], joint_count);
+  const std::size_t meshes = io.count(m.meshes, 44);
+  for (std::size_t i = 0; i < meshes && io.ok(); ++i)
+    visit_mesh(io, m.meshes[i], m.materials.size(), m.skins, joint_count);
+  std::vector<std::size_t> morph_counts;
+  for (const Mesh& mesh : m.meshes) morph_counts.push_back(mesh.default_weights.size());
+
+  std::vector<ClipParts> clip_parts;
+  if constexpr (!Io::kReading)
+    for (const Clip& c : m.clips) clip_parts.push_back(c.parts());
+  const std::size_t clips = io.count(clip_parts, 40);
+  if constexpr (Io::kReading) m.clips.reserve(clips);
+  for (std::size_t i = 0; i < clips && io.ok(); ++i) {
+    const std::size_t at = io.position();
+    visit_clip(io, clip_parts[i]);
+    if constexpr (Io::kReading) {
+      if (!io.ok()) return;
+      auto clip = Clip::from_parts(std::move(clip_parts[i]), joint_count, morph_counts);
+      if (!clip) return io.fail_at(at, clip.error());
+      m.clips.push_back(std::move(*clip));
+    }
+  }
+  std::vector<CompactClipParts> compact_parts;
+  if constexpr (!Io::kReading)
+    for (const CompactClip& c : m.compact_clips) compact_parts.push_back(c.parts());
+  const std::size_t compact = io.count(compact_parts, 20);
+  io.check(compact == 0 || compact == clips, "compact clips must be none or one per clip");
+  if constexpr (Io::kReading) m.compact_clips.reserve(compact);
+  for (std::size_t i = 0; i < compact && io.ok(); ++i) {
+    const std::size_t at = io.position();
+    visit_compact_clip(io, compact_parts[i]);
+    if constexpr (Io::kReading) {
+      if (!io.ok()) return;
+      auto clip = CompactClip::from_parts(std::move(compact_parts[i]), joint_count, morph_counts);
+      if (!clip) return io.fail_at(at, clip.error());
+      m.compact_clips.push_back(std::move(*clip));
+    }
+  }
+
+  io.array(m.rest_model);
+  io.check(m.rest_model.size() == skeleton.joints.size(), "one rest transform per joint");
+  io.check(finite(floats(m.rest_model)), "a rest transform is not finite");
+  io.pod(m.bounds);
+  io.pod(m.sphere);
+  io.check(finite(std::span<const float>(&m.bounds.min.x, 6)) &&
+               finite(std::span<const float>(&m.sphere.center.x, 4)),
+           "model bounds are not finite");
+}
+
+void put32(std::uint8_t* p, std::uint32_t v) {
+  std::memcpy(p, &v, 4);
+}
+void put64(std::uint8_t* p, std::uint64_t v) {
+  std::memcpy(p, &v, 8);
+}
+
+}  // namespace
+
+bool looks_like_crit(std::span<const std::uint8_t> head) {
+  return head.size() >= 4 && std::memcmp(head.data(), kMagic, 4) == 0;
+}
+
+std::vector<std::uint8_t> encode_crit(const Model& model) {
+  ModelParts parts;
+  parts.name = model.name();
+  parts.format = model.format();
+  parts.source_path = model.source_path();
+  parts.meshes.assign(model.meshes().begin(), model.meshes().end());
+  parts.skins.assign(model.skins().begin(), model.skins().end());
+  parts.clips.assign(model.clips().begin(), model.clips().end());
+  parts.compact_clips.assign(model.compact_clips().begin(), model.compact_clips().end());
+  parts.materials.assign(model.materials().begin(), model.materials().end());
+  parts.images.assign(model.images().begin(), model.images().end());
+  parts.rest_model.assign(model.rest_model_transforms().begin(),
+                          model.rest_model_transforms().end());
+  parts.bounds = model.bounds();
+  parts.sphere = model.bounding_sphere();
+  RawSkeleton skeleton;
+  const Skeleton& s = model.skeleton();
+  for (int j = 0; j < s.joint_count(); ++j) {
+    const auto i = static_cast<std::size_t>(j);
+    skeleton.joints.push_back(
+        {s.names()[i], s.parents()[i], s.rest_pose()[i], s.source_indices()[i]});
+  }
+  Writer w;
+  w.bytes.resize(kCritHeaderBytes);
+  visit_model(w, parts, skeleton);
+  const std::span<const std::uint8_t> body(w.bytes.data() + kCritHeaderBytes,
+                                           w.bytes.size() - kCritHeaderBytes);
+  std::uint8_t* h = w.bytes.data();
+  std::memcpy(h, kMagic, 4);
+  put32(h + 4, kCritVersion);
+  put64(h + 8, body.size());
+  put64(h + 16, xxhash64(body));
+  put64(h + 24, 0);
+  return std::move(w.bytes);
+}
+
+Status write_crit(const Model& model, std::string_view path) {
+  const std::vector<std::uint8_t> bytes = encode_crit(model);
+  return write_file_atomic(path, bytes);
+}
+
+Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view path) {
+  const std::string file(path);
+  const auto parse = [&](std::uint64_t offset, std::string msg) {
+    return fail(Error::at_offset(ErrorCode::kParse, file, offset, std::move(msg)));
+  };
+  if (bytes.size() < 4 || !looks_like_crit(bytes))
+    return parse(0, "not a .crit file (no CRIT magic)");
+  if (bytes.size() < kCritHeaderBytes)
+    return parse(bytes.size(), "the file ends inside the 32-byte header");
+  std::uint32_t version = 0;
+  std::uint64_t body_size = 0, checksum = 0, reserved = 0;
+  std::memcpy(&version, bytes.data() + 4, 4);
+  std::memcpy(&body_size, bytes.data() + 8, 8);
+  std::memcpy(&checksum, bytes.data() + 16, 8);
+  std::memcpy(&reserved, bytes.data() + 24, 8);
+  if (version != kCritVersion)
+    return parse(4, "format version " + std::to_string(version) +
+                        " is not supported (this reader "
+                        "reads version " +
+                        std::to_string(kCritVersion) + ")");
+  if (body_size != bytes.size() - kCritHeaderBytes)
+    return parse(8, "the header says the body has " + std::to_string(body_size) +
+                        " bytes, the file holds " +
+                        std::to_string(bytes.size() - kCritHeaderBytes));
+  if (reserved != 0) return parse(24, "reserved header bytes are not zero");
+  const auto body = bytes.subspan(kCritHeaderBytes);
+  if (xxhash64(body) != checksum) return parse(16, "checksum mismatch: the file is damaged");
+
+  Reader r(body, kCritHeaderBytes, file);
+  ModelParts parts;
+  RawSkeleton skeleton;
+  visit_model(r, parts, skeleton);
+  if (r.ok() && !r.at_end()) r.fail(ErrorCode::kParse, "bytes after the model's last field");
+  if (!r.ok()) return fail(r.error());
+  if (!file.empty() && parts.source_path.empty()) parts.source_path = file;
+  return assemble_model(std::move(parts));
+}
+
+Result<Model> load_crit(std::string_view path, std::uint64_t max_bytes) {
+  const std::string file(path);
+  std::FILE* f = std::fopen(file.c_str(), "rb");
+  if (!f) return fail(Error::at(ErrorCode::kIo, file, "", "cannot open '" + file + "'"));
+  std::vector<std::uint8_t> bytes;
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  if (size < 0 || static_cast<std::uint64_t>(size) > max_bytes) {
+    std::fclose(f);
+    return fail(
+        Error::at(ErrorCode::kLimit, file, "",
+                  "the file is larger than the " + std::to_string(max_bytes) + "-byte limit"));
+  }
+  bytes.resize(static_cast<std::size_t>(size));
+  const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+  if (got != bytes.size()) return fail(Error::at(ErrorCode::kIo, file, "", "cannot read the file"));
+  return read_crit(bytes, path);
+}
+
+}  // namespace critter::io

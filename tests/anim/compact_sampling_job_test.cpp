@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+#include "critter/anim/compact_sampling_job.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "critter/anim/local_to_model_job.h"
+#include "critter/anim/player.h"
+#include "critter/anim/pose.h"
+#include "critter/anim/sampling_job.h"
+#include "critter/asset/demo_creature.h"
+#include "critter/asset/synthetic_character.h"
+#include "critter/io/load.h"
+
+namespace critter::anim {
+namespace {
+
+constexpr float kRelativeTolerance = 1e-4f;
+
+// Largest model-space distance between the exact and compact poses of `clip`, at the joints and
+// at points 1 % of the character's size along each joint's axes, over `steps` evenly spread
+// times (and every key time of the exact clip).
+float measured_error(const Model& model, std::size_t clip, int steps = 97) {
+  const MorphLayout layout = MorphLayout::of(model);
+  const auto rest = model.skeleton().rest_pose();
+  std::vector<Transform> exact(rest.begin(), rest.end()), compact(exact);
+  std::vector<float> we(layout.defaults), wc(layout.defaults);
+  std::vector<mat4> me(rest.size()), mc(rest.size());
+  SamplingContext ec;
+  CompactSamplingContext cc;
+  const float distance = 0.01f * character_size(model);
+  const Clip& c = model.clips()[clip];
+  std::vector<float> times(c.times().begin(), c.times().end());
+  for (int i = 0; i <= steps; ++i)
+    times.push_back(c.duration() * static_cast<float>(i) / static_cast<float>(steps));
+  float worst = 0.0f;
+  for (const float t : times) {
+    const SamplingJob a{.clip = &c,
+                        .time = t,
+                        .context = &ec,
+                        .rest = rest,
+                        .default_weights = layout.defaults,
+                        .weight_offsets = layout.offsets,
+                        .output = exact,
+                        .output_weights = we};
+    const CompactSamplingJob b{.clip = &model.compact_clips()[clip],
+                               .time = t,
+                               .context = &cc,
+                               .rest = rest,
+                               .default_weights = layout.defaults,
+                               .weight_offsets = layout.offsets,
+                               .output = compact,
+                               .output_weights = wc};
+    EXPECT_TRUE(a.run());
+    EXPECT_TRUE(b.run());
+    EXPECT_EQ(we, wc) << "weights are sampled exactly";
+    const LocalToModelJob le{.parents = model.skeleton().parents(), .input = exact, .output = me};
+    const LocalToModelJob lc{.parents = model.skeleton().parents(), .input = compact, .output = mc};
+    EXPECT_TRUE(le.run());
+    EXPECT_TRUE(lc.run());
+    for (std::size_t j = 0; j < me.size(); ++j) {
+      worst = std::max(worst, glm::length(vec3(me[j][3]) - vec3(mc[j][3])));
+      for (int axis = 0; axis < 3; ++axis) {
+        const vec3 pe = vec3(me[j][3] + me[j][axis] * distance);
+        const vec3 pc = vec3(mc[j][3] + mc[j][axis] * distance);
+        worst = std::max(worst, glm::length(pe - pc));
+      }
+    }
+  }
+  return worst;
+}
+
+void expect_bound(const Model& exact_model, const std::string& name) {
+  std::vector<CompactClipStats> stats;
+  auto model = with_compact_clips(
+      [&] {
+        auto copy = append_clips(exact_model, {});
+        EXPECT_TRUE(copy.has_value());
+        return std::move(*copy);
+      }(),
+      kRelativeTolerance, &stats);
+  ASSERT_TRUE(model.has_value()) << model.error().to_string();
+  ASSERT_EQ(model->compact_clips().size(), model->clips().size());
+  const float tolerance = kRelativeTolerance * character_size(*model);
+  std::size_t exact_bytes = 0, bytes = 0;
+  float worst = 0.0f;
+  for (std::size_t c = 0; c < model->clips().size(); ++c) {
+    const float error = measured_error(*model, c);
+    // The builder measures at key times and midpoints; these times fall between them, where
+    // interpolation error can exceed the probed maximum slightly.
+    EXPECT_LE(error, tolerance * 1.05f) << name << " clip " << c;
+    EXPECT_LE(stats[c].max_error, tolerance) << name << " clip " << c;
+    EXPECT_FLOAT_EQ(stats[c].tolerance, tolerance);
+    EXPECT_EQ(stats[c].bytes, model->compact_clips()[c].byte_size());
+    exact_bytes += stats[c].exact_bytes;
+    bytes += stats[c].bytes;
+    worst = std::max(worst, error);
+  }
+  EXPECT_LE(bytes, exact_bytes) << name;
+  std::printf("%s: %zu clips, exact %zu B, compact %zu B, tolerance %.3g, max error %.3g\n",
+              name.c_str(), model->clips().size(), exact_bytes, bytes, tolerance, worst);
+}
+
+TEST(CompactSamplingJobTest, ErrorBoundHoldsOnEverySharedModel) {
+  const char* models[] = {"RiggedFigure/RiggedFigure.glb",
+                          "SimpleSkin/SimpleSkin.gltf",
+                          "girl/girl.glb",
+                          "greenman/greenman.glb",
+                          "Wizard/Wizard.glb",
+                          "ozz_cubicspline/cubicspline.gltf",
+                          "ozz_multiple_roots/multiple_roots.gltf",
+                          "MorphStressTest/MorphStressTest.gltf",
+                          "AnimatedMorphSphere/AnimatedMorphSphere.gltf",
+                          "AnimatedTriangle/AnimatedTriangle.gltf",
+                          "assimp_interpolation_synthetic/animation_interpolation_linear.gltf",
+                          "assimp_interpolation_synthetic/animation_interpolation_step.gltf",
+                          "assimp_interpolation_synthetic/animation_interpolation_cubic.gltf",
+                          "library_animation_clips_collada/library_animation_clips.dae",
+                          "minetest_cart_b3d/carts_cart.b3d"};
+  for (const char* relative : models) {
+    auto model = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative);
+    ASSERT_TRUE(model.has_value()) << model.error().to_string();
+    expect_bound(*model, relative);
+  }
+}
+
+TEST(CompactSamplingJobTest, ErrorBoundHoldsOnTheSyntheticCharacterAndTheDemo) {
+  auto synthetic = build_model(make_synthetic_character());
+  ASSERT_TRUE(synthetic.has_value()) << synthetic.error().to_string();
+  EXPECT_EQ(synthetic->skeleton().joint_count(), kSyntheticJointCount);
+  expect_bound(*synthetic, "synthetic67");
+  auto demo = build_demo_quadruped();
+  ASSERT_TRUE(demo.has_value());
+  expect_bound(*demo, "demo_quadruped");
+}
+
+TEST(CompactSamplingJobTest, LoadOptionBuildsCompactClipsAndPlayerUsesThem) {
+  const std::string path = std::string(CRITTER_SHARED_MODELS) + "/girl/girl.glb";
+  auto exact = io::load(path);
+  ASSERT_TRUE(exact.has_value());
+  EXPECT_TRUE(exact->compact_clips().empty()) << "exact by default";
+  io::LoadOptions options;
+  options.compact_tolerance = 1e-4;
+  auto compact = io::load(path, options);
+  ASSERT_TRUE(compact.has_value()) << compact.error().to_string();
+  ASSERT_EQ(compact->compact_clips().size(), compact->clips().size());
+
+  Player pe(*exact), pc(*compact);
+  ASSERT_TRUE(pe.play(1, PlaybackMode::kLoopForward));
+  ASSERT_TRUE(pc.play(1, PlaybackMode::kLoopForward));
+  bool differs = false;
+  for (int frame = 0; frame < 40; ++frame) {
+    pe.update(1.0f / 60.0f);
+    pc.update(1.0f / 60.0f);
+    for (std::size_t j = 0; j < pe.local_pose().size(); ++j) {
+      differs = differs || !(pe.local_pose()[j] == pc.local_pose()[j]);
+      EXPECT_NEAR(pe.local_pose()[j].translation.x, pc.local_pose()[j].translation.x, 1e-2f);
+    }
+  }
+  EXPECT_TRUE(differs) << "the compact player samples the compact clip";
+
+  options.compact_tolerance = -1.0;
+  auto bad = io::load(path, options);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
+}
+
+TEST(CompactSamplingJobTest, ValidateNamesBrokenFields) {
+  auto model = with_compact_clips(*build_demo_quadruped(), 1e-4f);
+  ASSERT_TRUE(model.has_value());
+  const MorphLayout layout = MorphLayout::of(*model);
+  const auto rest = model->skeleton().rest_pose();
+  std::vector<Transform> out(rest.begin(), rest.end());
+  std::vector<float> weights(layout.defaults);
+  CompactSamplingContext context;
+  CompactSamplingJob job{.clip = &model->compact_clips()[0],
+                         .time = 0.25f,
+                         .context = &context,
+                         .rest = rest,
+                         .default_weights = layout.defaults,
+                         .weight_offsets = layout.offsets,
+                         .output = out,
+                         .output_weights = weights};
+  EXPECT_TRUE(job.validate());
+  auto broken = job;
+  broken.clip = nullptr;
+  EXPECT_EQ(broken.validate().error().location, "clip");
+  broken = job;
+  broken.context = nullptr;
+  EXPECT_EQ(broken.validate().error().location, "context");
+  broken = job;
+  broken.time = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(broken.validate().error().location, "time");
+  broken = job;
+  broken.rest = rest.first(3);
+  EXPECT_EQ(broken.validate().error().location, "clip");
+  broken = job;
+  broken.output = std::span<Transform>(out).first(3);
+  EXPECT_EQ(broken.validate().error().location, "output");
+  EXPECT_EQ(broken.validate().error().path, "CompactSamplingJob");
+}
+
+TEST(CompactSamplingJobTest, SeeksAndBackwardsEqualForwardPlayback) {
+  auto model = with_compact_clips(*build_model(make_synthetic_character()), 1e-4f);
+  ASSERT_TRUE(model.has_value());
+  const MorphLayout layout = MorphLayout::of(*model);
+  const auto rest = model->skeleton().rest_pose();
+  std::vector<Transform> a(rest.begin(), rest.end()), b(a);
+  std::vector<float> w;
+  CompactSamplingContext forward, fresh;
+  for (float t = -0.5f; t < 2.5f; t += 0.013f) {
+    const auto job = [&](CompactSamplingContext& ctx, std::vector<Transform>& out, float time) {
+      return CompactSamplingJob{.clip = &model->compact_clips()[0],
+                                .time = time,
+                                .context = &ctx,
+                                .rest = rest,
+                                .default_weights = layout.defaults,
+                                .weight_offsets = layout.offsets,
+                                .output = out,
+                                .output_weights = w};
+    };
+    ASSERT_TRUE(job(forward, a, t).run());
+    fresh.invalidate();
+    ASSERT_TRUE(job(fresh, b, 2.0f - t).run());  // a seek backwards on a fresh context
+    ASSERT_TRUE(job(fresh, b, t).run());         // then a jump forward
+    for (std::size_t j = 0; j < a.size(); ++j) ASSERT_EQ(a[j], b[j]) << "t " << t << " joint " << j;
+  }
+}
+
+}  // namespace
+}  // namespace critter::anim
