@@ -12,6 +12,7 @@ packages=(
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgles-dev libgbm1 libglfw3-dev
   libgif-dev libpng-dev xvfb xauth libimgui-dev
   minetest-data
+  clang-19 libclang-rt-19-dev llvm-19
 )
 
 missing=()
