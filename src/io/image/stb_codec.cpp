@@ -27,8 +27,11 @@ namespace {
 // Takes ownership of stb's buffer; null means failure, reported with stb's reason.
 std::expected<RgbaImage, std::string> adopt(stbi_uc* data, int w, int h) {
   if (data == nullptr) {
+    // stb leaves the reason unset on some failures and names an unknown PNG chunk by its type
+    // bytes, which is an empty string for a type starting with a zero byte.
     const char* reason = stbi_failure_reason();
-    return std::unexpected(std::string(reason != nullptr ? reason : "unknown decoder failure"));
+    const bool said = reason != nullptr && *reason != '\0';
+    return std::unexpected(std::string(said ? reason : "unknown decoder failure"));
   }
   RgbaImage image;
   image.width = w;

@@ -118,6 +118,23 @@ TEST(ImageDecoderTest, BytesDecodeWithTheirOriginInErrors) {
   EXPECT_EQ(broken.error().path, "atlas.png");
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp): a PNG whose next chunk type is four zero bytes made stb
+// report an empty reason, and the error an empty message.
+TEST(ImageDecoderTest, UnknownChunkOfZeroTypeFailsWithAMessage) {
+  const std::vector<std::uint8_t> png = {
+      0x89, 'P',  'N',  'G',  '\r', '\n', 0x1a, '\n',  // signature
+      0,    0,    0,    13,   'I',  'H',  'D',  'R',  0, 0, 0, 1, 0,
+      0,    0,    1,    8,    2,    0,    0,    0,                  // 1x1 RGB8
+      0x90, 0x77, 0x53, 0xde,                                       // IHDR CRC
+      0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0};  // an empty chunk of type 00 00
+                                                                    // 00 00 and its CRC
+  Result<RgbaImage> image = decode_image_bytes(png, "zero.png");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().path, "zero.png");
+  EXPECT_EQ(image.error().message, "unknown decoder failure");
+}
+
 TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
   const ScratchDir scratch("image_decoder");
   const std::string path = (scratch / "absent.png").string();
