@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "io/image/stb_codec.h"
 
+#include <algorithm>
+#include <climits>
+#include <fstream>
+#include <iterator>
+
 // stb's implementation is compiled here once, with static linkage so that another copy linked
 // into a program (a system libstb, a library that bundles stb) cannot clash with it.
 #define STB_IMAGE_STATIC
@@ -41,9 +46,45 @@ std::expected<RgbaImage, std::string> adopt(stbi_uc* data, int w, int h) {
   return image;
 }
 
+// True when a JPEG (SOI at the start) has a Huffman table (DHT segment) of more than 256 codes.
+// stb's JPEG decoder writes such a table's code sizes past the end of its 257-entry array (an
+// out-of-bounds write in the decoder's state), so those files never reach it. Walks the marker
+// segments by their lengths and steps over entropy-coded data (stuffed 0xFF 0x00, restarts).
+bool jpeg_with_oversized_huffman_table(std::span<const std::uint8_t> b) {
+  if (b.size() < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
+  std::size_t i = 2;
+  while (i + 1 < b.size()) {
+    if (b[i] != 0xFF) {
+      ++i;
+      continue;
+    }
+    const std::uint8_t marker = b[i + 1];
+    if (marker == 0xFF || marker == 0x00 || marker == 0x01 || marker == 0xD8 ||
+        (marker >= 0xD0 && marker <= 0xD7)) {
+      ++i;
+      continue;
+    }
+    if (marker == 0xD9 || i + 3 >= b.size()) return false;
+    const std::size_t length = static_cast<std::size_t>(b[i + 2]) << 8 | b[i + 3];
+    const std::size_t end = std::min(b.size(), i + 2 + length);
+    if (marker == 0xC4) {
+      for (std::size_t t = i + 4; t + 17 <= end;) {
+        std::size_t codes = 0;
+        for (std::size_t k = 1; k <= 16; ++k) codes += b[t + k];
+        if (codes > 256) return true;
+        t += 17 + codes;
+      }
+    }
+    i = std::max(end, i + 2);
+  }
+  return false;
+}
+
 }  // namespace
 
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
+  if (jpeg_with_oversized_huffman_table(bytes))
+    return std::unexpected(std::string("bad DHT header: Huffman table of more than 256 codes"));
   int w = 0;
   int h = 0;
   int channels = 0;
@@ -53,11 +94,14 @@ std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes
 }
 
 std::expected<RgbaImage, std::string> read(const std::string& path) {
-  int w = 0;
-  int h = 0;
-  int channels = 0;
-  stbi_uc* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
-  return adopt(data, w, h);
+  // Read whole, so that decode() checks the bytes before stb sees them.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(std::string("can't fopen"));
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                        std::istreambuf_iterator<char>()};
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX))
+    return std::unexpected(std::string("image file too large"));
+  return decode(bytes);
 }
 
 bool encode_png(const RgbaImage& image, std::vector<std::uint8_t>& out) {

@@ -123,8 +123,8 @@ TEST(ImageDecoderTest, BytesDecodeWithTheirOriginInErrors) {
 TEST(ImageDecoderTest, UnknownChunkOfZeroTypeFailsWithAMessage) {
   const std::vector<std::uint8_t> png = {
       0x89, 'P',  'N',  'G',  '\r', '\n', 0x1a, '\n',  // signature
-      0,    0,    0,    13,   'I',  'H',  'D',  'R',  0, 0, 0, 1, 0,
-      0,    0,    1,    8,    2,    0,    0,    0,                  // 1x1 RGB8
+      0,    0,    0,    13,   'I',  'H',  'D',  'R',  0, 0, 0, 1,
+      0,    0,    0,    1,    8,    2,    0,    0,    0,            // 1x1 RGB8
       0x90, 0x77, 0x53, 0xde,                                       // IHDR CRC
       0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0};  // an empty chunk of type 00 00
                                                                     // 00 00 and its CRC
@@ -133,6 +133,32 @@ TEST(ImageDecoderTest, UnknownChunkOfZeroTypeFailsWithAMessage) {
   EXPECT_EQ(image.error().code, ErrorCode::kParse);
   EXPECT_EQ(image.error().path, "zero.png");
   EXPECT_EQ(image.error().message, "unknown decoder failure");
+}
+
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): a JPEG Huffman table of more than 256 codes made
+// stb write past the end of its code-size array. Such a file is refused before stb decodes it.
+TEST(ImageDecoderTest, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
+  std::vector<std::uint8_t> jpeg = {0xFF, 0xD8, 0xFF, 0xC4, 0, 0, 0x00};  // SOI, DHT, class 0 id 0
+  for (int i = 0; i < 16; ++i) jpeg.push_back(20);                        // 16 x 20 = 320 codes
+  jpeg.insert(jpeg.end(), 320, 0);
+  const std::size_t length = jpeg.size() - 4;
+  jpeg[4] = static_cast<std::uint8_t>(length >> 8);
+  jpeg[5] = static_cast<std::uint8_t>(length & 0xFF);
+  jpeg.insert(jpeg.end(), {0xFF, 0xD9});
+  Result<RgbaImage> image = decode_image_bytes(jpeg, "huffman.jpg");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().path, "huffman.jpg");
+  EXPECT_EQ(image.error().message, "bad DHT header: Huffman table of more than 256 codes");
+
+  const ScratchDir scratch("image_decoder");
+  const fs::path path = scratch / "huffman.jpg";
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(jpeg.data()), static_cast<std::streamsize>(jpeg.size()));
+  Result<RgbaImage> file = read_image(path.string());
+  ASSERT_FALSE(file);
+  EXPECT_EQ(file.error().message,
+            "cannot read image: bad DHT header: Huffman table of more than 256 codes");
 }
 
 TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
