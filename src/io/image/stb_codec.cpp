@@ -85,6 +85,23 @@ bool jpeg_with_oversized_huffman_table(std::span<const std::uint8_t> b) {
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
   if (jpeg_with_oversized_huffman_table(bytes))
     return std::unexpected(std::string("bad DHT header: Huffman table of more than 256 codes"));
+  // stb allocates the declared size and, for TGA, BMP and other raw formats, loops over every
+  // pixel even when the data stops after a few bytes. No format packs more than about 1024 pixels
+  // into a byte, so a header declaring more is refused before any allocation, as is any image
+  // over 64 megapixels (256 MiB of RGBA).
+  int declared_w = 0;
+  int declared_h = 0;
+  int declared_channels = 0;
+  if (stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &declared_w, &declared_h,
+                            &declared_channels) != 0) {
+    constexpr std::uint64_t kMaxPixels = std::uint64_t{64} << 20;
+    const std::uint64_t pixels =
+        static_cast<std::uint64_t>(declared_w) * static_cast<std::uint64_t>(declared_h);
+    if (pixels > std::min<std::uint64_t>(kMaxPixels, 1024 * std::uint64_t{bytes.size()}))
+      return std::unexpected("image of " + std::to_string(declared_w) + "x" +
+                             std::to_string(declared_h) + " pixels is larger than its " +
+                             std::to_string(bytes.size()) + " bytes can hold or 64 megapixels");
+  }
   int w = 0;
   int h = 0;
   int channels = 0;

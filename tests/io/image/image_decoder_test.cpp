@@ -161,6 +161,21 @@ TEST(ImageDecoderTest, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
             "cannot read image: bad DHT header: Huffman table of more than 256 codes");
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp, a timeout): a 31-byte run-length TGA declaring 39682 x
+// 1026 pixels made stb allocate 160 MB and loop over every pixel. A header declaring more pixels
+// than the bytes can hold is refused first.
+TEST(ImageDecoderTest, HeaderDeclaringMorePixelsThanTheBytesHoldIsRefused) {
+  const std::vector<std::uint8_t> tga = {0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                         0x00, 0x00, 0x00, 0x00, 0x02, 0x9b, 0x02, 0x04,
+                                         0x18, 0x00, 0x81, 0xff, 0xf8, 0x00, 0x00, 0x02,
+                                         0x00, 0x02, 0x04, 0x18, 0x00, 0xff, 0xff};
+  Result<RgbaImage> image = decode_image_bytes(tga, "huge.tga");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().message,
+            "image of 39682x1026 pixels is larger than its 31 bytes can hold or 64 megapixels");
+}
+
 TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
   const ScratchDir scratch("image_decoder");
   const std::string path = (scratch / "absent.png").string();
