@@ -2,6 +2,7 @@
 #include "io/image/stb_codec.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <fstream>
 #include <iterator>
@@ -80,11 +81,33 @@ bool jpeg_with_oversized_huffman_table(std::span<const std::uint8_t> b) {
   return false;
 }
 
+// True for a binary PNM (P5 grey, P6 RGB) whose maximum value needs 16 bits: stb's 16-bit PNM path
+// reads past the end of its own buffer when the samples stop early, so such files never reach it.
+bool sixteen_bit_pnm(std::span<const std::uint8_t> b) {
+  if (b.size() < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return false;
+  std::size_t i = 2;
+  for (int field = 0; field < 3; ++field) {
+    while (i < b.size() && (std::isspace(b[i]) != 0 || b[i] == '#')) {
+      if (b[i] == '#') {
+        while (i < b.size() && b[i] != '\n') ++i;
+      } else {
+        ++i;
+      }
+    }
+    std::uint64_t value = 0;
+    while (i < b.size() && b[i] >= '0' && b[i] <= '9' && value < 65536)
+      value = value * 10 + (b[i++] - '0');
+    if (field == 2) return value > 255;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
   if (jpeg_with_oversized_huffman_table(bytes))
     return std::unexpected(std::string("bad DHT header: Huffman table of more than 256 codes"));
+  if (sixteen_bit_pnm(bytes)) return std::unexpected(std::string("16-bit PNM is not supported"));
   // stb allocates the declared size and, for TGA, BMP and other raw formats, loops over every
   // pixel even when the data stops after a few bytes. No format packs more than about 1024 pixels
   // into a byte, so a header declaring more is refused before any allocation, as is any image

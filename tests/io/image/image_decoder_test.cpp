@@ -176,6 +176,21 @@ TEST(ImageDecoderTest, HeaderDeclaringMorePixelsThanTheBytesHoldIsRefused) {
             "image of 39682x1026 pixels is larger than its 31 bytes can hold or 64 megapixels");
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp, ASan): a binary PGM with a 16-bit maximum value and too
+// few samples made stb read past the end of its buffer. 16-bit PNM is refused before stb sees it.
+TEST(ImageDecoderTest, SixteenBitPnmIsRefused) {
+  const std::string pgm = "P5\n2 1\n2555\xff";
+  const std::vector<std::uint8_t> bytes(pgm.begin(), pgm.end());
+  Result<RgbaImage> image = decode_image_bytes(bytes, "deep.pgm");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().message, "16-bit PNM is not supported");
+  const std::string eight = "P5\n# grey\n2 1\n255\n\x10\x20";
+  Result<RgbaImage> ok = decode_image_bytes(std::vector<std::uint8_t>(eight.begin(), eight.end()));
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_EQ(ok->width, 2);
+}
+
 TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
   const ScratchDir scratch("image_decoder");
   const std::string path = (scratch / "absent.png").string();
