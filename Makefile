@@ -5,7 +5,7 @@ PRESET ?= release
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc)
 
-.PHONY: all deps configure build demo test soak bench install format clean
+.PHONY: all deps configure build demo test soak bench fuzz install format clean
 
 all: build
 
@@ -21,8 +21,10 @@ build: configure
 demo: build
 	@$(BUILD)/tools/critter/critter demo
 
+# Under the asan preset LeakSanitizer skips the third-party leaks listed in tests/lsan.supp.
 test: build
-	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0" \
+	  ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # The full soak test: SOAK_CREATURES creatures (a controller with a config, legacy rigs, the
 # simple player) for SOAK_FRAMES frames with random states, parameters and hostile dt; `make test`
@@ -35,6 +37,16 @@ soak: build
 
 bench: build
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b --benchmark_min_time=0.2; done
+
+# Builds the libFuzzer targets (clang, ASan + UBSan; the fuzz preset) and runs each for
+# FUZZ_SECONDS; FUZZ_TARGETS picks some (gltf gltf_roundtrip insomniac config expression assimp
+# image). A crash, leak, timeout or out-of-memory fails it and keeps the input (path printed).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build build/fuzz -j $(JOBS)
+	@bash fuzz/run_fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Installs the critter and critter-viewer programs, the headers, the libraries, the CMake package
 # (find_package(critter)) and critter.pc under PREFIX.

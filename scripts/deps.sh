@@ -13,6 +13,7 @@ packages=(
   libgif-dev libpng-dev xvfb xauth libimgui-dev
   minetest-data
   pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed
+  clang-19 libclang-rt-19-dev llvm-19
 )
 
 missing=()

@@ -218,7 +218,7 @@ RawClip make_idle() {
   RawClip c;
   c.name = "idle";
   constexpr float kPeriod = 2.0f;
-  const vec3 x(1, 0, 0), y(0, 1, 0);
+  const vec3 y(0, 1, 0);
   c.tracks.push_back(periodic(TrackTarget::kScale, "body", kPeriod, [](float ph) {
     const float breath = 1.0f + 0.03f * 0.5f * (1.0f - std::cos(ph));
     return std::vector<float>{breath, breath, 1.0f};

@@ -369,7 +369,7 @@ class Loader {
     }
     files_.push_back(file);
     if (!parsed->is_object()) {
-      wrong_type(*parsed, problems_, "an object at the top level");
+      root_not_object(*parsed, *text, file);
       return std::nullopt;
     }
     detail::check_duplicate_keys(*parsed, kConfigMaps, problems_);
@@ -443,7 +443,7 @@ class Loader {
     }
     files_.push_back(*resolved);
     if (!parsed->is_object()) {
-      wrong_type(*parsed, problems_, "an object at the top level");
+      root_not_object(*parsed, *text, *resolved);
       return std::nullopt;
     }
     detail::check_duplicate_keys(*parsed, {"layers"}, problems_);
@@ -511,6 +511,12 @@ class Loader {
       }
     }
     return t;
+  }
+
+  // A document whose root is not an object, located at the line and column where the root starts.
+  void root_not_object(const ConfigValue& root, std::string_view text, const std::string& file) {
+    problems_.error(ErrorCode::kInvalid, {file, detail::root_line_column(text)},
+                    "expected an object at the top level, got " + kind_name(root));
   }
 
   ConfigPathRules rules_;

@@ -122,6 +122,10 @@ std::string line_column(std::string_view text, std::size_t offset) {
   return std::to_string(line) + ":" + std::to_string(column);
 }
 
+std::string root_line_column(std::string_view text) {
+  return line_column(text, skip_blank(text, 0));
+}
+
 namespace {
 
 // Builds ConfigValue trees from nlohmann's SAX events.

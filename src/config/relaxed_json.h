@@ -31,6 +31,10 @@ std::string blank_trailing_commas(std::string_view text);
 // "line:column" (both 1-based, columns in bytes) of byte `offset` in `text`.
 std::string line_column(std::string_view text, std::size_t offset);
 
+// line_column() of the first byte of `text` that is neither blank nor inside a comment: where the
+// document's root value starts (the root has the empty JSON pointer, which names no place).
+std::string root_line_column(std::string_view text);
+
 // Parses `text` (comments and trailing commas allowed) into a ConfigValue tree whose nodes carry
 // `file` and their JSON pointer. Object members keep file order, duplicates included. A syntax
 // error is ErrorCode::kParse located "line:column". Arrays and objects nested deeper than

@@ -128,6 +128,20 @@ TEST_F(AnimationConfigTest, SyntaxErrorHasLineAndColumn) {
   EXPECT_NE(c.error().message.find("JSON syntax"), std::string::npos) << c.error().message;
 }
 
+// Found by fuzzing (fuzz/config_fuzz.cpp): a document whose root is not an object was reported at
+// the root's empty JSON pointer, an error without a location. It is located where the root starts.
+TEST_F(AnimationConfigTest, RootThatIsNotAnObjectIsLocatedWhereItStarts) {
+  auto c = parse("\"  \"// e");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(c.error().location, "1:1");
+  EXPECT_EQ(c.error().message, "expected an object at the top level, got a string");
+  auto d = parse("// a comment\n  /* another */ [1, 2]");
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().location, "2:17");
+  EXPECT_EQ(d.error().message, "expected an object at the top level, got an array");
+}
+
 TEST_F(AnimationConfigTest, DuplicatePropertyLastWinsWithWarning) {
   auto c = parse(R"({"modelScale": 2, "modelscale": 3})");
   ASSERT_TRUE(c) << c.error().to_string();

@@ -7,12 +7,13 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "critter/core/source_location.h"
 
 namespace critter::config {
+
+struct ConfigMember;
 
 struct ConfigValue {
   enum class Kind : unsigned char { kNull, kBool, kNumber, kString, kArray, kObject };
@@ -21,8 +22,8 @@ struct ConfigValue {
   bool boolean = false;
   double number = 0.0;  // JSON numbers are read as doubles (may be non-finite, e.g. 1e999)
   std::string string;
-  std::vector<ConfigValue> items;                            // array elements
-  std::vector<std::pair<std::string, ConfigValue>> members;  // object members, in file order
+  std::vector<ConfigValue> items;     // array elements
+  std::vector<ConfigMember> members;  // object members, in file order
   SourceLocation where;
 
   bool is_null() const { return kind == Kind::kNull; }
@@ -39,6 +40,13 @@ struct ConfigValue {
   // JSON equality with object keys compared case-insensitively (member order ignored) and strings
   // compared case-sensitively; locations are ignored.
   bool equals(const ConfigValue& other) const;
+};
+
+// One member of an object: its name as written and its value. A named aggregate rather than a
+// std::pair, which needs ConfigValue complete where the member vector above is declared.
+struct ConfigMember {
+  std::string first;
+  ConfigValue second;
 };
 
 }  // namespace critter::config

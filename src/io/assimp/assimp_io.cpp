@@ -66,7 +66,10 @@ Assimp::IOStream* GuardedIoSystem::Open(const char* file, const char* mode) {
   }
   const fs::path p = resolve(file);
   if (is_model(p)) {
-    return new Assimp::MemoryIOStream(model_bytes_.data(), model_bytes_.size(), false);
+    // An empty vector's data() may be null, which Assimp's Read() hands to memcpy.
+    static const std::uint8_t kNoBytes = 0;
+    return new Assimp::MemoryIOStream(model_bytes_.empty() ? &kNoBytes : model_bytes_.data(),
+                                      model_bytes_.size(), false);
   }
   const std::string name = file ? file : "";
   if (!allow_outside_ && !is_inside(p, folder_)) {

@@ -928,7 +928,7 @@ TEST(GltfReaderReject, IndicesOutOfRange) {
   };
   GltfBuilder base = triangle();
   base.json()["images"] = {{{"uri", "data:image/png;base64,AAAA"}}};
-  base.json()["samplers"] = {json::object()};
+  base.json()["samplers"] = json::array({json::object()});
   base.json()["textures"] = {{{"source", 0}, {"sampler", 0}}};
   base.json()["materials"] = {{{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}};
   base.json()["skins"] = {{{"joints", {0}}}};

@@ -118,6 +118,79 @@ TEST(ImageDecoderTest, BytesDecodeWithTheirOriginInErrors) {
   EXPECT_EQ(broken.error().path, "atlas.png");
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp): a PNG whose next chunk type is four zero bytes made stb
+// report an empty reason, and the error an empty message.
+TEST(ImageDecoderTest, UnknownChunkOfZeroTypeFailsWithAMessage) {
+  const std::vector<std::uint8_t> png = {
+      0x89, 'P',  'N',  'G',  '\r', '\n', 0x1a, '\n',  // signature
+      0,    0,    0,    13,   'I',  'H',  'D',  'R',  0, 0, 0, 1,
+      0,    0,    0,    1,    8,    2,    0,    0,    0,            // 1x1 RGB8
+      0x90, 0x77, 0x53, 0xde,                                       // IHDR CRC
+      0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0};  // an empty chunk of type 00 00
+                                                                    // 00 00 and its CRC
+  Result<RgbaImage> image = decode_image_bytes(png, "zero.png");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().path, "zero.png");
+  EXPECT_EQ(image.error().message, "unknown decoder failure");
+}
+
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): a JPEG Huffman table of more than 256 codes made
+// stb write past the end of its code-size array. Such a file is refused before stb decodes it.
+TEST(ImageDecoderTest, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
+  std::vector<std::uint8_t> jpeg = {0xFF, 0xD8, 0xFF, 0xC4, 0, 0, 0x00};  // SOI, DHT, class 0 id 0
+  for (int i = 0; i < 16; ++i) jpeg.push_back(20);                        // 16 x 20 = 320 codes
+  jpeg.insert(jpeg.end(), 320, 0);
+  const std::size_t length = jpeg.size() - 4;
+  jpeg[4] = static_cast<std::uint8_t>(length >> 8);
+  jpeg[5] = static_cast<std::uint8_t>(length & 0xFF);
+  jpeg.insert(jpeg.end(), {0xFF, 0xD9});
+  Result<RgbaImage> image = decode_image_bytes(jpeg, "huffman.jpg");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().path, "huffman.jpg");
+  EXPECT_EQ(image.error().message, "bad DHT header: Huffman table of more than 256 codes");
+
+  const ScratchDir scratch("image_decoder");
+  const fs::path path = scratch / "huffman.jpg";
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(jpeg.data()), static_cast<std::streamsize>(jpeg.size()));
+  Result<RgbaImage> file = read_image(path.string());
+  ASSERT_FALSE(file);
+  EXPECT_EQ(file.error().message,
+            "cannot read image: bad DHT header: Huffman table of more than 256 codes");
+}
+
+// Found by fuzzing (fuzz/image_fuzz.cpp, a timeout): a 31-byte run-length TGA declaring 39682 x
+// 1026 pixels made stb allocate 160 MB and loop over every pixel. A header declaring more pixels
+// than the bytes can hold is refused first.
+TEST(ImageDecoderTest, HeaderDeclaringMorePixelsThanTheBytesHoldIsRefused) {
+  const std::vector<std::uint8_t> tga = {0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                         0x00, 0x00, 0x00, 0x00, 0x02, 0x9b, 0x02, 0x04,
+                                         0x18, 0x00, 0x81, 0xff, 0xf8, 0x00, 0x00, 0x02,
+                                         0x00, 0x02, 0x04, 0x18, 0x00, 0xff, 0xff};
+  Result<RgbaImage> image = decode_image_bytes(tga, "huge.tga");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().message,
+            "image of 39682x1026 pixels is larger than its 31 bytes can hold or 64 megapixels");
+}
+
+// Found by fuzzing (fuzz/image_fuzz.cpp, ASan): a binary PGM with a 16-bit maximum value and too
+// few samples made stb read past the end of its buffer. 16-bit PNM is refused before stb sees it.
+TEST(ImageDecoderTest, SixteenBitPnmIsRefused) {
+  const std::string pgm = "P5\n2 1\n2555\xff";
+  const std::vector<std::uint8_t> bytes(pgm.begin(), pgm.end());
+  Result<RgbaImage> image = decode_image_bytes(bytes, "deep.pgm");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().message, "16-bit PNM is not supported");
+  const std::string eight = "P5\n# grey\n2 1\n255\n\x10\x20";
+  Result<RgbaImage> ok = decode_image_bytes(std::vector<std::uint8_t>(eight.begin(), eight.end()));
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_EQ(ok->width, 2);
+}
+
 TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
   const ScratchDir scratch("image_decoder");
   const std::string path = (scratch / "absent.png").string();
