@@ -17,6 +17,7 @@
 #include "critter/anim/local_to_model_job.h"
 #include "critter/anim/sampling_job.h"
 #include "critter/deform/skin_mesh_part.h"
+#include "limbs_arg.h"
 
 namespace critter::python {
 
@@ -318,12 +319,6 @@ std::string clips_arg(const py::object& clips) {
 py::object load(const std::string& path, const py::object& clips, std::optional<double> clips_fps,
                 int look, int lod, const std::optional<std::string>& game, bool limbs,
                 bool allow_outside_uris) {
-  if (limbs) {
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "limbs=True needs the limb system (critter/creature/limbs), which this build "
-                    "lacks");
-    throw py::error_already_set();
-  }
   cli::LoadFlags flags;
   flags.allow_outside_uris = allow_outside_uris;
   flags.clips = clips_arg(clips);
@@ -348,7 +343,7 @@ py::object load(const std::string& path, const py::object& clips, std::optional<
   Diagnostics diag;
   {
     py::gil_scoped_release release;
-    loaded = cli::load_model(path, options, &diag);
+    loaded = tools::with_limbs(cli::load_model(path, options, &diag), limbs, &diag);
   }
   auto handle = std::make_shared<ModelHandle>(
       std::make_shared<const Model>(value_or_raise(std::move(loaded))));
@@ -614,7 +609,9 @@ void register_model(py::module_& m) {
         "(`critter --clips`). clips_fps: frames per second of those ranges (default: the "
         "file's).\nlook, lod: which look and level of detail of an Insomniac .model (0-based).\n"
         "game: 'msmr', 'mm', 'rcra' or 'so' for a headerless .model (default: detect).\n"
-        "limbs: split block limbs at load (needs the limb system).\n"
+        "limbs: cut block limbs (Arm_Right, Arm_Left, Leg_Right, Leg_Left) at the knees and "
+        "elbows, adding a '<limb>.lower' and a '<limb>.seam' bone per limb (`critter --limbs`); "
+        "a model without such limbs loads unchanged, with a warning saying why.\n"
         "allow_outside_uris: let glTF buffers and images resolve outside the file's folder.\n\n"
         "Raises critter.Error (file, location, rule) when the file cannot be read or breaks a "
         "rule.");

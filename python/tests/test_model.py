@@ -82,9 +82,27 @@ def test_builtin_models_load():
     assert len(model.bones) > 5
 
 
-def test_limbs_needs_the_limb_system():
-    with pytest.raises(NotImplementedError, match="limb"):
-        critter.load(model_path("SimpleSkin/SimpleSkin.gltf"), limbs=True)
+MINETEST_CHARACTER = (
+    "/usr/share/games/minetest/games/minetest_game/mods/player_api/models/character.b3d"
+)
+
+
+def test_limbs_cut_block_limbs_at_the_knees_and_elbows():
+    plain = critter.load(MINETEST_CHARACTER)
+    split = critter.load(MINETEST_CHARACTER, limbs=True)
+    assert len(split.bones) == len(plain.bones) + 8
+    names = [b.name for b in split.bones]
+    for limb in ("Arm_Right", "Arm_Left", "Leg_Right", "Leg_Left"):
+        assert limb + ".lower" in names and limb + ".seam" in names
+        lower = split.bones[names.index(limb + ".lower")]
+        assert split.bones[lower.parent].name == limb
+
+
+def test_limbs_leave_a_model_without_block_limbs_as_it_is():
+    plain = critter.load(model_path("SimpleSkin/SimpleSkin.gltf"))
+    model = critter.load(model_path("SimpleSkin/SimpleSkin.gltf"), limbs=True)
+    assert len(model.bones) == len(plain.bones)
+    assert any("no block limbs" in w for w in model.warnings)
 
 
 def test_help_reads_well():
