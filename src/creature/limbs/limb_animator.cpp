@@ -95,6 +95,8 @@ Result<std::unique_ptr<LimbAnimator>> LimbAnimator::create(const Model& model,
   a->locals_.assign(skeleton.rest_pose().begin(), skeleton.rest_pose().end());
   a->globals_.assign(static_cast<std::size_t>(n), mat4(1.0f));
   a->overridden_.assign(static_cast<std::size_t>(n), 0);
+  a->shadow_.assign(static_cast<std::size_t>(n), mat4(1.0f));
+  a->on_head_.assign(static_cast<std::size_t>(n), 0);
   a->lower_limb_.assign(static_cast<std::size_t>(n), -1);
 
   const auto parents = skeleton.parents();
@@ -102,6 +104,12 @@ Result<std::unique_ptr<LimbAnimator>> LimbAnimator::create(const Model& model,
     if (a->root_joint_ < 0 && parents[static_cast<std::size_t>(j)] < 0) a->root_joint_ = j;
   }
   a->body_joint_ = model.find_bone("Body");
+  a->head_joint_ = model.find_bone("Head");
+  for (int j = 0; j < n; ++j) {
+    const int p = parents[static_cast<std::size_t>(j)];
+    a->on_head_[static_cast<std::size_t>(j)] =
+        j == a->head_joint_ || (p >= 0 && a->on_head_[static_cast<std::size_t>(p)] != 0) ? 1 : 0;
+  }
   if (a->body_joint_ >= 0 &&
       !affine_inverse(rest[static_cast<std::size_t>(a->body_joint_)], a->body_rest_inverse_)) {
     a->body_joint_ = -1;
@@ -189,6 +197,17 @@ void LimbAnimator::set_bone_override(int joint, bool overridden) {
   if (joint >= 0 && static_cast<std::size_t>(joint) < overridden_.size()) {
     overridden_[static_cast<std::size_t>(joint)] = overridden ? 1 : 0;
   }
+}
+
+void LimbAnimator::set_first_person_swing(int joint, const vec3& degrees) {
+  if (joint < 0 || static_cast<std::size_t>(joint) >= overridden_.size() || !all_finite(degrees)) {
+    swing_joint_ = -1;
+    return;
+  }
+  swing_joint_ = joint;
+  const vec3 r = degrees * kDegToRad;
+  swing_ = glm::angleAxis(r.x, vec3(1, 0, 0)) * glm::angleAxis(r.y, vec3(0, 1, 0)) *
+           glm::angleAxis(r.z, vec3(0, 0, 1));
 }
 
 StrokeEvents LimbAnimator::take_stroke_events() {
@@ -315,7 +334,7 @@ void LimbAnimator::measure_limbs(const glm::mat3& root_inverse, float dt) {
     }
     const bool arm = is_arm(limb);
     float target = walk_bend(arm, s.swing, s.swing_rate);
-    if (arm && overridden_[j]) {
+    if (arm && (overridden_[j] != 0 || (first_person_ && limb.joint == swing_joint_))) {
       target = kOverriddenArmBend;
     } else if (arm && first_person_) {
       target *= kFirstPersonElbow;
@@ -383,6 +402,10 @@ void LimbAnimator::step(std::span<const Transform> local_pose, const mat4& root,
                         const mat4& root_correction, float dt) {
   std::copy(local_pose.begin(), local_pose.end(), locals_.begin());
   pose_limbs(dt);
+  if (first_person_ && swing_joint_ >= 0) {
+    Transform& t = locals_[static_cast<std::size_t>(swing_joint_)];
+    t.rotation = glm::normalize(t.rotation * swing_);
+  }
   anim::LocalToModelJob job;
   job.parents = model_->skeleton().parents();
   job.input = locals_;
@@ -395,6 +418,19 @@ void LimbAnimator::step(std::span<const Transform> local_pose, const mat4& root,
   const glm::mat3 root_basis_inverse(root_inverse);
   measure_limbs(root_basis_inverse, dt);
   write_bones(root_inverse, dt);
+  std::copy(globals_.begin(), globals_.end(), shadow_.begin());
+  if (first_person_) shrink_head();
+}
+
+void LimbAnimator::shrink_head() {
+  if (head_joint_ < 0) return;
+  const mat4& head = globals_[static_cast<std::size_t>(head_joint_)];
+  mat4 head_inverse(1.0f);
+  if (!affine_inverse(head, head_inverse)) return;
+  const mat4 shrink = head * glm::scale(mat4(1.0f), vec3(0.01f)) * head_inverse;
+  for (std::size_t j = 0; j < globals_.size(); ++j) {
+    if (on_head_[j] != 0) globals_[j] = shrink * globals_[j];
+  }
 }
 
 Status LimbStepJob::validate() const {

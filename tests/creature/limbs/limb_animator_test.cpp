@@ -157,6 +157,57 @@ TEST(LimbAnimator, FirstPersonElbowsStayNearlyStraight) {
   }
 }
 
+// §14 step 5: the host's first-person swing turns the arm about its own local axes on top of
+// the animation, and that arm stays nearly straight; out of first person it does nothing.
+TEST(LimbAnimator, FirstPersonSwingTurnsTheArmAndKeepsItStraight) {
+  Rig plain;
+  plain.animator->set_first_person(true);
+  Rig swung;
+  swung.animator->set_first_person(true);
+  swung.animator->set_first_person_swing(swung.limbs[kArmRight].joint, {-40.0f, 0.0f, 0.0f});
+  plain.walk();
+  swung.walk();
+  for (int s = 0; s < 120; ++s) {
+    plain.step();
+    swung.step();
+  }
+  EXPECT_NEAR(swung.frame(kArmRight).bend, 5.0f, 0.01f);
+  EXPECT_GT(glm::length(swung.frame(kArmRight).end - plain.frame(kArmRight).end), 2.0f);
+  // The other arm is untouched by the swing.
+  EXPECT_NEAR(glm::length(swung.frame(kArmLeft).end - plain.frame(kArmLeft).end), 0.0f, 1e-4f);
+
+  Rig third;
+  third.animator->set_first_person_swing(third.limbs[kArmRight].joint, {-40.0f, 0.0f, 0.0f});
+  third.step();
+  EXPECT_NEAR(glm::length(third.frame(kArmRight).end - third.rest_end[kArmRight]), 0.0f, 0.3f);
+  // A non-finite swing clears it.
+  swung.animator->set_first_person_swing(swung.limbs[kArmRight].joint, {std::nanf(""), 0.0f, 0.0f});
+  for (int s = 0; s < 60; ++s) {
+    plain.step();
+    swung.step();
+  }
+  EXPECT_NEAR(glm::length(swung.frame(kArmRight).end - plain.frame(kArmRight).end), 0.0f, 0.05f);
+}
+
+// §14 step 7: in first person the head shrinks to 1 % about its origin; the shadow pose keeps it.
+TEST(LimbAnimator, FirstPersonShrinksTheHeadButNotItsShadow) {
+  Rig rig;
+  const auto head = static_cast<std::size_t>(rig.model->find_bone("Head"));
+  const auto body = static_cast<std::size_t>(rig.model->find_bone("Body"));
+  rig.step();
+  EXPECT_NEAR(glm::length(vec3(rig.out[head][0])), 1.0f, 1e-4f);
+  EXPECT_EQ(rig.animator->shadow_model_transforms()[head], rig.out[head]);
+  rig.animator->set_first_person(true);
+  rig.step();
+  EXPECT_NEAR(glm::length(vec3(rig.out[head][0])), 0.01f, 1e-5f);
+  EXPECT_NEAR(glm::length(vec3(rig.out[head][1])), 0.01f, 1e-5f);
+  const mat4& shadow = rig.animator->shadow_model_transforms()[head];
+  EXPECT_NEAR(glm::length(vec3(shadow[0])), 1.0f, 1e-4f);
+  // Shrunk about its own origin: the neck stays where it was; the body is untouched.
+  EXPECT_NEAR(glm::length(vec3(rig.out[head][3]) - vec3(shadow[3])), 0.0f, 1e-4f);
+  EXPECT_EQ(rig.out[body], rig.animator->shadow_model_transforms()[body]);
+}
+
 TEST(LimbAnimator, OverriddenArmStaysNearlyStraight) {
   Rig rig;
   rig.animator->set_bone_override(rig.limbs[kArmLeft].joint, true);

@@ -85,8 +85,15 @@ class LimbAnimator final : public PoseModifier {
   // The whole-limb pose and the speed for its stroke rate (nodes per second; the signed vertical
   // speed for Climb). A non-finite speed counts as 0.
   void set_water_pose(WaterPose pose, float speed);
-  // First person: elbows ×0.25 (the held item stays out of view), no lean or bank.
+  // First person: elbows ×0.25 (the held item stays out of view), no lean or bank, the swing of
+  // set_first_person_swing, and the head shrunk (see shadow_model_transforms()).
   void set_first_person(bool first_person) { first_person_ = first_person; }
+  // First person (§14 step 5): a swing the host adds to one joint's animated rotation (the
+  // view-model arm bobbing while mining), Euler degrees about the joint's own local x, then y,
+  // then z, relative to the animation rather than absolute. An arm limb on that joint stays nearly
+  // straight (5°). Applies only while first person is on. joint -1 clears it; an out-of-range
+  // joint or a non-finite angle clears it too.
+  void set_first_person_swing(int joint, const vec3& degrees);
   // Marks a joint as driven by a host bone override: a limb on it takes no stroke or motion turn
   // and an arm stays nearly straight (5°). Out-of-range joints are ignored.
   void set_bone_override(int joint, bool overridden);
@@ -124,6 +131,13 @@ class LimbAnimator final : public PoseModifier {
 
   // The stroke events since the last take (at most StrokeEvents::kCapacity), and clears them.
   StrokeEvents take_stroke_events();
+
+  // §14 step 7: in first person the joint named "Head" and every joint below it are shrunk to 1 %
+  // about the head's origin in the output, so a camera inside the head sees none of it. This is
+  // the last step's pose before that shrink, one matrix per joint as the output (equal to it when
+  // not in first person or without a "Head" joint), for a shadow-only skeleton: the player's
+  // shadow keeps its head.
+  std::span<const mat4> shadow_model_transforms() const { return shadow_; }
   std::span<const StrokeEvent> pending_stroke_events() const { return events_.events(); }
 
   const Model& model() const { return *model_; }
@@ -152,6 +166,7 @@ class LimbAnimator final : public PoseModifier {
   void pose_limbs(float dt);
   void measure_limbs(const glm::mat3& root_inverse, float dt);
   void write_bones(const mat4& root_inverse, float dt);
+  void shrink_head();
   // The lower joint's bend (seam false) or the seam joint's half-turn for a bend of `degrees`.
   mat4 bend_matrix(std::size_t limb, float degrees, bool seam) const;
 
@@ -166,6 +181,11 @@ class LimbAnimator final : public PoseModifier {
   std::vector<mat4> globals_;
   std::vector<std::int16_t> lower_limb_;  // per joint: limb whose lower half carries it, or -1
   std::vector<std::uint8_t> overridden_;  // per joint
+  std::vector<std::uint8_t> on_head_;     // per joint: the head joint or below it
+  std::vector<mat4> shadow_;              // the output before the first-person head shrink
+  int head_joint_ = -1;
+  int swing_joint_ = -1;  // set_first_person_swing's joint, or -1
+  quat swing_{1.0f, 0.0f, 0.0f, 0.0f};
   int root_joint_ = -1;
   int body_joint_ = -1;
   mat4 body_rest_inverse_{1.0f};
