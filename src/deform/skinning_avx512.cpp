@@ -6,9 +6,12 @@
 // carries the target attribute and this file includes no library header (see
 // skinning_kernels.h). Only called after a run-time check of the CPU (cpu_has_avx512).
 // GCC 12's AVX-512 intrinsics (casts, rsqrt14) start from _mm512_undefined_ps(), which its own
-// -Wmaybe-uninitialized then reports at every use; the values are never read.
+// -Wmaybe-uninitialized then reports at every use; the values are never read. clang has no such
+// warning (and rejects the unknown name).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include "deform/skinning_kernels.h"
@@ -269,4 +272,6 @@ CRITTER_AVX512 std::size_t skin_avx512(const SkinStreams& s) {
 
 }  // namespace critter::deform::detail
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
