@@ -64,16 +64,18 @@ std::uint64_t xxhash64(std::span<const std::uint8_t> bytes, std::uint64_t seed) 
     h = seed + kP5;
   }
   h += bytes.size();
-  for (; p + 8 <= end; p += 8) {
+  // Remaining sizes rather than p + n <= end: p and end are null for empty input, and pointer
+  // arithmetic on null is undefined.
+  for (; end - p >= 8; p += 8) {
     h ^= round(0, read64(p));
     h = std::rotl(h, 27) * kP1 + kP4;
   }
-  if (p + 4 <= end) {
+  if (end - p >= 4) {
     h ^= std::uint64_t{read32(p)} * kP1;
     h = std::rotl(h, 23) * kP2 + kP3;
     p += 4;
   }
-  for (; p < end; ++p) {
+  for (; end - p > 0; ++p) {
     h ^= std::uint64_t{*p} * kP5;
     h = std::rotl(h, 11) * kP1;
   }

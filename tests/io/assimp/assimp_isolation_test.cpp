@@ -15,6 +15,18 @@
 namespace critter {
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 using testing::ScratchDir;
 using testing::write_file;
 
@@ -94,8 +106,15 @@ TEST(AssimpIsolation, AMemoryBombIsStoppedByTheLimit) {
   options.isolation_memory_bytes = std::uint64_t{512} << 20;
   auto raw = io::import_assimp_raw(path, options);
   ASSERT_FALSE(raw);
-  EXPECT_EQ(raw.error().code, ErrorCode::kLimit) << raw.error().to_string();
   EXPECT_EQ(raw.error().path, path);
+  if (kAddressSanitizer) {
+    // AddressSanitizer's allocator meets the limit first and ends the child with its own report
+    // and exit status 1; the parent still gets an error naming the file.
+    EXPECT_NE(raw.error().message.find("ended with exit status"), std::string::npos)
+        << raw.error().to_string();
+    return;
+  }
+  EXPECT_EQ(raw.error().code, ErrorCode::kLimit) << raw.error().to_string();
   EXPECT_NE(raw.error().message.find("memory limit of 536870912 bytes"), std::string::npos)
       << raw.error().to_string();
 }
