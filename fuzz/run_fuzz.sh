@@ -10,7 +10,8 @@
 # libassimp before any critter frame is Assimp's own (a known limit, see the README), kept as
 # artifacts/assimp/assimp-*, and the target goes on for the rest of its time; any other fails.
 # Figures per target (executions, exec/s, coverage, features) go to BUILD_DIR/fuzz-summary.txt.
-# FUZZ_NICE (default 0) runs the targets at that niceness.
+# FUZZ_NICE (default 0) runs the targets at that niceness. FUZZ_SEED (default: libFuzzer picks
+# one) fixes the mutation sequence, so a short run (CI's) repeats itself instead of wandering.
 set -uo pipefail
 build=$1 seconds=$2
 shift 2
@@ -44,6 +45,7 @@ for t in "${targets[@]}"; do
   args=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10
         -max_len="${max_len[$t]}" -dict="$src/dict/${dict[$t]}.dict" -print_final_stats=1
         -artifact_prefix="$artifacts/")
+  [ -n "${FUZZ_SEED:-}" ] && args+=(-seed="$FUZZ_SEED")
   echo "fuzz: $t for ${seconds}s"
   start=$(date +%s)
   : >"$log"

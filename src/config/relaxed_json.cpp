@@ -184,8 +184,10 @@ class TreeBuilder {
     const std::string line_col = line_column(text_, offset);
     if (e.id == 406) {
       // A number too large for a double (1e999): the JSON is well formed, the value is not
-      // finite. Located at the value the parser was reading.
-      error_ = Error::at(ErrorCode::kInvalid, file_, pending_pointer(),
+      // finite. Located at the value the parser was reading; the root value has the empty
+      // pointer, so it is located by its line and column instead.
+      const std::string pointer = pending_pointer();
+      error_ = Error::at(ErrorCode::kInvalid, file_, pointer.empty() ? line_col : pointer,
                          "non-finite number (" + message + ", at " + line_col + ")");
       return false;
     }

@@ -142,6 +142,19 @@ TEST_F(AnimationConfigTest, RootThatIsNotAnObjectIsLocatedWhereItStarts) {
   EXPECT_EQ(d.error().message, "expected an object at the top level, got an array");
 }
 
+// Found by fuzzing: a root number too large for a double ("1e999") had the root's empty pointer
+// as its location. It is located by line and column.
+TEST_F(AnimationConfigTest, RootNumberOverflowIsLocated) {
+  auto c = parse(std::string("1e999\0 \"onComplete\"[", 20));
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(c.error().location, "1:1");
+  EXPECT_NE(c.error().message.find("non-finite number"), std::string::npos) << c.error().message;
+  auto d = parse(R"({"modelScale": 1e999})");
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().location, "/modelScale");
+}
+
 TEST_F(AnimationConfigTest, DuplicatePropertyLastWinsWithWarning) {
   auto c = parse(R"({"modelScale": 2, "modelscale": 3})");
   ASSERT_TRUE(c) << c.error().to_string();
