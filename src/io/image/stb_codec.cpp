@@ -81,10 +81,12 @@ bool jpeg_with_oversized_huffman_table(std::span<const std::uint8_t> b) {
   return false;
 }
 
-// True for a binary PNM (P5 grey, P6 RGB) whose maximum value needs 16 bits: stb's 16-bit PNM path
-// reads past the end of its own buffer when the samples stop early, so such files never reach it.
-bool sixteen_bit_pnm(std::span<const std::uint8_t> b) {
-  if (b.size() < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return false;
+// Why a binary PNM (P5 grey, P6 RGB) header must not reach stb, or empty. stb reads the header's
+// numbers into an int without an overflow check (UB past 9 significant digits), and its 16-bit
+// path (a maximum value over 255) reads past the end of its own buffer when the samples stop early.
+std::string pnm_header_problem(std::span<const std::uint8_t> b) {
+  if (b.size() < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return {};
+  constexpr const char* kFields[] = {"width", "height", "maximum value"};
   std::size_t i = 2;
   for (int field = 0; field < 3; ++field) {
     while (i < b.size() && (std::isspace(b[i]) != 0 || b[i] == '#')) {
@@ -95,11 +97,17 @@ bool sixteen_bit_pnm(std::span<const std::uint8_t> b) {
       }
     }
     std::uint64_t value = 0;
-    while (i < b.size() && b[i] >= '0' && b[i] <= '9' && value < 65536)
-      value = value * 10 + (b[i++] - '0');
-    if (field == 2) return value > 255;
+    int significant = 0;
+    for (; i < b.size() && b[i] >= '0' && b[i] <= '9'; ++i) {
+      if (value == 0 && b[i] == '0') continue;
+      if (++significant > 9)
+        return std::string("PNM ") + kFields[field] + " has more than 9 digits (byte " +
+               std::to_string(i) + ")";
+      value = value * 10 + static_cast<std::uint64_t>(b[i] - '0');
+    }
+    if (field == 2 && value > 255) return "16-bit PNM is not supported";
   }
-  return false;
+  return {};
 }
 
 }  // namespace
@@ -107,7 +115,7 @@ bool sixteen_bit_pnm(std::span<const std::uint8_t> b) {
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
   if (jpeg_with_oversized_huffman_table(bytes))
     return std::unexpected(std::string("bad DHT header: Huffman table of more than 256 codes"));
-  if (sixteen_bit_pnm(bytes)) return std::unexpected(std::string("16-bit PNM is not supported"));
+  if (std::string pnm = pnm_header_problem(bytes); !pnm.empty()) return std::unexpected(pnm);
   // stb allocates the declared size and, for TGA, BMP and other raw formats, loops over every
   // pixel even when the data stops after a few bytes. No format packs more than about 1024 pixels
   // into a byte, so a header declaring more is refused before any allocation, as is any image

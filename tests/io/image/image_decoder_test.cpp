@@ -191,6 +191,23 @@ TEST(ImageDecoderTest, SixteenBitPnmIsRefused) {
   EXPECT_EQ(ok->width, 2);
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): a PPM header whose width has 16 digits overflowed
+// stb's int while it read the header. Header numbers over 9 significant digits are refused first;
+// leading zeros do not count.
+TEST(ImageDecoderTest, PnmHeaderNumbersTooLongAreRefused) {
+  const std::string ppm = "P6\n2444444444444444,44444444444444 1\n25\xf2";
+  Result<RgbaImage> image =
+      decode_image_bytes(std::vector<std::uint8_t>(ppm.begin(), ppm.end()), "huge.ppm");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().message, "PNM width has more than 9 digits (byte 12)");
+  const std::string padded = "P5\n0000000000002 1\n255\n\x10\x20";
+  Result<RgbaImage> ok =
+      decode_image_bytes(std::vector<std::uint8_t>(padded.begin(), padded.end()));
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_EQ(ok->width, 2);
+}
+
 TEST(ImageDecoderTest, ReadImageFailsWithItsPathWhenUnreadable) {
   const ScratchDir scratch("image_decoder");
   const std::string path = (scratch / "absent.png").string();
