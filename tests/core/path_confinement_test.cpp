@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -17,7 +19,10 @@ using critter::PathRefusal;
 class PathConfinementTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / "critter_path_confinement";
+    // One folder per process and test: CTest runs the tests of this fixture in parallel.
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("critter_path_confinement_" + std::to_string(::getpid()) + "_" + test->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "mod" / "sub");
     fs::create_directories(dir_ / "secret");
