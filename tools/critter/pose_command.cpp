@@ -28,6 +28,7 @@
 #include "describe.h"
 #include "limb_pose.h"
 #include "limbs_arg.h"
+#include "opened_pose.h"
 
 namespace critter::cli {
 namespace {
@@ -303,37 +304,19 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
       tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs.limbs, &diag);
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
-  std::optional<ControllerPose> controller;
-  std::optional<CreaturePose> simulated;
-  std::optional<LimbPose> limbs;
-  int clip = -1;
-  if (creature) {
-    Result<CreaturePose> c =
-        CreaturePose::load(*spec, model, o.file, timeline ? &*timeline : nullptr);
-    if (!c) return report(c.error(), err);
-    simulated.emplace(std::move(*c));
-  } else if (controlled) {
-    ControllerFlags controller_flags = o.controller;
-    controller_flags.allow_outside = o.load.allow_outside_uris;
-    controller_flags.model_options.allow_outside_uris = load_options->allow_outside_uris;
-    controller_flags.model_options.assimp_isolation = load_options->assimp_isolation;
-    Result<ControllerPose> c = ControllerPose::load(controller_flags, model, &diag);
-    if (!c) return report(c.error(), err);
-    if (timeline) {
-      if (Status s = c->set_timeline(*timeline); !s) return report(s.error(), err);
-    }
-    controller.emplace(std::move(*c));
-  } else {
-    const Result<int> c = clip_from_arg(*model, o.anim, o.file);
-    if (!c) return report(c.error(), err);
-    clip = *c;
-    if (o.limbs.limbs && LimbPose::has_limbs(*model)) {
-      Result<LimbPose> l =
-          LimbPose::load(model, clip, o.limbs, timeline ? &*timeline : nullptr, o.file, nullptr);
-      if (!l) return report(l.error(), err);
-      limbs.emplace(std::move(*l));
-    }
-  }
+  const PoseRequest request{.file = o.file,
+                            .creature = creature ? &*spec : nullptr,
+                            .controller = controlled ? &o.controller : nullptr,
+                            .load_options = *load_options,
+                            .anim = o.anim,
+                            .limbs = o.limbs,
+                            .timeline = timeline ? &*timeline : nullptr};
+  Result<OpenedPose> opened = open_pose(request, model, &diag);
+  if (!opened) return report(opened.error(), err);
+  std::optional<ControllerPose>& controller = opened->controller;
+  std::optional<CreaturePose>& simulated = opened->simulated;
+  std::optional<LimbPose>& limbs = opened->limbs;
+  const int clip = opened->clip;
 
   const float default_time = controlled ? kDefaultSettleTime : 0.0f;
   const std::vector<float> times = o.times.empty() ? std::vector<float>{default_time} : o.times;

@@ -27,6 +27,7 @@
 #include "label_font.h"
 #include "limb_pose.h"
 #include "limbs_arg.h"
+#include "opened_pose.h"
 #include "picture.h"
 
 namespace critter::cli {
@@ -191,39 +192,22 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!loaded) return report(loaded.error(), err);
   for (const Warning& w : limb_diag.items()) err << w.to_string() << "\n";
   const auto model = std::make_shared<const Model>(std::move(*loaded));
-  std::optional<ControllerPose> controller;
-  std::optional<CreaturePose> simulated;
-  std::optional<LimbPose> limbs;
-  Result<int> clip = -1;
-  if (creature) {
-    Result<CreaturePose> c =
-        CreaturePose::load(*spec, model, o.file, timeline ? &*timeline : nullptr);
-    if (!c) return report(c.error(), err);
-    simulated.emplace(std::move(*c));
-  } else if (controlled) {
-    ControllerFlags controller_flags = o.controller;
-    controller_flags.allow_outside = o.load.allow_outside_uris;
-    controller_flags.model_options.allow_outside_uris = load_options->allow_outside_uris;
-    controller_flags.model_options.assimp_isolation = load_options->assimp_isolation;
-    Result<ControllerPose> c = ControllerPose::load(controller_flags, model, &diag);
-    if (!c) return report(c.error(), err);
-    if (timeline) {
-      if (Status s = c->set_timeline(*timeline); !s) return report(s.error(), err);
-    }
-    controller.emplace(std::move(*c));
-    print_warnings(diag.items(), err);
-  } else {
-    clip = clip_from_arg(*model, o.anim, o.file);
-    if (!clip) return report(clip.error(), err);
-    if (o.limbs.limbs && LimbPose::has_limbs(*model)) {
-      Result<LimbPose> l =
-          LimbPose::load(model, *clip, o.limbs, timeline ? &*timeline : nullptr, o.file, nullptr);
-      if (!l) return report(l.error(), err);
-      limbs.emplace(std::move(*l));
-    }
-  }
+  const PoseRequest pose_request{.file = o.file,
+                                 .creature = creature ? &*spec : nullptr,
+                                 .controller = controlled ? &o.controller : nullptr,
+                                 .load_options = *load_options,
+                                 .anim = o.anim,
+                                 .limbs = o.limbs,
+                                 .timeline = timeline ? &*timeline : nullptr};
+  Result<OpenedPose> opened = open_pose(pose_request, model, &diag);
+  if (!opened) return report(opened.error(), err);
+  if (opened->controller) print_warnings(diag.items(), err);
+  std::optional<ControllerPose>& controller = opened->controller;
+  std::optional<CreaturePose>& simulated = opened->simulated;
+  std::optional<LimbPose>& limbs = opened->limbs;
+  const int clip = opened->clip;
   const float duration =
-      *clip >= 0 ? model->clips()[static_cast<std::size_t>(*clip)].duration() : 0.0f;
+      clip >= 0 ? model->clips()[static_cast<std::size_t>(clip)].duration() : 0.0f;
 
   if (o.crowd > 0) {
     if (o.sheet > 0) {
@@ -232,7 +216,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     }
     CrowdRender request;
     request.model = &*model;
-    request.clip = *clip;
+    request.clip = clip;
     request.count = o.crowd;
     request.width = size->first;
     request.height = size->second;
@@ -297,7 +281,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
       return simulated->place(instance);
     }
     if (!controller) {
-      pose_at(player, instance, *clip, times[i]);
+      pose_at(player, instance, clip, times[i]);
       return {};
     }
     if (i == 0) controller->restart();
