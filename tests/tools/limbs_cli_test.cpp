@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +39,13 @@ class LimbsCliTest : public CliTest {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     if (r.exit_code != 0) return nlohmann::json::object();
     return nlohmann::json::parse(r.out);
+  }
+  // A config whose controller plays the --clips walk forever.
+  static void write_walk_config(const std::filesystem::path& path) {
+    std::ofstream f(path);
+    f << R"({"template": "Simple", "animations": {"walk": {"source": "walk"}},
+             "states": {"gait": {"layer": "Base",
+                                 "rules": [{"condition": "true", "animation": "walk"}]}}})";
   }
   static const nlohmann::json& limb(const nlohmann::json& time, const std::string& name) {
     for (const auto& l : time["limbs"]) {
@@ -149,11 +158,65 @@ TEST_F(LimbsCliTest, ModelWithoutLimbsIsPosedAsItIsWithAWarning) {
   EXPECT_FALSE(doc["times"][0].contains("limbs"));
 }
 
-TEST_F(LimbsCliTest, MotionNeedsAClip) {
-  const RunResult r =
-      run({"pose", kCharacter, "--limbs", "--creature", "human", "--motion", "vy=1"});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(contains(r.err, "--motion drives the limb animator after a clip (--anim)")) << r.err;
+// After a config's controller the animator bends the limbs of the controller's walk as it does
+// after the same clip played alone, and the frame keeps the controller's fields.
+TEST_F(LimbsCliTest, ConfigControllerIsFollowedByTheLimbAnimator) {
+  const std::filesystem::path config = dir_ / "walk.json";
+  write_walk_config(config);
+  std::vector<std::string> args = {"--config",      config.string(), "--motion",
+                                   "in_water=true", "--motion",      "water_level=30"};
+  std::vector<std::string> clip_args = {"--anim",        "walk",     "--motion",
+                                        "in_water=true", "--motion", "water_level=30"};
+  for (int i = 30; i < 90; i += 3) {
+    for (auto* a : {&args, &clip_args}) {
+      a->push_back("--time");
+      a->push_back(std::to_string(static_cast<double>(i) / 60.0));
+    }
+  }
+  const nlohmann::json doc = pose(args);
+  const nlohmann::json clip = pose(clip_args);
+  ASSERT_EQ(doc["times"].size(), 20u);
+  ASSERT_EQ(clip["times"].size(), 20u);
+  for (const char* name : {"Arm_Right", "Arm_Left", "Leg_Right", "Leg_Left"}) {
+    float lo = 1e9f, hi = -1e9f;
+    for (std::size_t i = 0; i < doc["times"].size(); ++i) {
+      const auto& l = limb(doc["times"][i], name);
+      ASSERT_TRUE(l.is_object()) << name;
+      const float bend = l["bend"].get<float>();
+      lo = std::min(lo, bend);
+      hi = std::max(hi, bend);
+      // The controller's Base layer fades the walk in over its first frames; afterwards the
+      // two sources give the same pose to the animator.
+      EXPECT_NEAR(bend, limb(clip["times"][i], name)["bend"].get<float>(), 2.0f)
+          << name << " at " << doc["times"][i]["t"];
+    }
+    EXPECT_GT(hi - lo, 8.0f) << name;
+  }
+  const auto& frame = doc["times"][0];
+  EXPECT_TRUE(frame.contains("layers"));
+  EXPECT_TRUE(frame["events"].is_array());
+  EXPECT_TRUE(frame["stroke_events"].is_array());
+  EXPECT_TRUE(clip["times"][0]["events"].is_array());
+  EXPECT_FALSE(clip["times"][0].contains("stroke_events"));
+}
+
+TEST_F(LimbsCliTest, RenderConfigWithLimbs) {
+  const std::filesystem::path config = dir_ / "walk.json";
+  write_walk_config(config);
+  const std::string bent = (dir_ / "bent.png").string();
+  const std::string straight = (dir_ / "straight.png").string();
+  for (const auto& [out, limbs] : {std::pair{bent, true}, std::pair{straight, false}}) {
+    std::vector<std::string> args = {
+        "render",        kCharacter, "--clips", "walk:168-187", "--clips-fps", "30", "--config",
+        config.string(), "--time",   "0.75",    "--size",       "64x64",       "-o", out};
+    if (limbs) args.push_back("--limbs");
+    const RunResult r = run(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const std::string pa = test_support::slurp(bent);
+  const std::string pb = test_support::slurp(straight);
+  EXPECT_FALSE(pa.empty());
+  EXPECT_NE(pa, pb);
 }
 
 TEST_F(LimbsCliTest, RenderWalkWithLimbs) {

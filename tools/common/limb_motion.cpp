@@ -195,7 +195,8 @@ Result<std::unique_ptr<LimbSim>> LimbSim::create(const Model& model,
 }
 
 Status LimbSim::step(float dt, std::span<const Transform> local_pose,
-                     std::span<mat4> model_transforms) {
+                     std::span<mat4> model_transforms, const mat4& root,
+                     const mat4& root_correction) {
   creature::LimbAnimator& a = *animator_;
   const creature::BodyMotion& body = motion_.body;
   creature::WaterPoseChoice choice;
@@ -225,6 +226,8 @@ Status LimbSim::step(float dt, std::span<const Transform> local_pose,
   creature::LimbStepJob job;
   job.animator = &a;
   job.local_pose = local_pose;
+  job.root = root;
+  job.root_correction = root_correction;
   job.dt = dt;
   job.output = model_transforms;
   return job.run();

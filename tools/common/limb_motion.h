@@ -75,8 +75,9 @@ class LimbSim {
 
   // One step of dt seconds over this frame's local pose (one per joint of the model): the water
   // pose (forced or chosen), the animator's inputs, then a LimbStepJob into `model_transforms`
-  // (model space, no placement).
-  Status step(float dt, std::span<const Transform> local_pose, std::span<mat4> model_transforms);
+  // (model space) with the placement `root` and `root_correction` (LimbStepJob's).
+  Status step(float dt, std::span<const Transform> local_pose, std::span<mat4> model_transforms,
+              const mat4& root = mat4(1.0f), const mat4& root_correction = mat4(1.0f));
 
   creature::LimbAnimator& animator() { return *animator_; }
   const creature::LimbAnimator& animator() const { return *animator_; }

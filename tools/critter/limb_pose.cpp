@@ -18,15 +18,10 @@ bool LimbPose::has_limbs(const Model& model) {
   return !creature::recover_limbs(model).limbs.empty();
 }
 
-Status check_limb_usage(const LimbFlags& flags, bool controlled, const std::string& path) {
+Status check_limb_usage(const LimbFlags& flags, const std::string& path) {
   if (!flags.limbs && !flags.motion.empty()) {
     return fail(Error::at(ErrorCode::kUsage, path, "--motion",
                           "--motion sets the body motion of the limb animator; add --limbs"));
-  }
-  if (!flags.motion.empty() && controlled) {
-    return fail(Error::at(ErrorCode::kUsage, path, "--motion",
-                          "--motion drives the limb animator after a clip (--anim); it cannot go "
-                          "with --config or --creature"));
   }
   return {};
 }
@@ -85,8 +80,36 @@ Status LimbPose::restart() {
   if (clip_ >= 0) {
     if (Status s = player_->play(clip_, anim::PlaybackMode::kLoopForward); !s) return s;
   }
-  // Frame 0: the pose at time 0, stepped with no time passing.
-  return advance_step(0.0);
+  // Frame 0: the pose at time 0, stepped with no time passing (a follower's source does that).
+  return following_ ? Status{} : advance_step(0.0);
+}
+
+Result<LimbPose> LimbPose::follow(std::shared_ptr<const Model> model, const LimbFlags& flags,
+                                  const std::string& path, std::vector<Warning>* warnings) {
+  Result<LimbPose> p = load(std::move(model), -1, flags, nullptr, path, warnings);
+  if (!p) return p;
+  p->following_ = true;
+  if (Status s = p->restart(); !s) return fail(s.error());
+  return p;
+}
+
+Status LimbPose::step_after(double dt, std::span<const Transform> local_pose,
+                            const anim::Instance& placed) {
+  if (Status s = sim_->step(static_cast<float>(dt), local_pose, out_, placed.root(),
+                            placed.root_correction());
+      !s) {
+    return s;
+  }
+  time_ += dt;
+  for (const creature::StrokeEvent& e : sim_->animator().take_stroke_events().events()) {
+    events_.push_back(e);
+  }
+  return {};
+}
+
+void LimbPose::overlay(anim::Instance& instance) const {
+  const auto out = instance.writable_model_transforms();
+  std::copy(out_.begin(), out_.end(), out.begin());
 }
 
 Status LimbPose::advance_step(double dt) {

@@ -32,9 +32,8 @@ struct LimbFlags {
 // Registers --motion on `app`, writing into `flags.motion` (--limbs itself is add_limbs_flag's).
 void add_motion_flag(CLI::App* app, LimbFlags& flags);
 
-// The usage rules of --motion (kUsage at `path`): --motion without --limbs, or with --config or
-// --creature (the limb animator runs after a clip here; with those, --limbs only splits).
-Status check_limb_usage(const LimbFlags& flags, bool controlled, const std::string& path);
+// The usage rule of --motion (kUsage at `path`): --motion without --limbs.
+Status check_limb_usage(const LimbFlags& flags, const std::string& path);
 
 class LimbPose {
  public:
@@ -49,7 +48,15 @@ class LimbPose {
                                const Timeline* timeline, const std::string& path,
                                std::vector<Warning>* warnings);
 
+  // The limbs of `model` following another pose source (--config or --creature): no clip, no
+  // timeline (its keys belong to that source); the body motion is the --motion values. The
+  // caller steps it with step_after() after each step of the source. Errors as load()'s.
+  static Result<LimbPose> follow(std::shared_ptr<const Model> model, const LimbFlags& flags,
+                                 const std::string& path, std::vector<Warning>* warnings);
+
   const Model& model() const { return *model_; }
+  // Whether follow() made it.
+  bool following() const { return following_; }
   double time() const { return time_; }
   // A fresh simulation at time 0.
   Status restart();
@@ -60,6 +67,12 @@ class LimbPose {
   // (made from model()).
   Status place(anim::Instance& instance) const;
   std::span<const Transform> local_pose() const;
+  // follow() only: one step of dt seconds after the source's step whose pose `placed` holds
+  // (its root() and root_correction()) and whose local pose is `local_pose`.
+  Status step_after(double dt, std::span<const Transform> local_pose, const anim::Instance& placed);
+  // follow() only: the bent model-space matrices of the last step written over `instance`'s
+  // (which the source placed).
+  void overlay(anim::Instance& instance) const;
   // The clip's time (0 without a clip).
   float clip_time() const { return clip_ >= 0 ? player_->clip_time() : 0.0f; }
   const creature::LimbAnimator& animator() const { return sim_->animator(); }
@@ -77,6 +90,7 @@ class LimbPose {
   std::vector<creature::Limb> limbs_;
   std::string path_;
   int clip_ = -1;
+  bool following_ = false;
   tools::LimbMotion base_;
   std::vector<Key> keys_;
   std::size_t next_key_ = 0;

@@ -20,7 +20,10 @@
 
 namespace critter::cli {
 
-// At most one of `simulated` and `controller` is set; `limbs` only with a clip source.
+// At most one of `simulated` and `controller` is set. `limbs` is set with --limbs on a model with
+// split limbs: after a clip it is the clip's own simulation (LimbPose::load); after a creature or
+// a controller it follows that source (LimbPose::follow), stepped by restart_followed() and
+// advance_followed().
 struct OpenedPose {
   std::optional<CreaturePose> simulated;     // --creature
   std::optional<ControllerPose> controller;  // --config
@@ -44,5 +47,23 @@ struct PoseRequest {
 // lookup, and LimbPose::load, unchanged.
 Result<OpenedPose> open_pose(const PoseRequest& request, const std::shared_ptr<const Model>& model,
                              Diagnostics* diag);
+
+// Whether `limbs` follows the creature or controller (rather than running its own clip).
+inline bool follows(const OpenedPose& pose) {
+  return pose.limbs && pose.limbs->following() && (pose.simulated || pose.controller);
+}
+
+// follows() only: the source and its limbs at time 0 (restarted, the first pose placed on
+// `instance` and the limb animator stepped once with no time passing).
+Status restart_followed(OpenedPose& pose, anim::Instance& instance);
+// follows() only: steps the source and then the limb animator together in kControllerStep steps
+// (the last one shorter) from the limbs' time to `t` (a time before it restarts first), and
+// leaves on `instance` the source's placement with the bent limbs. `instance` is made from the
+// source's model.
+Status advance_followed(OpenedPose& pose, double t, anim::Instance& instance);
+
+// A creature or controller source only: a fresh simulation from 0 to `t` (the limbs following it
+// when follows()) placed on `instance`, as `pose` shows each of its times.
+Status start_at(OpenedPose& pose, double t, anim::Instance& instance);
 
 }  // namespace critter::cli

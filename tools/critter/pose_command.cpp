@@ -211,7 +211,8 @@ nlohmann::json limbs_json(LimbPose& limbs, nlohmann::json& frame) {
   frame["lean"] = json_number(a.lean());
   frame["bank"] = json_number(a.bank());
   frame["water_pose"] = creature::to_string(a.water_pose());
-  frame["events"] = events;
+  // A controller's frame has its fired "events" already; the strokes then get their own key.
+  frame[frame.contains("events") ? "stroke_events" : "events"] = events;
   return frame;
 }
 
@@ -250,10 +251,7 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
                             .limbs = o.limbs.limbs};
   if (Status s = check_creature_usage(o.creature, sources, o.file); !s)
     return report(s.error(), err);
-  if (Status s = check_limb_usage(
-          o.limbs, !o.controller.config.empty() || !o.creature.creature.empty(), o.file);
-      !s)
-    return report(s.error(), err);
+  if (Status s = check_limb_usage(o.limbs, o.file); !s) return report(s.error(), err);
   const bool creature = !o.creature.creature.empty();
   std::optional<CreatureSpec> spec;
   if (creature) {
@@ -325,8 +323,9 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   anim::Player player(shown);
   anim::Instance inst(shown);
   nlohmann::json jtimes = nlohmann::json::array();
+  const bool followed = follows(*opened);
   for (float t : times) {
-    if (limbs) {
+    if (limbs && !followed) {
       // One simulation through the times in order; an earlier time starts it again.
       if (t < limbs->time()) {
         if (Status s = limbs->restart(); !s) return report(s.error(), err);
@@ -345,33 +344,33 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (simulated) {
       // Each time is a fresh simulation from 0, as for a controller.
-      if (Status s = simulated->restart(); !s) return report(s.error(), err);
-      simulated->advance_to(t);
-      if (Status s = simulated->place(inst); !s) return report(s.error(), err);
+      if (Status s = start_at(*opened, t, inst); !s) return report(s.error(), err);
       const CreatureFrameInfo info = simulated->info();
       if (o.json) {
         nlohmann::json j = pose_json(inst, simulated->local_pose(), order, t);
         j["creature"] = creature_json(info);
+        if (followed) j = limbs_json(*limbs, j);
         jtimes.push_back(std::move(j));
       } else {
         pose_text(inst, simulated->local_pose(), order, t, creature_heading(info), out);
+        if (followed) limbs_text(*limbs, out);
         print_creature_events(info.events, err);
       }
       continue;
     }
     if (controller) {
       // Each time is a fresh simulation from 0, as a game started then would show it.
-      controller->restart();
-      controller->advance_to(t);
-      if (Status s = controller->place(inst); !s) return report(s.error(), err);
+      if (Status s = start_at(*opened, t, inst); !s) return report(s.error(), err);
       const std::vector<LayerSummary> layers = controller->layers();
       if (o.json) {
         nlohmann::json j = pose_json(inst, controller->local_pose(), order, t);
         j["layers"] = layers_json(layers);
         j["events"] = fired_json(controller->fired());
+        if (followed) j = limbs_json(*limbs, j);
         jtimes.push_back(std::move(j));
       } else {
         pose_text(inst, controller->local_pose(), order, t, layers_heading(layers), out);
+        if (followed) limbs_text(*limbs, out);
         print_fired(controller->fired(), err);
       }
       continue;

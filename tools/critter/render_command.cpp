@@ -123,11 +123,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
                             .limbs = o.limbs.limbs};
   if (Status s = check_creature_usage(o.creature, sources, "critter render"); !s)
     return report(s.error(), err);
-  if (Status s = check_limb_usage(
-          o.limbs, !o.controller.config.empty() || !o.creature.creature.empty(), "critter render");
-      !s) {
-    return report(s.error(), err);
-  }
+  if (Status s = check_limb_usage(o.limbs, "critter render"); !s) return report(s.error(), err);
   const bool creature = !o.creature.creature.empty();
   std::optional<CreatureSpec> spec;
   if (creature) {
@@ -266,6 +262,12 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   anim::Player player(shown);
   anim::Instance instance(shown);
   auto pose_frame = [&](std::size_t i) -> Status {
+    if (follows(*opened)) {
+      if (i == 0) {
+        if (Status s = restart_followed(*opened, instance); !s) return s;
+      }
+      return advance_followed(*opened, times[i], instance);
+    }
     if (limbs) {
       if (i == 0) {
         if (Status s = limbs->restart(); !s) return s;
