@@ -431,6 +431,7 @@ Result<Model> replace_materials(const Model& model, std::vector<Material> materi
   out.meshes_ = model.meshes_;
   out.skins_ = model.skins_;
   out.clips_ = model.clips_;
+  out.compact_clips_ = model.compact_clips_;
   out.materials_ = std::move(materials);
   out.images_ = std::move(images);
   out.rest_model_ = model.rest_model_;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "critter/asset/synthetic_character.h"
+
 namespace critter {
 namespace {
 
@@ -355,6 +357,17 @@ TEST(AppendJoints, AJointBeforeItsParentOrABrokenSkinIsAnError) {
   ASSERT_FALSE(out);
   EXPECT_EQ(out.error().code, ErrorCode::kOutOfRange);
   EXPECT_EQ(out.error().location, "/skins/0/joints/2");
+}
+
+TEST(ReplaceMaterials, KeepsTheCompactClips) {
+  auto model = with_compact_clips(*build_model(make_synthetic_character()), 1e-4f);
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_FALSE(model->compact_clips().empty());
+  const std::vector<Material> materials(model->materials().begin(), model->materials().end());
+  auto skinned = replace_materials(*model, materials, {});
+  ASSERT_TRUE(skinned) << skinned.error().to_string();
+  EXPECT_EQ(skinned->compact_clips().size(), model->compact_clips().size());
+  EXPECT_EQ(skinned->compact_clips()[0].byte_size(), model->compact_clips()[0].byte_size());
 }
 
 }  // namespace

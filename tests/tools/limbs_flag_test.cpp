@@ -53,6 +53,22 @@ TEST_F(LimbsFlagTest, ConvertCharacterWritesTheSplitSkin) {
   EXPECT_EQ(twice->skeleton().joint_count(), split->skeleton().joint_count());
 }
 
+// The split makes a new model; --compact's clips are built again for it, so the baked file holds
+// one compact clip per clip over the split skeleton.
+TEST_F(LimbsFlagTest, SplitKeepsCompactClips) {
+  const std::string out = (dir_ / "split.crit").string();
+  const RunResult r = run({"convert", kCharacterB3d, "--clips", "stand:0-79,walk:168-187",
+                           "--clips-fps", "30", "--limbs", "--compact", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto split = critter::io::load(out);
+  ASSERT_TRUE(split) << split.error().to_string();
+  ASSERT_EQ(split->clips().size(), 2u);
+  EXPECT_EQ(split->compact_clips().size(), split->clips().size());
+  auto source = critter::io::load(kCharacterB3d);
+  ASSERT_TRUE(source);
+  EXPECT_EQ(split->skeleton().joint_count(), source->skeleton().joint_count() + 8);
+}
+
 TEST_F(LimbsFlagTest, ModelWithoutLimbsConvertsUnchangedWithTheWarning) {
   const std::string in = shared_model("RiggedFigure/RiggedFigure.glb");
   const std::string out = (dir_ / "figure.glb").string();

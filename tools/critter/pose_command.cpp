@@ -298,8 +298,8 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> loaded =
-      tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs.limbs, &diag);
+  Result<Model> loaded = tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs.limbs,
+                                           &diag, nullptr, load_options->compact_tolerance);
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
   const PoseRequest request{.file = o.file,

@@ -184,7 +184,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Diagnostics limb_diag;
   Result<Model> loaded =
       tools::with_limbs(with_textures(load_model(o.file, *load_options, &diag), *textures),
-                        o.limbs.limbs, &limb_diag);
+                        o.limbs.limbs, &limb_diag, nullptr, load_options->compact_tolerance);
   if (!loaded) return report(loaded.error(), err);
   for (const Warning& w : limb_diag.items()) err << w.to_string() << "\n";
   const auto model = std::make_shared<const Model>(std::move(*loaded));
