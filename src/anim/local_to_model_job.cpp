@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "anim/ltm_kernels.h"
+
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -256,6 +258,12 @@ Status LocalToModelJob::run() const {
 #if defined(__SSE2__)
   const float* correction = corrected ? &root_correction[0][0] : nullptr;
 #if defined(CRITTER_LTM_AVX2)
+  if (detail::cpu_has_ltm_avx512()) {
+    static_assert(sizeof(Transform) == detail::kLocalFloats * sizeof(float));
+    detail::local_to_model_avx512(order.data(), n, reinterpret_cast<const float*>(local),
+                                  &root[0][0], correction, reinterpret_cast<float*>(model));
+    return {};
+  }
   if (has_avx2()) {
     forward_pass_avx2(order.data(), n, local, &root[0][0], correction, model);
     return {};
