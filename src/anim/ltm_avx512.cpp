@@ -1,27 +1,30 @@
 // SPDX-License-Identifier: MIT
 // AVX-512 forward pass of LocalToModelJob: one joint's whole 4x4 matrix in one 512-bit register
 // (lane 4·column + row). Per joint: the quaternion products of all nine rotation entries on
-// sixteen lanes at once, the three weight vectors (each local column's k-th entry repeated
-// down its column) by one two-source permute each, and the product as three multiplies and three
-// adds with the parent's columns broadcast from memory. No transposes and no per-column scalar
-// broadcasts, which is where the four-lane paths spend most of their instructions.
+// sixteen lanes at once, the weight vectors (each local column's k-th entry repeated down its
+// column) by one in-lane permute each, and the product with the parent as three multiplies and
+// three adds, the parent's columns broadcast from memory (or from registers when the parent is
+// the previous joint). The joint's floats are read with 128-bit broadcasts, so every permute
+// stays inside a 128-bit lane; there are no transposes and no per-entry scalar broadcasts,
+// which is where the four-lane paths spend most of their instructions.
 // Every function carries the target attribute and this file includes no library header (see
 // ltm_kernels.h). Only called after a run-time check of the CPU (cpu_has_ltm_avx512).
 // GCC 12's AVX-512 intrinsics (permutes, broadcasts) start from _mm512_undefined_ps(), which its
 // own -Wmaybe-uninitialized then reports at every use; the values are never read.
-#if defined(__GNUC__) && !defined(__clang__)
+#include "anim/ltm_kernels.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 #include <immintrin.h>
 
-#include "anim/ltm_kernels.h"
-
 // The operations must stay separate multiplies and adds: a fused multiply-add rounds once
 // instead of twice, and the results would no longer equal the other paths bit for bit.
 #if defined(__clang__)
 #pragma clang fp contract(off)
-#elif defined(__GNUC__)
+#else
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=off")
 #endif
@@ -32,17 +35,27 @@ namespace critter::anim::detail {
 
 namespace {
 
-// Lanes of a joint's loaded floats: 0-2 translation, 3-6 rotation x y z w, 7-9 scale, 10-15 zero.
-constexpr int kX = 3, kY = 4, kZ = 5, kW = 6, kZero = 15;
+// In-lane positions of a quaternion's components in a register that repeats (x y z w).
+constexpr int kX = 0, kY = 1, kZ = 2, kW = 3;
 
-// parent · c, the parent's columns in q0..q3 repeated on the four lane groups, c's weights in
-// w0..w2 (lane 4·j + r holds c[j][k] for wk): column j = (q0·c[j][0] + q1·c[j][1]) + q2·c[j][2],
-// plus q3 in column 3 only. The order of the scalar form.
-CRITTER_LTM_AVX512 inline __m512 product(__m512 q0, __m512 q1, __m512 q2, __m512 q3, __m512 w0,
-                                         __m512 w1, __m512 w2) {
-  __m512 acc = _mm512_add_ps(_mm512_mul_ps(q0, w0), _mm512_mul_ps(q1, w1));
-  acc = _mm512_add_ps(acc, _mm512_mul_ps(q2, w2));
-  return _mm512_mask_add_ps(acc, 0xF000, acc, q3);
+// Columns 0-2 of parent · c, the parent's columns in q0..q2 repeated on the four lane groups, c's
+// weights in w0..w2 (lane 4·j + r holds c[j][k] for wk): column j = (q0·c[j][0] + q1·c[j][1]) +
+// q2·c[j][2], the order of the scalar form. Column 3 still lacks the parent's column 3.
+CRITTER_LTM_AVX512 inline __m512 rotate(__m512 q0, __m512 q1, __m512 q2, __m512 w0, __m512 w1,
+                                        __m512 w2) {
+  const __m512 acc = _mm512_add_ps(_mm512_mul_ps(q0, w0), _mm512_mul_ps(q1, w1));
+  return _mm512_add_ps(acc, _mm512_mul_ps(q2, w2));
+}
+
+// rotate()'s result with the parent's column 3 (q3) added to column 3.
+CRITTER_LTM_AVX512 inline __m512 translate(__m512 rotated, __m512 q3) {
+  return _mm512_mask_add_ps(rotated, 0xF000, rotated, q3);
+}
+
+// Column k of m on all four lane groups.
+template <int k>
+CRITTER_LTM_AVX512 inline __m512 spread(__m512 m) {
+  return _mm512_shuffle_f32x4(m, m, k * 0x55);
 }
 
 CRITTER_LTM_AVX512 inline __m512 column4(const float* m) {
@@ -60,63 +73,84 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
                                               const float* local, const float* root,
                                               const float* correction, float* model) {
   // Rotation entry (column c, row r) in lane 4c + r: 2·(u ± v) off the diagonal, 1 − 2·(u + v)
-  // on it, as glm::mat3_cast; u and v are products of two quaternion components each.
-  const __m512i u_a = _mm512_setr_epi32(kY, kX, kX, kZero, kX, kX, kY, kZero, kX, kY, kX, kZero,
-                                        kZero, kZero, kZero, kZero);
-  const __m512i u_b = _mm512_setr_epi32(kY, kY, kZ, kZero, kY, kX, kZ, kZero, kZ, kZ, kX, kZero,
-                                        kZero, kZero, kZero, kZero);
-  const __m512i v_a = _mm512_setr_epi32(kZ, kW, kW, kZero, kW, kZ, kW, kZero, kW, kW, kY, kZero,
-                                        kZero, kZero, kZero, kZero);
-  const __m512i v_b = _mm512_setr_epi32(kZ, kZ, kY, kZero, kZ, kZ, kX, kZero, kY, kX, kY, kZero,
-                                        kZero, kZero, kZero, kZero);
+  // on it, as glm::mat3_cast; u and v are products of two quaternion components each, picked
+  // inside each 128-bit lane from (x y z w) repeated. Lanes 12-15 (column 3) are unused here.
+  const __m512i u_a =
+      _mm512_setr_epi32(kY, kX, kX, kX, kX, kX, kY, kX, kX, kY, kX, kX, kX, kX, kX, kX);
+  const __m512i u_b =
+      _mm512_setr_epi32(kY, kY, kZ, kX, kY, kX, kZ, kX, kZ, kZ, kX, kX, kX, kX, kX, kX);
+  const __m512i v_a =
+      _mm512_setr_epi32(kZ, kW, kW, kX, kW, kZ, kW, kX, kW, kW, kY, kX, kX, kX, kX, kX);
+  const __m512i v_b =
+      _mm512_setr_epi32(kZ, kZ, kY, kX, kZ, kZ, kX, kX, kY, kX, kY, kX, kX, kX, kX, kX);
   // Lanes 2 (xz − wy), 4 (xy − wz) and 9 (yz − wx) subtract; lanes 0, 5 and 10 are diagonal.
   constexpr __mmask16 kDifference = 0x0214, kDiagonal = 0x0421;
-  // Each column's scale factor (lanes 7-9).
-  const __m512i scale =
-      _mm512_setr_epi32(7, 7, 7, 7, 8, 8, 8, 8, 9, 9, 9, 9, kZero, kZero, kZero, kZero);
-  // Weight vector k: the rotation-scale entry (column j, row k) on lanes 4j..4j+3 for j < 3 and
-  // the translation's k-th component (16 + k: the second source) on lanes 12-15.
-  const __m512i weight0 = _mm512_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 16, 16, 16, 16);
-  const __m512i weight1 = _mm512_setr_epi32(1, 1, 1, 1, 5, 5, 5, 5, 9, 9, 9, 9, 17, 17, 17, 17);
-  const __m512i weight2 = _mm512_setr_epi32(2, 2, 2, 2, 6, 6, 6, 6, 10, 10, 10, 10, 18, 18, 18, 18);
+  // Each column's scale factor, from (w sx sy sz) repeated.
+  const __m512i scale = _mm512_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 0, 0);
   const __m512 one = _mm512_set1_ps(1.0f);
 
-  // The correction's weights, once: its column j's k-th entry on lanes 4j..4j+3.
+  // The correction's weights, once (see the loop).
   __m512 k0 = one, k1 = one, k2 = one;
   if (correction != nullptr) {
     const __m512 c = _mm512_loadu_ps(correction);
-    const __m512i add12 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -4, -4, -4, -4);
-    k0 = _mm512_permutexvar_ps(_mm512_add_epi32(weight0, add12), c);
-    k1 = _mm512_permutexvar_ps(_mm512_add_epi32(weight1, add12), c);
-    k2 = _mm512_permutexvar_ps(_mm512_add_epi32(weight2, add12), c);
+    k0 = _mm512_permute_ps(c, 0x00);
+    k1 = _mm512_permute_ps(c, 0x55);
+    k2 = _mm512_permute_ps(c, 0xAA);
   }
 
+  // The previous joint's model matrix, and its columns 0-2 as rotate() left them.
+  __m512 last = one, last_rotated = one;
   for (std::size_t i = 0; i < n; ++i) {
-    const __m512 x = _mm512_maskz_loadu_ps(0x03FF, local + i * kLocalFloats);
-    const __m512 u = _mm512_mul_ps(_mm512_permutexvar_ps(u_a, x), _mm512_permutexvar_ps(u_b, x));
-    const __m512 v = _mm512_mul_ps(_mm512_permutexvar_ps(v_a, x), _mm512_permutexvar_ps(v_b, x));
-    __m512 t = _mm512_mask_sub_ps(_mm512_add_ps(u, v), kDifference, u, v);
-    t = _mm512_add_ps(t, t);
-    t = _mm512_mask_sub_ps(t, kDiagonal, one, t);
-    const __m512 rs = _mm512_mul_ps(t, _mm512_permutexvar_ps(scale, x));
-    const __m512 w0 = _mm512_permutex2var_ps(rs, weight0, x);
-    const __m512 w1 = _mm512_permutex2var_ps(rs, weight1, x);
-    const __m512 w2 = _mm512_permutex2var_ps(rs, weight2, x);
+    // Translation, rotation and (w, scale) of the joint, each repeated on the four lane groups;
+    // every load stays inside the joint's ten floats.
+    const float* tr = local + i * kLocalFloats;
+    const __m512 t4 = column4(tr), q4 = column4(tr + 3), s4 = column4(tr + 6);
+    const __m512 u = _mm512_mul_ps(_mm512_permutevar_ps(q4, u_a), _mm512_permutevar_ps(q4, u_b));
+    const __m512 v = _mm512_mul_ps(_mm512_permutevar_ps(q4, v_a), _mm512_permutevar_ps(q4, v_b));
+    __m512 r = _mm512_mask_sub_ps(_mm512_add_ps(u, v), kDifference, u, v);
+    r = _mm512_add_ps(r, r);
+    r = _mm512_mask_sub_ps(r, kDiagonal, one, r);
+    // The local matrix T·R·S, column j in lanes 4j..4j+3 (row 3 is never read).
+    const __m512 local_matrix = _mm512_mask_mul_ps(t4, 0x0FFF, r, _mm512_permutevar_ps(s4, scale));
+    // Weights: entry (column j, row k) of the local matrix repeated over column j's lanes.
+    const __m512 w0 = _mm512_permute_ps(local_matrix, 0x00);
+    const __m512 w1 = _mm512_permute_ps(local_matrix, 0x55);
+    const __m512 w2 = _mm512_permute_ps(local_matrix, 0xAA);
 
+    // The parent's columns, spread over the lane groups. A joint that follows its parent (a
+    // chain: spine, limbs, fingers, tails) takes them from the registers instead of the memory
+    // just written, which would put a store-to-load round trip on the dependency chain; columns
+    // 0-2 come from before the translation add, one add earlier.
     const int p = parents[i];
-    const float* pm = p < 0 ? root : model + static_cast<std::size_t>(p) * 16;
-    __m512 m = product(column4(pm), column4(pm + 4), column4(pm + 8), column4(pm + 12), w0, w1, w2);
+    __m512 q0, q1, q2, q3;
+    if (p == static_cast<int>(i) - 1 && p >= 0) {
+      q0 = spread<0>(last_rotated);
+      q1 = spread<1>(last_rotated);
+      q2 = spread<2>(last_rotated);
+      q3 = spread<3>(last);
+    } else {
+      const float* pm = p < 0 ? root : model + static_cast<std::size_t>(p) * 16;
+      q0 = column4(pm);
+      q1 = column4(pm + 4);
+      q2 = column4(pm + 8);
+      q3 = column4(pm + 12);
+    }
+    __m512 rotated = rotate(q0, q1, q2, w0, w1, w2);
+    __m512 m = translate(rotated, q3);
     if (p < 0 && correction != nullptr) {
-      m = product(_mm512_shuffle_f32x4(m, m, 0x00), _mm512_shuffle_f32x4(m, m, 0x55),
-                  _mm512_shuffle_f32x4(m, m, 0xAA), _mm512_shuffle_f32x4(m, m, 0xFF), k0, k1, k2);
+      rotated = rotate(spread<0>(m), spread<1>(m), spread<2>(m), k0, k1, k2);
+      m = translate(rotated, spread<3>(m));
     }
     _mm512_storeu_ps(model + i * 16, m);
+    last_rotated = rotated;
+    last = m;
   }
 }
 
 }  // namespace critter::anim::detail
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if !defined(__clang__)
 #pragma GCC pop_options
 #pragma GCC diagnostic pop
+#endif
 #endif
