@@ -70,7 +70,29 @@ std::size_t first_misordered(const std::int16_t* parents, std::size_t n) {
   return n;
 }
 
+constexpr bool kX86 =
+#if defined(__x86_64__) && defined(__GNUC__)
+    true;
+#else
+    false;
+#endif
+
 }  // namespace
+
+bool local_to_model_path_available(LocalToModelPath path) {
+  switch (path) {
+    case LocalToModelPath::kAuto:
+    case LocalToModelPath::kScalar:
+      return true;
+    case LocalToModelPath::kSse2:
+      return kX86;
+    case LocalToModelPath::kAvx2:
+      return kX86 && detail::cpu_has_ltm_avx2();
+    case LocalToModelPath::kAvx512:
+      return kX86 && detail::cpu_has_ltm_avx512();
+  }
+  return false;
+}
 
 Status LocalToModelJob::validate() const {
   const std::span<const std::int16_t> order = skeleton != nullptr ? skeleton->parents() : parents;
@@ -95,35 +117,55 @@ Status LocalToModelJob::validate() const {
   if (root_correction[0][3] != 0.0f || root_correction[1][3] != 0.0f ||
       root_correction[2][3] != 0.0f || root_correction[3][3] != 1.0f)
     return job_error("root_correction", "root correction matrix is not affine");
+  if (!local_to_model_path_available(path)) {
+    static constexpr const char* kNames[] = {"kAuto", "kScalar", "kSse2", "kAvx2", "kAvx512"};
+    return job_error("path", std::string("path ") + kNames[static_cast<int>(path) % 5] +
+                                 " cannot run on this CPU or build");
+  }
   return {};
 }
 
 Status LocalToModelJob::run() const {
   const std::span<const std::int16_t> order = skeleton != nullptr ? skeleton->parents() : parents;
   const std::size_t n = order.size();
-  // The usual job (sizes that match, parents in order, a finite root, no correction) passes
-  // these checks without calling validate(), whose message-building paths make it cost more
-  // than a small skeleton's whole pass.
+  // The usual job (sizes that match, parents in order, a finite root, no correction, the
+  // automatic path) passes these checks without calling validate(), whose message-building
+  // paths make it cost more than a small skeleton's whole pass.
   const bool uncorrected = identity_matrix(root_correction);
   if (input.size() != n || output.size() != n || !uncorrected || !finite_matrix(root) ||
-      (skeleton == nullptr && first_misordered(order.data(), n) < n)) {
+      (skeleton == nullptr && first_misordered(order.data(), n) < n) ||
+      (path != LocalToModelPath::kAuto && !local_to_model_path_available(path))) {
     if (auto ok = validate(); !ok) return ok;
   }
   static_assert(sizeof(Transform) == detail::kLocalFloats * sizeof(float));
+  const std::int16_t* up = order.data();
   const auto* local = reinterpret_cast<const float*>(input.data());
   auto* model = reinterpret_cast<float*>(output.data());
+  const float* top = &root[0][0];
   const float* correction = uncorrected ? nullptr : &root_correction[0][0];
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (detail::cpu_has_ltm_avx512()) {
-    detail::local_to_model_avx512(order.data(), n, local, &root[0][0], correction, model);
-  } else if (detail::cpu_has_ltm_avx2()) {
-    detail::local_to_model_avx2(order.data(), n, local, &root[0][0], correction, model);
-  } else {
-    detail::local_to_model_sse2(order.data(), n, local, &root[0][0], correction, model);
+  LocalToModelPath use = path;
+  if (use == LocalToModelPath::kAuto) {
+    use = !kX86                          ? LocalToModelPath::kScalar
+          : detail::cpu_has_ltm_avx512() ? LocalToModelPath::kAvx512
+          : detail::cpu_has_ltm_avx2()   ? LocalToModelPath::kAvx2
+                                         : LocalToModelPath::kSse2;
   }
-#else
-  detail::local_to_model_scalar(order.data(), n, local, &root[0][0], correction, model);
+  switch (use) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    case LocalToModelPath::kAvx512:
+      detail::local_to_model_avx512(up, n, local, top, correction, model);
+      break;
+    case LocalToModelPath::kAvx2:
+      detail::local_to_model_avx2(up, n, local, top, correction, model);
+      break;
+    case LocalToModelPath::kSse2:
+      detail::local_to_model_sse2(up, n, local, top, correction, model);
+      break;
 #endif
+    default:
+      detail::local_to_model_scalar(up, n, local, top, correction, model);
+      break;
+  }
   return {};
 }
 

@@ -64,11 +64,6 @@ CRITTER_LTM_AVX512 inline __m512 column4(const float* m) {
 
 }  // namespace
 
-bool cpu_has_ltm_avx512() {
-  static const bool has = __builtin_cpu_supports("avx512f");
-  return has;
-}
-
 CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::size_t n,
                                               const float* local, const float* root,
                                               const float* correction, float* model) {
@@ -154,3 +149,16 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
 #pragma GCC diagnostic pop
 #endif
 #endif
+
+namespace critter::anim::detail {
+
+bool cpu_has_ltm_avx512() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+#else
+  return false;
+#endif
+}
+
+}  // namespace critter::anim::detail

@@ -146,11 +146,20 @@ void local_to_model_sse2(const std::int16_t* parents, std::size_t n, const float
                reinterpret_cast<mat4*>(model));
 }
 
-bool cpu_has_ltm_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
 
 }  // namespace critter::anim::detail
 
 #endif
+
+namespace critter::anim::detail {
+
+bool cpu_has_ltm_avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+#else
+  return false;
+#endif
+}
+
+}  // namespace critter::anim::detail
