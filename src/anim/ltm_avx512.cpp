@@ -6,7 +6,8 @@
 // three adds, the parent's columns broadcast from memory (or from registers when the parent is
 // the previous joint). The joint's floats are read with 128-bit broadcasts, so every permute
 // stays inside a 128-bit lane; there are no transposes and no per-entry scalar broadcasts,
-// which is where the four-lane paths spend most of their instructions.
+// which is where the four-lane paths spend most of their instructions. Two fused multiply-adds
+// whose products are exact (by ±1 and ±2) stand in for four adds and subtracts.
 // Every function carries the target attribute and this file includes no library header (see
 // ltm_kernels.h). Only called after a run-time check of the CPU (cpu_has_ltm_avx512).
 // GCC 12's AVX-512 intrinsics (permutes, broadcasts) start from _mm512_undefined_ps(), which its
@@ -29,7 +30,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-#define CRITTER_LTM_AVX512 __attribute__((target("avx512f")))
+#define CRITTER_LTM_AVX512 __attribute__((target("avx512f,fma")))
 
 namespace critter::anim::detail {
 
@@ -78,8 +79,16 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
       _mm512_setr_epi32(kZ, kW, kW, kX, kW, kZ, kW, kX, kW, kW, kY, kX, kX, kX, kX, kX);
   const __m512i v_b =
       _mm512_setr_epi32(kZ, kZ, kY, kX, kZ, kZ, kX, kX, kY, kX, kY, kX, kX, kX, kX, kX);
-  // Lanes 2 (xz − wy), 4 (xy − wz) and 9 (yz − wx) subtract; lanes 0, 5 and 10 are diagonal.
-  constexpr __mmask16 kDifference = 0x0214, kDiagonal = 0x0421;
+  // u ± v as one fused multiply-add, u + (±1)·v: the product by ±1 is exact, so the single
+  // rounding gives u + v or u − v to the bit. Lanes 2 (xz − wy), 4 (xy − wz) and 9 (yz − wx)
+  // subtract.
+  const __m512 sign = _mm512_setr_ps(1, 1, -1, 1, -1, 1, 1, 1, 1, -1, 1, 1, 1, 1, 1, 1);
+  // Then 2·t off the diagonal and 1 − 2·t on it (lanes 0, 5 and 10) as (±2)·t + (1 or −0),
+  // again exact but for the one rounding of the scalar form; −0 leaves every 2·t as it is, the
+  // sign of a zero included.
+  const __m512 twice = _mm512_setr_ps(-2, 2, 2, 2, 2, -2, 2, 2, 2, 2, -2, 2, 2, 2, 2, 2);
+  const __m512 offset = _mm512_setr_ps(1, -0.0f, -0.0f, -0.0f, -0.0f, 1, -0.0f, -0.0f, -0.0f, -0.0f,
+                                       1, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f);
   // Each column's scale factor, from (w sx sy sz) repeated.
   const __m512i scale = _mm512_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 0, 0);
   const __m512 one = _mm512_set1_ps(1.0f);
@@ -102,9 +111,7 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
     const __m512 t4 = column4(tr), q4 = column4(tr + 3), s4 = column4(tr + 6);
     const __m512 u = _mm512_mul_ps(_mm512_permutevar_ps(q4, u_a), _mm512_permutevar_ps(q4, u_b));
     const __m512 v = _mm512_mul_ps(_mm512_permutevar_ps(q4, v_a), _mm512_permutevar_ps(q4, v_b));
-    __m512 r = _mm512_mask_sub_ps(_mm512_add_ps(u, v), kDifference, u, v);
-    r = _mm512_add_ps(r, r);
-    r = _mm512_mask_sub_ps(r, kDiagonal, one, r);
+    const __m512 r = _mm512_fmadd_ps(twice, _mm512_fmadd_ps(sign, v, u), offset);
     // The local matrix T·R·S, column j in lanes 4j..4j+3 (row 3 is never read).
     const __m512 local_matrix = _mm512_mask_mul_ps(t4, 0x0FFF, r, _mm512_permutevar_ps(s4, scale));
     // Weights: entry (column j, row k) of the local matrix repeated over column j's lanes.
@@ -154,7 +161,7 @@ namespace critter::anim::detail {
 
 bool cpu_has_ltm_avx512() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has = __builtin_cpu_supports("avx512f");
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
   return has;
 #else
   return false;

@@ -146,7 +146,6 @@ void local_to_model_sse2(const std::int16_t* parents, std::size_t n, const float
                reinterpret_cast<mat4*>(model));
 }
 
-
 }  // namespace critter::anim::detail
 
 #endif

@@ -33,8 +33,8 @@ void local_to_model_avx2(const std::int16_t* parents, std::size_t n, const float
 void local_to_model_avx512(const std::int16_t* parents, std::size_t n, const float* local,
                            const float* root, const float* correction, float* model);
 
-// Whether the CPU runs local_to_model_avx2 (AVX2) and local_to_model_avx512 (AVX-512 F); each
-// checked once.
+// Whether the CPU runs local_to_model_avx2 (AVX2) and local_to_model_avx512 (AVX-512 F and FMA);
+// each checked once.
 bool cpu_has_ltm_avx2();
 bool cpu_has_ltm_avx512();
 
