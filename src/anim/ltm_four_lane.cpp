@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The four-lane (SSE2, and the same code compiled for AVX2) forward pass of LocalToModelJob:
-// quaternion to matrix four joints at a time, then each joint times its parent with the parent's
-// columns in registers.
+// The four-lane (SSE2) forward pass of LocalToModelJob: quaternion to matrix four joints at a
+// time, then each joint times its parent with the parent's columns in registers.
 #include "anim/ltm_kernels.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -137,28 +136,6 @@ void local_to_model_sse2(const std::int16_t* parents, std::size_t n, const float
                reinterpret_cast<mat4*>(model));
 }
 
-// The same pass compiled for AVX2 (three-operand instructions, register broadcasts: fewer
-// instructions for the same operations); run only where the CPU has it.
-[[gnu::target("avx2")]] void local_to_model_avx2(const std::int16_t* parents, std::size_t n,
-                                                 const float* local, const float* root,
-                                                 const float* correction, float* model) {
-  forward_pass(parents, n, reinterpret_cast<const Transform*>(local), root, correction,
-               reinterpret_cast<mat4*>(model));
-}
-
 }  // namespace critter::anim::detail
 
 #endif
-
-namespace critter::anim::detail {
-
-bool cpu_has_ltm_avx2() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-#else
-  return false;
-#endif
-}
-
-}  // namespace critter::anim::detail

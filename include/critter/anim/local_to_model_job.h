@@ -18,7 +18,7 @@ namespace critter::anim {
 enum class LocalToModelPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2, kAvx512 };
 
 // True when this CPU and build can run `path` (kAuto and kScalar always; kSse2 on x86-64; kAvx2
-// and kAvx512 where the CPU has AVX2, or AVX-512 F and FMA, checked once at run time).
+// and kAvx512 where the CPU has AVX2 and FMA, or AVX-512 F and FMA, checked once at run time).
 bool local_to_model_path_available(LocalToModelPath path);
 
 struct LocalToModelJob {
