@@ -117,11 +117,9 @@ Status LocalToModelJob::validate() const {
   if (root_correction[0][3] != 0.0f || root_correction[1][3] != 0.0f ||
       root_correction[2][3] != 0.0f || root_correction[3][3] != 1.0f)
     return job_error("root_correction", "root correction matrix is not affine");
-  if (!local_to_model_path_available(path)) {
-    static constexpr const char* kNames[] = {"kAuto", "kScalar", "kSse2", "kAvx2", "kAvx512"};
-    return job_error("path", std::string("path ") + kNames[static_cast<int>(path) % 5] +
+  if (!local_to_model_path_available(path))
+    return job_error("path", "path " + std::to_string(static_cast<int>(path)) +
                                  " cannot run on this CPU or build");
-  }
   return {};
 }
 
