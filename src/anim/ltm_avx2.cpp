@@ -62,8 +62,10 @@ CRITTER_LTM_AVX2 inline __m256 spread(__m256 m) {
   return _mm256_permute2f128_ps(m, m, k * 0x11);
 }
 
+// Four floats at m (any alignment) in both 128-bit lanes.
 CRITTER_LTM_AVX2 inline __m256 column2(const float* m) {
-  return _mm256_broadcast_ps(reinterpret_cast<const __m128*>(m));
+  const __m128 column = _mm_loadu_ps(m);
+  return _mm256_set_m128(column, column);
 }
 
 }  // namespace
