@@ -141,13 +141,12 @@ Status LocalToModelJob::run() const {
   auto* model = reinterpret_cast<float*>(output.data());
   const float* top = &root[0][0];
   const float* correction = uncorrected ? nullptr : &root_correction[0][0];
-  LocalToModelPath use = path;
-  if (use == LocalToModelPath::kAuto) {
-    use = !kX86                          ? LocalToModelPath::kScalar
-          : detail::cpu_has_ltm_avx512() ? LocalToModelPath::kAvx512
-          : detail::cpu_has_ltm_avx2()   ? LocalToModelPath::kAvx2
-                                         : LocalToModelPath::kSse2;
-  }
+  // The fastest path this CPU runs, decided once.
+  static const LocalToModelPath fastest = !kX86                          ? LocalToModelPath::kScalar
+                                          : detail::cpu_has_ltm_avx512() ? LocalToModelPath::kAvx512
+                                          : detail::cpu_has_ltm_avx2()   ? LocalToModelPath::kAvx2
+                                                                         : LocalToModelPath::kSse2;
+  const LocalToModelPath use = path == LocalToModelPath::kAuto ? fastest : path;
   switch (use) {
 #if defined(__x86_64__) && defined(__GNUC__)
     case LocalToModelPath::kAvx512:
