@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Internal: the forward passes behind LocalToModelJob, one per instruction set, and the scalar
-// reference they are tested against. Raw pointers only, so that ltm_avx512.cpp includes no
-// library header (an inline function emitted there, compiled for AVX-512, could be picked by the
-// linker for the whole program).
+// reference they are tested against. Raw pointers only, so that ltm_avx2.cpp and ltm_avx512.cpp
+// include no library header (an inline function emitted there, compiled for a wider instruction
+// set, could be picked by the linker for the whole program).
 #pragma once
 
 #include <cstddef>
