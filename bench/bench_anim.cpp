@@ -141,6 +141,31 @@ void BM_LocalToModel(benchmark::State& state) {
 }
 BENCHMARK(BM_LocalToModel);
 
+// Each implementation of local-to-model on the same pose (argument: LocalToModelPath, 1 scalar
+// reference, 2 SSE2, 3 AVX2, 4 AVX-512); all give the same bits.
+void BM_LocalToModelPath(benchmark::State& state) {
+  const auto path = static_cast<anim::LocalToModelPath>(state.range(0));
+  if (!anim::local_to_model_path_available(path)) {
+    state.SkipWithError("this CPU cannot run the path");
+    return;
+  }
+  static constexpr const char* kNames[] = {"auto", "scalar", "sse2", "avx2", "avx512"};
+  state.SetLabel(kNames[state.range(0)]);
+  Scene scene;
+  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
+  anim::LocalToModelJob job;
+  job.parents = scene.character.parents;
+  job.input = scene.pose_a;
+  job.output = scene.model_transforms;
+  job.path = path;
+  for (auto _ : state) {
+    check(job.run());
+    benchmark::DoNotOptimize(scene.model_transforms.data());
+  }
+  set_counters(state, scene.character.joint_count());
+}
+BENCHMARK(BM_LocalToModelPath)->DenseRange(1, 4);
+
 // What a character costs per frame with a crossfade running: two clips sampled in forward
 // playback, blended, then model-space matrices.
 void BM_Pipeline(benchmark::State& state) {

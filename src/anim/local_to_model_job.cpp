@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "anim/ltm_kernels.h"
+
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -16,172 +18,6 @@ Status job_error(std::string location, std::string message) {
       Error::at(ErrorCode::kUsage, "LocalToModelJob", std::move(location), std::move(message)));
 }
 
-// The columns of R(q)·S(s) (column vectors), as in glm::mat3_cast.
-struct RotationScale {
-  float r00, r01, r02, r10, r11, r12, r20, r21, r22;
-  RotationScale(const quat& q, const vec3& s) {
-    const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
-    const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
-    const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-    r00 = (1.0f - 2.0f * (yy + zz)) * s.x;
-    r01 = (2.0f * (xy + wz)) * s.x;
-    r02 = (2.0f * (xz - wy)) * s.x;
-    r10 = (2.0f * (xy - wz)) * s.y;
-    r11 = (1.0f - 2.0f * (xx + zz)) * s.y;
-    r12 = (2.0f * (yz + wx)) * s.y;
-    r20 = (2.0f * (xz + wy)) * s.z;
-    r21 = (2.0f * (yz - wx)) * s.z;
-    r22 = (1.0f - 2.0f * (xx + yy)) * s.z;
-  }
-};
-
-// parent · T(t)·R(q)·S(s) without building the local matrix: the rotation columns are scaled and
-// pushed through the parent's four columns directly, which saves the general 4x4 product. The
-// parent's last row is carried along, so any (even projective) root matrix is handled.
-#if defined(__SSE2__)
-// Columns in registers, replaced by the result; the operations and their order are those of the
-// scalar form, so every path gives the same bits.
-[[gnu::always_inline]] inline __m128 column(__m128 c0, __m128 c1, __m128 c2, float a, float b,
-                                            float c) {
-  return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(a)), _mm_mul_ps(c1, _mm_set1_ps(b))),
-                    _mm_mul_ps(c2, _mm_set1_ps(c)));
-}
-
-[[gnu::always_inline]] inline void compose(__m128& c0, __m128& c1, __m128& c2, __m128& c3,
-                                           const vec3& t, const quat& q, const vec3& s) {
-  const RotationScale m(q, s);
-  const __m128 o0 = column(c0, c1, c2, m.r00, m.r01, m.r02);
-  const __m128 o1 = column(c0, c1, c2, m.r10, m.r11, m.r12);
-  const __m128 o2 = column(c0, c1, c2, m.r20, m.r21, m.r22);
-  c3 = _mm_add_ps(column(c0, c1, c2, t.x, t.y, t.z), c3);
-  c0 = o0;
-  c1 = o1;
-  c2 = o2;
-}
-
-// c · m for an affine m (last row 0 0 0 1): a stored local matrix, or the root-bone correction
-// after a root joint. The products and their order are compose()'s.
-[[gnu::always_inline]] inline void multiply_affine(__m128& c0, __m128& c1, __m128& c2, __m128& c3,
-                                                   const float* m) {
-  const __m128 o0 = column(c0, c1, c2, m[0], m[1], m[2]);
-  const __m128 o1 = column(c0, c1, c2, m[4], m[5], m[6]);
-  const __m128 o2 = column(c0, c1, c2, m[8], m[9], m[10]);
-  c3 = _mm_add_ps(column(c0, c1, c2, m[12], m[13], m[14]), c3);
-  c0 = o0;
-  c1 = o1;
-  c2 = o2;
-}
-
-// Local matrices T·R·S of the four joints local[0..3], quaternion to matrix on four lanes at
-// once, stored as the four columns of model[0..3] (the last row 0 0 0 1). Each lane does the
-// operations of RotationScale in the same order, so the entries equal the scalar ones.
-[[gnu::always_inline]] inline void local_matrices4(const Transform* local, mat4* model) {
-  // Rows (tx ty tz qx), (qx qy qz qw) and (qw sx sy sz) of each joint, transposed to one
-  // register per component; every load stays inside its joint's ten floats.
-  __m128 t0 = _mm_loadu_ps(&local[0].translation.x), t1 = _mm_loadu_ps(&local[1].translation.x);
-  __m128 t2 = _mm_loadu_ps(&local[2].translation.x), t3 = _mm_loadu_ps(&local[3].translation.x);
-  __m128 q0 = _mm_loadu_ps(&local[0].rotation.x), q1 = _mm_loadu_ps(&local[1].rotation.x);
-  __m128 q2 = _mm_loadu_ps(&local[2].rotation.x), q3 = _mm_loadu_ps(&local[3].rotation.x);
-  __m128 s0 = _mm_loadu_ps(&local[0].rotation.w), s1 = _mm_loadu_ps(&local[1].rotation.w);
-  __m128 s2 = _mm_loadu_ps(&local[2].rotation.w), s3 = _mm_loadu_ps(&local[3].rotation.w);
-  _MM_TRANSPOSE4_PS(t0, t1, t2, t3);  // tx ty tz (qx)
-  _MM_TRANSPOSE4_PS(q0, q1, q2, q3);  // qx qy qz qw
-  _MM_TRANSPOSE4_PS(s0, s1, s2, s3);  // (qw) sx sy sz
-  const __m128 one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f);
-  const __m128 xx = _mm_mul_ps(q0, q0), yy = _mm_mul_ps(q1, q1), zz = _mm_mul_ps(q2, q2);
-  const __m128 xy = _mm_mul_ps(q0, q1), xz = _mm_mul_ps(q0, q2), yz = _mm_mul_ps(q1, q2);
-  const __m128 wx = _mm_mul_ps(q3, q0), wy = _mm_mul_ps(q3, q1), wz = _mm_mul_ps(q3, q2);
-  const auto diag = [&](__m128 a, __m128 b, __m128 sc) {
-    return _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(a, b))), sc);
-  };
-  const auto sum = [&](__m128 a, __m128 b, __m128 sc) {
-    return _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(a, b)), sc);
-  };
-  const auto diff = [&](__m128 a, __m128 b, __m128 sc) {
-    return _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(a, b)), sc);
-  };
-  __m128 r00 = diag(yy, zz, s1), r01 = sum(xy, wz, s1), r02 = diff(xz, wy, s1);
-  __m128 r10 = diff(xy, wz, s2), r11 = diag(xx, zz, s2), r12 = sum(yz, wx, s2);
-  __m128 r20 = sum(xz, wy, s3), r21 = diff(yz, wx, s3), r22 = diag(xx, yy, s3);
-  __m128 zero0 = _mm_setzero_ps(), zero1 = zero0, zero2 = zero0, ones = one;
-  _MM_TRANSPOSE4_PS(r00, r01, r02, zero0);
-  _MM_TRANSPOSE4_PS(r10, r11, r12, zero1);
-  _MM_TRANSPOSE4_PS(r20, r21, r22, zero2);
-  _MM_TRANSPOSE4_PS(t0, t1, t2, ones);
-  const __m128 columns[4][4] = {
-      {r00, r10, r20, t0}, {r01, r11, r21, t1}, {r02, r12, r22, t2}, {zero0, zero1, zero2, ones}};
-  for (int k = 0; k < 4; ++k) {
-    float* om = &model[k][0][0];
-    for (int c = 0; c < 4; ++c) _mm_storeu_ps(om + 4 * c, columns[k][c]);
-  }
-}
-
-// The forward pass, four joints at a time: their local matrices first (local_matrices4, written
-// where their model matrices go), then each joint in order times its parent. Most joints follow
-// their parent (chains: spine, limbs, fingers, tails), so the previous joint's columns stay in
-// registers instead of taking a store-to-load round trip, the longest part of the per-joint
-// dependency chain. The last n % 4 joints convert their quaternions one at a time.
-[[gnu::always_inline]] inline void forward_pass(const std::int16_t* parents, std::size_t n,
-                                                const Transform* local, const float* root,
-                                                const float* correction, mat4* model) {
-  __m128 c0 = _mm_loadu_ps(root), c1 = _mm_loadu_ps(root + 4);
-  __m128 c2 = _mm_loadu_ps(root + 8), c3 = _mm_loadu_ps(root + 12);
-  const std::size_t blocked = n / 4 * 4;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i % 4 == 0 && i < blocked) local_matrices4(local + i, model + i);
-    const int p = parents[i];
-    if (p != static_cast<int>(i) - 1 || p < 0) {
-      const float* pm = p < 0 ? root : &model[p][0][0];
-      c0 = _mm_loadu_ps(pm);
-      c1 = _mm_loadu_ps(pm + 4);
-      c2 = _mm_loadu_ps(pm + 8);
-      c3 = _mm_loadu_ps(pm + 12);
-    }
-    float* om = &model[i][0][0];
-    if (i < blocked) {
-      multiply_affine(c0, c1, c2, c3, om);
-    } else {
-      compose(c0, c1, c2, c3, local[i].translation, local[i].rotation, local[i].scale);
-    }
-    if (p < 0 && correction != nullptr) multiply_affine(c0, c1, c2, c3, correction);
-    _mm_storeu_ps(om, c0);
-    _mm_storeu_ps(om + 4, c1);
-    _mm_storeu_ps(om + 8, c2);
-    _mm_storeu_ps(om + 12, c3);
-  }
-}
-
-void forward_pass_sse2(const std::int16_t* parents, std::size_t n, const Transform* local,
-                       const float* root, const float* correction, mat4* model) {
-  forward_pass(parents, n, local, root, correction, model);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define CRITTER_LTM_AVX2 1
-// The same pass compiled for AVX2 (three-operand instructions, register broadcasts: fewer
-// instructions for the same operations); run only where the CPU has it.
-[[gnu::target("avx2")]] void forward_pass_avx2(const std::int16_t* parents, std::size_t n,
-                                               const Transform* local, const float* root,
-                                               const float* correction, mat4* model) {
-  forward_pass(parents, n, local, root, correction, model);
-}
-
-bool has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
-#endif
-#else
-inline void compose(const mat4& parent, const vec3& t, const quat& q, const vec3& s, mat4& out) {
-  const RotationScale m(q, s);
-  const vec4 p0 = parent[0], p1 = parent[1], p2 = parent[2], p3 = parent[3];
-  out[0] = p0 * m.r00 + p1 * m.r01 + p2 * m.r02;
-  out[1] = p0 * m.r10 + p1 * m.r11 + p2 * m.r12;
-  out[2] = p0 * m.r20 + p1 * m.r21 + p2 * m.r22;
-  out[3] = p0 * t.x + p1 * t.y + p2 * t.z + p3;
-}
-#endif
-
 // all_finite(m), inline: validate() runs every frame and the matrices are usually small work
 // next to it. With SSE2, x − x is 0 for a finite x and NaN otherwise, for four floats at once.
 bool finite_matrix(const mat4& m) {
@@ -194,6 +30,22 @@ bool finite_matrix(const mat4& m) {
   return _mm_movemask_ps(bad) == 0;
 #else
   return all_finite(m);
+#endif
+}
+
+// m == identity (value comparison, as glm's operator==).
+bool identity_matrix(const mat4& m) {
+#if defined(__SSE2__)
+  __m128 same = _mm_cmpeq_ps(_mm_loadu_ps(&m[0][0]), _mm_setr_ps(1.0f, 0.0f, 0.0f, 0.0f));
+  same =
+      _mm_and_ps(same, _mm_cmpeq_ps(_mm_loadu_ps(&m[1][0]), _mm_setr_ps(0.0f, 1.0f, 0.0f, 0.0f)));
+  same =
+      _mm_and_ps(same, _mm_cmpeq_ps(_mm_loadu_ps(&m[2][0]), _mm_setr_ps(0.0f, 0.0f, 1.0f, 0.0f)));
+  same =
+      _mm_and_ps(same, _mm_cmpeq_ps(_mm_loadu_ps(&m[3][0]), _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f)));
+  return _mm_movemask_ps(same) == 0xF;
+#else
+  return m == mat4(1.0f);
 #endif
 }
 
@@ -218,7 +70,29 @@ std::size_t first_misordered(const std::int16_t* parents, std::size_t n) {
   return n;
 }
 
+constexpr bool kX86 =
+#if defined(__x86_64__) && defined(__GNUC__)
+    true;
+#else
+    false;
+#endif
+
 }  // namespace
+
+bool local_to_model_path_available(LocalToModelPath path) {
+  switch (path) {
+    case LocalToModelPath::kAuto:
+    case LocalToModelPath::kScalar:
+      return true;
+    case LocalToModelPath::kSse2:
+      return kX86;
+    case LocalToModelPath::kAvx2:
+      return kX86 && detail::cpu_has_ltm_avx2();
+    case LocalToModelPath::kAvx512:
+      return kX86 && detail::cpu_has_ltm_avx512();
+  }
+  return false;
+}
 
 Status LocalToModelJob::validate() const {
   const std::span<const std::int16_t> order = skeleton != nullptr ? skeleton->parents() : parents;
@@ -243,33 +117,52 @@ Status LocalToModelJob::validate() const {
   if (root_correction[0][3] != 0.0f || root_correction[1][3] != 0.0f ||
       root_correction[2][3] != 0.0f || root_correction[3][3] != 1.0f)
     return job_error("root_correction", "root correction matrix is not affine");
+  if (!local_to_model_path_available(path))
+    return job_error("path", "path " + std::to_string(static_cast<int>(path)) +
+                                 " cannot run on this CPU or build");
   return {};
 }
 
 Status LocalToModelJob::run() const {
-  if (auto ok = validate(); !ok) return ok;
   const std::span<const std::int16_t> order = skeleton != nullptr ? skeleton->parents() : parents;
   const std::size_t n = order.size();
-  const Transform* local = input.data();
-  mat4* model = output.data();
-  const bool corrected = root_correction != mat4(1.0f);
-#if defined(__SSE2__)
-  const float* correction = corrected ? &root_correction[0][0] : nullptr;
-#if defined(CRITTER_LTM_AVX2)
-  if (has_avx2()) {
-    forward_pass_avx2(order.data(), n, local, &root[0][0], correction, model);
-    return {};
+  // The usual job (sizes that match, parents in order, a finite root, no correction, the
+  // automatic path) passes these checks without calling validate(), whose message-building
+  // paths make it cost more than a small skeleton's whole pass.
+  const bool uncorrected = identity_matrix(root_correction);
+  if (input.size() != n || output.size() != n || !uncorrected || !finite_matrix(root) ||
+      (skeleton == nullptr && first_misordered(order.data(), n) < n) ||
+      (path != LocalToModelPath::kAuto && !local_to_model_path_available(path))) {
+    if (auto ok = validate(); !ok) return ok;
   }
+  static_assert(sizeof(Transform) == detail::kLocalFloats * sizeof(float));
+  const std::int16_t* up = order.data();
+  const auto* local = reinterpret_cast<const float*>(input.data());
+  auto* model = reinterpret_cast<float*>(output.data());
+  const float* top = &root[0][0];
+  const float* correction = uncorrected ? nullptr : &root_correction[0][0];
+  // The fastest path this CPU runs, decided once.
+  static const LocalToModelPath fastest = !kX86                          ? LocalToModelPath::kScalar
+                                          : detail::cpu_has_ltm_avx512() ? LocalToModelPath::kAvx512
+                                          : detail::cpu_has_ltm_avx2()   ? LocalToModelPath::kAvx2
+                                                                         : LocalToModelPath::kSse2;
+  const LocalToModelPath use = path == LocalToModelPath::kAuto ? fastest : path;
+  switch (use) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    case LocalToModelPath::kAvx512:
+      detail::local_to_model_avx512(up, n, local, top, correction, model);
+      break;
+    case LocalToModelPath::kAvx2:
+      detail::local_to_model_avx2(up, n, local, top, correction, model);
+      break;
+    case LocalToModelPath::kSse2:
+      detail::local_to_model_sse2(up, n, local, top, correction, model);
+      break;
 #endif
-  forward_pass_sse2(order.data(), n, local, &root[0][0], correction, model);
-#else
-  for (std::size_t i = 0; i < n; ++i) {
-    const int p = order[i];
-    const mat4& parent = p < 0 ? root : model[p];
-    compose(parent, local[i].translation, local[i].rotation, local[i].scale, model[i]);
-    if (p < 0 && corrected) model[i] = model[i] * root_correction;
+    default:
+      detail::local_to_model_scalar(up, n, local, top, correction, model);
+      break;
   }
-#endif
   return {};
 }
 

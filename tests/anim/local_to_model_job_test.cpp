@@ -5,6 +5,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -109,6 +110,22 @@ TEST_F(LocalToModelJobValidity, NonFiniteRoot) {
   auto j = job();
   j.root[3][1] = std::nanf("");
   expect_fails(j, "root");
+}
+
+TEST_F(LocalToModelJobValidity, PathThisCpuCannotRun) {
+  for (LocalToModelPath path :
+       {LocalToModelPath::kAuto, LocalToModelPath::kScalar, LocalToModelPath::kSse2,
+        LocalToModelPath::kAvx2, LocalToModelPath::kAvx512}) {
+    auto j = job();
+    j.path = path;
+    if (local_to_model_path_available(path)) {
+      EXPECT_TRUE(j.run()) << "path " << static_cast<int>(path);
+    } else {
+      expect_fails(j, "path");
+    }
+  }
+  EXPECT_TRUE(local_to_model_path_available(LocalToModelPath::kAuto));
+  EXPECT_TRUE(local_to_model_path_available(LocalToModelPath::kScalar));
 }
 
 TEST_F(LocalToModelJobValidity, RootCorrectionNotFiniteOrNotAffine) {
@@ -262,6 +279,134 @@ TEST(LocalToModelJob, FourJointBlocksEqualOneJointAtATime) {
     single.root = p < 0 ? job.root : model[static_cast<std::size_t>(p)];
     ASSERT_TRUE(single.run());
     EXPECT_EQ(one[0], model[static_cast<std::size_t>(i)]) << "joint " << i;
+  }
+}
+
+// Every path must give the scalar reference's bits, on poses that reach each branch of the
+// passes: joint counts around the four- and sixteen-lane blocks, chains (parent = previous
+// joint, kept in registers) and parents further back, many roots, non-uniform and negative
+// scales, unnormalised quaternions, a projective root matrix and a root correction.
+class LocalToModelPaths : public ::testing::TestWithParam<LocalToModelPath> {};
+
+struct RandomPose {
+  std::vector<std::int16_t> parents;
+  std::vector<Transform> local;
+};
+
+RandomPose random_pose(int n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> pick(0.0f, 1.0f);
+  RandomPose pose;
+  for (int i = 0; i < n; ++i) {
+    const float kind = pick(rng);
+    std::int16_t parent = -1;
+    if (i > 0 && kind < 0.5f) {
+      parent = static_cast<std::int16_t>(i - 1);
+    } else if (i > 0 && kind < 0.85f) {
+      parent = static_cast<std::int16_t>(std::uniform_int_distribution<int>(0, i - 1)(rng));
+    }
+    pose.parents.push_back(parent);
+    // Scales in [-2, -0.25] or [0.25, 2] per axis; some rotations left unnormalised.
+    auto scale = [&] {
+      const float m = 0.25f + 1.75f * pick(rng);
+      return pick(rng) < 0.3f ? -m : m;
+    };
+    quat q = quat_xyzw(u(rng), u(rng), u(rng), u(rng));
+    if (pick(rng) < 0.8f) q = glm::normalize(q);
+    pose.local.push_back(
+        trs(vec3(u(rng), u(rng), u(rng)) * 3.0f, q, vec3(scale(), scale(), scale())));
+  }
+  return pose;
+}
+
+TEST_P(LocalToModelPaths, GiveTheScalarReferenceBits) {
+  const LocalToModelPath path = GetParam();
+  ASSERT_TRUE(local_to_model_path_available(path))
+      << "path " << static_cast<int>(path) << " is not available on this machine";
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  int compared = 0;
+  for (int n : {0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 33, 67, 130}) {
+    for (int variant = 0; variant < 4; ++variant) {
+      const RandomPose pose = random_pose(n, rng);
+      LocalToModelJob job;
+      job.parents = pose.parents;
+      job.input = pose.local;
+      if (variant & 1) {
+        // Any finite 4x4 root: a projective last row is carried along.
+        for (int c = 0; c < 4; ++c)
+          for (int r = 0; r < 4; ++r) job.root[c][r] = u(rng) * 2.0f;
+      }
+      if (variant & 2) {
+        job.root_correction =
+            glm::translate(mat4(1.0f), vec3(u(rng), u(rng), u(rng))) *
+            glm::mat4_cast(glm::normalize(quat_xyzw(u(rng), u(rng), u(rng), u(rng)))) *
+            glm::scale(mat4(1.0f), vec3(1.5f, -0.5f, 0.75f));
+      }
+      std::vector<mat4> want(static_cast<std::size_t>(n)), got(static_cast<std::size_t>(n));
+      job.path = LocalToModelPath::kScalar;
+      job.output = want;
+      ASSERT_TRUE(job.run());
+      job.path = path;
+      job.output = got;
+      ASSERT_TRUE(job.run());
+      for (int i = 0; i < n; ++i) {
+        const mat4& a = got[static_cast<std::size_t>(i)];
+        const mat4& b = want[static_cast<std::size_t>(i)];
+        ASSERT_EQ(std::memcmp(&a, &b, sizeof(mat4)), 0)
+            << "n " << n << " variant " << variant << " joint " << i << " parent "
+            << pose.parents[static_cast<std::size_t>(i)];
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000);
+}
+
+std::vector<LocalToModelPath> available_paths() {
+  std::vector<LocalToModelPath> paths;
+  for (LocalToModelPath p :
+       {LocalToModelPath::kAuto, LocalToModelPath::kScalar, LocalToModelPath::kSse2,
+        LocalToModelPath::kAvx2, LocalToModelPath::kAvx512})
+    if (local_to_model_path_available(p)) paths.push_back(p);
+  return paths;
+}
+
+std::string path_name(const ::testing::TestParamInfo<LocalToModelPath>& param) {
+  static constexpr const char* kNames[] = {"Auto", "Scalar", "Sse2", "Avx2", "Avx512"};
+  return kNames[static_cast<int>(param.param)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Available, LocalToModelPaths, ::testing::ValuesIn(available_paths()),
+                         path_name);
+
+TEST(LocalToModelJob, ScalarReferenceMatchesGlmProducts) {
+  // The reference against glm: model = model[parent] · Transform::to_matrix() (· correction
+  // after a root), with negative and non-uniform scales and several roots.
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  RandomPose pose = random_pose(67, rng);
+  for (Transform& t : pose.local) t.rotation = glm::normalize(t.rotation);
+  LocalToModelJob job;
+  job.parents = pose.parents;
+  job.input = pose.local;
+  job.path = LocalToModelPath::kScalar;
+  job.root = glm::rotate(glm::translate(mat4(1.0f), vec3(0.5f, -2.0f, 1.0f)), 0.7f, vec3(1, 1, 0));
+  job.root_correction = glm::translate(mat4(1.0f), vec3(0.0f, 0.1f, 0.2f)) *
+                        glm::scale(mat4(1.0f), vec3(1.0f, -1.0f, 2.0f));
+  std::vector<mat4> model(pose.local.size());
+  job.output = model;
+  ASSERT_TRUE(job.run());
+  std::vector<mat4> want(model.size());
+  for (std::size_t i = 0; i < model.size(); ++i) {
+    const int p = pose.parents[i];
+    want[i] = p < 0 ? job.root * pose.local[i].to_matrix() * job.root_correction
+                    : want[static_cast<std::size_t>(p)] * pose.local[i].to_matrix();
+    // Entries grow along chains of scales up to 2: compare relative to the largest one.
+    float size = 1.0f;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) size = std::max(size, std::abs(want[i][c][r]));
+    expect_mat_near(model[i], want[i], 2e-5f * size, "joint " + std::to_string(i));
   }
 }
 

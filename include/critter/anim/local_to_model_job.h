@@ -12,6 +12,15 @@
 
 namespace critter::anim {
 
+// Which implementation run() uses. kAuto picks the fastest the CPU supports (AVX-512, else AVX2,
+// else SSE2); kScalar is the plain reference loop. Every path gives the same bits: each matrix
+// entry comes out of the same float operations in the same order.
+enum class LocalToModelPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2, kAvx512 };
+
+// True when this CPU and build can run `path` (kAuto and kScalar always; kSse2 on x86-64; kAvx2
+// and kAvx512 where the CPU has AVX2 and FMA, or AVX-512 F and FMA, checked once at run time).
+bool local_to_model_path_available(LocalToModelPath path);
+
 struct LocalToModelJob {
   // Per joint, parents-first: parents[i] < i, or -1 for a root (Skeleton::parents()). Ignored
   // when `skeleton` is set.
@@ -32,11 +41,13 @@ struct LocalToModelJob {
   // model_from_joint per joint: root · local(root joint) · root_correction · … · local(i).
   // input.size() entries.
   std::span<mat4> output;
+  // The implementation; see LocalToModelPath.
+  LocalToModelPath path = LocalToModelPath::kAuto;
 
   // Names the first broken rule (ErrorCode::kUsage, path "LocalToModelJob", location the field or
   // "parents/<i>"): input size != parents size; output size != parents size; a parent that is not
   // -1 and not below its child (not checked for a `skeleton`'s parents); a non-finite root matrix;
-  // a root_correction that is not finite or not affine.
+  // a root_correction that is not finite or not affine; a `path` this CPU cannot run.
   Status validate() const;
   // Validates, then computes model[i] = model[parent(i)] · T·R·S(local i) (root for parent -1).
   // Never throws, logs or allocates.

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// AVX2 forward pass of LocalToModelJob: the AVX-512 pass's algorithm (ltm_avx512.cpp) on 256-bit
+// registers, one joint's 4x4 matrix in two of them (columns 0-1 and columns 2-3, column in each
+// 128-bit lane). Per joint: the quaternion products of the rotation entries, the weight vectors
+// by in-lane permutes, and the product with the parent as multiplies and adds with the parent's
+// columns broadcast from memory (or from registers when the parent is the previous joint); no
+// transposes and no per-entry scalar broadcasts. Every entry comes out of the scalar form's
+// operations in its order; the two fused multiply-adds multiply by ±1 and ±2, exactly.
+// Every function carries the target attribute and this file includes no library header (see
+// ltm_kernels.h). Only called after a run-time check of the CPU (cpu_has_ltm_avx2).
+#include "anim/ltm_kernels.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+// Separate multiplies and adds everywhere else (see ltm_avx512.cpp).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#else
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#define CRITTER_LTM_AVX2 __attribute__((target("avx2,fma")))
+
+namespace critter::anim::detail {
+
+namespace {
+
+constexpr int kX = 0, kY = 1, kZ = 2, kW = 3;
+
+// The rotation-scale entries of two columns of a joint, one column per 128-bit lane (lane
+// 4·(column − first) + row), from (x y z w) and (w sx sy sz) repeated: as in ltm_avx512.cpp,
+// 2·(u ± v) off the diagonal and 1 − 2·(u + v) on it, times the column's scale.
+struct Columns {
+  __m256i u_a, u_b, v_a, v_b, scale;
+  __m256 sign, twice, offset;
+};
+
+CRITTER_LTM_AVX2 inline __m256 rotation_scale(const Columns& c, __m256 q2, __m256 s2) {
+  const __m256 u = _mm256_mul_ps(_mm256_permutevar_ps(q2, c.u_a), _mm256_permutevar_ps(q2, c.u_b));
+  const __m256 v = _mm256_mul_ps(_mm256_permutevar_ps(q2, c.v_a), _mm256_permutevar_ps(q2, c.v_b));
+  const __m256 r = _mm256_fmadd_ps(c.twice, _mm256_fmadd_ps(c.sign, v, u), c.offset);
+  return _mm256_mul_ps(r, _mm256_permutevar_ps(s2, c.scale));
+}
+
+// (q0·w0 + q1·w1) + q2·w2: two columns of the product, before the parent's column 3 is added.
+CRITTER_LTM_AVX2 inline __m256 rotate(__m256 q0, __m256 q1, __m256 q2, __m256 w0, __m256 w1,
+                                      __m256 w2) {
+  const __m256 acc = _mm256_add_ps(_mm256_mul_ps(q0, w0), _mm256_mul_ps(q1, w1));
+  return _mm256_add_ps(acc, _mm256_mul_ps(q2, w2));
+}
+
+template <int k>
+CRITTER_LTM_AVX2 inline __m256 weight(__m256 m) {
+  return _mm256_permute_ps(m, k * 0x55);
+}
+
+// The low (k = 0) or high (k = 1) 128-bit lane of m in both lanes.
+template <int k>
+CRITTER_LTM_AVX2 inline __m256 spread(__m256 m) {
+  return _mm256_permute2f128_ps(m, m, k * 0x11);
+}
+
+// Four floats at m (any alignment) in both 128-bit lanes.
+CRITTER_LTM_AVX2 inline __m256 column2(const float* m) {
+  const __m128 column = _mm_loadu_ps(m);
+  return _mm256_set_m128(column, column);
+}
+
+}  // namespace
+
+CRITTER_LTM_AVX2 void local_to_model_avx2(const std::int16_t* parents, std::size_t n,
+                                          const float* local, const float* root,
+                                          const float* correction, float* model) {
+  // Columns 0-1 (lanes 0-7) and column 2 (lanes 8-11; lanes 12-15 unused, the translation goes
+  // there) of ltm_avx512.cpp's tables.
+  const Columns first{_mm256_setr_epi32(kY, kX, kX, kX, kX, kX, kY, kX),
+                      _mm256_setr_epi32(kY, kY, kZ, kX, kY, kX, kZ, kX),
+                      _mm256_setr_epi32(kZ, kW, kW, kX, kW, kZ, kW, kX),
+                      _mm256_setr_epi32(kZ, kZ, kY, kX, kZ, kZ, kX, kX),
+                      _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2),
+                      _mm256_setr_ps(1, 1, -1, 1, -1, 1, 1, 1),
+                      _mm256_setr_ps(-2, 2, 2, 2, 2, -2, 2, 2),
+                      _mm256_setr_ps(1, -0.0f, -0.0f, -0.0f, -0.0f, 1, -0.0f, -0.0f)};
+  const Columns second{_mm256_setr_epi32(kX, kY, kX, kX, kX, kX, kX, kX),
+                       _mm256_setr_epi32(kZ, kZ, kX, kX, kX, kX, kX, kX),
+                       _mm256_setr_epi32(kW, kW, kY, kX, kX, kX, kX, kX),
+                       _mm256_setr_epi32(kY, kX, kY, kX, kX, kX, kX, kX),
+                       _mm256_setr_epi32(3, 3, 3, 3, 0, 0, 0, 0),
+                       _mm256_setr_ps(1, -1, 1, 1, 1, 1, 1, 1),
+                       _mm256_setr_ps(2, 2, -2, 2, 2, 2, 2, 2),
+                       _mm256_setr_ps(-0.0f, -0.0f, 1, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f)};
+  const __m256 one = _mm256_set1_ps(1.0f);
+
+  // The correction's weights, once.
+  __m256 ka0 = one, ka1 = one, ka2 = one, kb0 = one, kb1 = one, kb2 = one;
+  if (correction != nullptr) {
+    const __m256 ca = _mm256_loadu_ps(correction), cb = _mm256_loadu_ps(correction + 8);
+    ka0 = weight<0>(ca);
+    ka1 = weight<1>(ca);
+    ka2 = weight<2>(ca);
+    kb0 = weight<0>(cb);
+    kb1 = weight<1>(cb);
+    kb2 = weight<2>(cb);
+  }
+
+  // The previous joint's columns 0-1, its column 2 before the translation add (the add only
+  // touches column 3) and its columns 2-3.
+  __m256 last_a = one, last_b_rotated = one, last_b = one;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float* tr = local + i * kLocalFloats;
+    const __m256 q2 = column2(tr + 3), s2 = column2(tr + 6);
+    const __m256 local_a = rotation_scale(first, q2, s2);
+    // Column 2 in the low lane, the translation in the high one.
+    const __m256 local_b = _mm256_blend_ps(rotation_scale(second, q2, s2), column2(tr), 0xF0);
+
+    const int p = parents[i];
+    __m256 q0, q1, q2p, q3;
+    if (p == static_cast<int>(i) - 1 && p >= 0) {
+      q0 = spread<0>(last_a);
+      q1 = spread<1>(last_a);
+      q2p = spread<0>(last_b_rotated);
+      q3 = spread<1>(last_b);
+    } else {
+      const float* pm = p < 0 ? root : model + static_cast<std::size_t>(p) * 16;
+      q0 = column2(pm);
+      q1 = column2(pm + 4);
+      q2p = column2(pm + 8);
+      q3 = column2(pm + 12);
+    }
+    __m256 a = rotate(q0, q1, q2p, weight<0>(local_a), weight<1>(local_a), weight<2>(local_a));
+    __m256 b_rotated =
+        rotate(q0, q1, q2p, weight<0>(local_b), weight<1>(local_b), weight<2>(local_b));
+    __m256 b = _mm256_blend_ps(b_rotated, _mm256_add_ps(b_rotated, q3), 0xF0);
+    if (p < 0 && correction != nullptr) {
+      const __m256 c0 = spread<0>(a), c1 = spread<1>(a), c2 = spread<0>(b), c3 = spread<1>(b);
+      a = rotate(c0, c1, c2, ka0, ka1, ka2);
+      b_rotated = rotate(c0, c1, c2, kb0, kb1, kb2);
+      b = _mm256_blend_ps(b_rotated, _mm256_add_ps(b_rotated, c3), 0xF0);
+    }
+    _mm256_storeu_ps(model + i * 16, a);
+    _mm256_storeu_ps(model + i * 16 + 8, b);
+    last_a = a;
+    last_b_rotated = b_rotated;
+    last_b = b;
+  }
+}
+
+}  // namespace critter::anim::detail
+
+#if !defined(__clang__)
+#pragma GCC pop_options
+#endif
+#endif
+
+namespace critter::anim::detail {
+
+bool cpu_has_ltm_avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
+
+}  // namespace critter::anim::detail

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Internal: the forward passes behind LocalToModelJob, one per instruction set, and the scalar
+// reference they are tested against. Raw pointers only, so that ltm_avx2.cpp and ltm_avx512.cpp
+// include no library header (an inline function emitted there, compiled for a wider instruction
+// set, could be picked by the linker for the whole program).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace critter::anim::detail {
+
+// Floats per joint of `local`: translation xyz, rotation xyzw, scale xyz (critter::Transform).
+inline constexpr std::size_t kLocalFloats = 10;
+
+// Every pass computes, over n parents-first joints (parents[i] < i, or -1),
+//   model[i] = M(parents[i]) · T·R·S(local i), then · correction when parents[i] is -1 and
+//   `correction` is not null,
+// where M(-1) is `root` and M(p) is model[p]. Matrices are 16 floats, column-major; `correction`
+// is affine. Each entry comes out of the same float operations in the same order (quaternion to
+// matrix as glm::mat3_cast, then the parent's columns weighted and summed left to right, column 3
+// last), so all passes give the same bits. `model` must not overlap the other arrays.
+void local_to_model_scalar(const std::int16_t* parents, std::size_t n, const float* local,
+                           const float* root, const float* correction, float* model);
+
+// Four joints' quaternions at a time on 128-bit registers (SSE2).
+void local_to_model_sse2(const std::int16_t* parents, std::size_t n, const float* local,
+                         const float* root, const float* correction, float* model);
+// One joint's matrix in two 256-bit registers. Only called after cpu_has_ltm_avx2().
+void local_to_model_avx2(const std::int16_t* parents, std::size_t n, const float* local,
+                         const float* root, const float* correction, float* model);
+// One joint's matrix per 512-bit register. Only called after cpu_has_ltm_avx512().
+void local_to_model_avx512(const std::int16_t* parents, std::size_t n, const float* local,
+                           const float* root, const float* correction, float* model);
+
+// Whether the CPU runs local_to_model_avx2 (AVX2 and FMA) and local_to_model_avx512 (AVX-512 F
+// and FMA); each checked once.
+bool cpu_has_ltm_avx2();
+bool cpu_has_ltm_avx512();
+
+}  // namespace critter::anim::detail
