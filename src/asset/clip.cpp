@@ -211,17 +211,35 @@ ClipParts Clip::parts() const {
 
 namespace {
 
+// Both checks run over every key of a baked clip as it loads, so they are written for the
+// vectoriser: eight independent lanes per step and no early exit.
 bool all_finite_floats(std::span<const float> values) {
+  const float* v = values.data();
+  const std::size_t n = values.size();
+  std::uint32_t lanes[8] = {};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t k = 0; k < 8; ++k)
+      lanes[k] |= (std::bit_cast<std::uint32_t>(v[i + k]) & 0x7f800000u) + 0x00800000u;
+  }
   std::uint32_t carry = 0;
-  for (const float v : values)
-    carry |= (std::bit_cast<std::uint32_t>(v) & 0x7f800000u) + 0x00800000u;
+  for (const std::uint32_t lane : lanes) carry |= lane;
+  for (; i < n; ++i) carry |= (std::bit_cast<std::uint32_t>(v[i]) & 0x7f800000u) + 0x00800000u;
   return (carry & 0x80000000u) == 0;
 }
 
 bool non_decreasing(std::span<const float> times) {
-  bool decreasing = false;
-  for (std::size_t k = 1; k < times.size(); ++k) decreasing |= times[k] < times[k - 1];
-  return !decreasing;
+  const float* t = times.data();
+  const std::size_t n = times.size();
+  std::uint32_t lanes[8] = {};
+  std::size_t k = 1;
+  for (; k + 8 <= n; k += 8) {
+    for (std::size_t j = 0; j < 8; ++j) lanes[j] |= t[k + j] < t[k + j - 1] ? 1u : 0u;
+  }
+  std::uint32_t decreasing = 0;
+  for (const std::uint32_t lane : lanes) decreasing |= lane;
+  for (; k < n; ++k) decreasing |= t[k] < t[k - 1] ? 1u : 0u;
+  return decreasing == 0;
 }
 
 }  // namespace

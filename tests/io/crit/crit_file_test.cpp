@@ -27,7 +27,7 @@ std::string shared(const std::string& relative) {
 void restamp(std::vector<std::uint8_t>& bytes) {
   const std::uint64_t size = bytes.size() - kCritHeaderBytes;
   const std::uint64_t sum =
-      xxhash64(std::span<const std::uint8_t>(bytes).subspan(kCritHeaderBytes));
+      crit_checksum(std::span<const std::uint8_t>(bytes).subspan(kCritHeaderBytes));
   std::memcpy(bytes.data() + 8, &size, 8);
   std::memcpy(bytes.data() + 16, &sum, 8);
 }

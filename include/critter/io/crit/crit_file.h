@@ -5,7 +5,7 @@
 //   if (auto ok = io::write_crit(model, "fox.crit"); !ok) ...
 //   auto model = io::load("fox.crit");  // or io::load_crit / io::read_crit(bytes)
 //
-// A file is a 32-byte header (magic "CRIT", version, body size, XXH64 checksum of the body)
+// A file is a 32-byte header (magic "CRIT", version, body size, XXH3 checksum of the body)
 // followed by the body: every part of the Model (skeleton, materials, images with their bytes,
 // skins, meshes with morph targets, exact clips with their sampling index, compact clips when the
 // model has them, rest model transforms, bounds), little-endian, arrays prefixed by their count.
@@ -25,7 +25,9 @@
 
 namespace critter::io {
 
-inline constexpr std::uint32_t kCritVersion = 1;
+// The version written. The reader also reads version 1, which differs only in its checksum
+// (XXH64 instead of XXH3).
+inline constexpr std::uint32_t kCritVersion = 2;
 inline constexpr std::size_t kCritHeaderBytes = 32;
 
 // True when `head` starts with the .crit magic.
@@ -41,7 +43,9 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
 // Reads the file at `path` (at most `max_bytes`, else ErrorCode::kLimit) and read_crit()s it.
 Result<Model> load_crit(std::string_view path, std::uint64_t max_bytes = std::uint64_t{4} << 30);
 
-// XXH64 of `bytes` with `seed` (the checksum of the format).
+// The checksum of a version-2 body: XXH3, 64-bit, seed 0.
+std::uint64_t crit_checksum(std::span<const std::uint8_t> bytes);
+// XXH64 of `bytes` with `seed` (the checksum of a version-1 body, seed 0).
 std::uint64_t xxhash64(std::span<const std::uint8_t> bytes, std::uint64_t seed = 0);
 
 }  // namespace critter::io
