@@ -12,8 +12,8 @@
 #include <type_traits>
 
 #include "critter/io/atomic_file.h"
-#include "io/byte_reader.h"
-#include "io/byte_writer.h"
+#include "critter/io/byte_reader.h"
+#include "critter/io/byte_writer.h"
 
 namespace critter::io {
 

@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "io/byte_reader.h"
+#include "critter/io/byte_reader.h"
 
 namespace critter::io {
 
