@@ -419,6 +419,9 @@ void visit_model(Io& io, ModelParts& m, SkeletonArrays& skeleton) {
     Transform& rest = skeleton.rest[j];
     io.pod(rest.translation);
     io.pod(rest.rotation);
+    // The builder normalises rotations, and samplers and local-to-model rely on it.
+    const float len2 = glm::dot(rest.rotation, rest.rotation);
+    io.check(len2 > 0.999f && len2 < 1.001f, "a rest rotation is not a unit quaternion");
     io.pod(rest.scale);
     io.pod(skeleton.sources[j]);
   }
