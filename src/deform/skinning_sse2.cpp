@@ -91,22 +91,28 @@ inline void store3x4(char* base, std::size_t stride, std::size_t i, Vec3x4 v) {
   store4x4(base, stride, i, r, false);
 }
 
-// v / |v| lane by lane, 0 where |v| is 0. The reciprocal square root estimate (12 bits) is refined
-// by one Newton-Raphson step to about 1e-7 relative error, much cheaper than sqrt and divide; the
-// masked-out lanes hold inf * 0 = NaN before the mask.
-inline Vec3x4 normalized(Vec3x4 v) {
+// v / |v| lane by lane, 0 where |v| is 0, its sign flipped where `sign` has the sign bit. The
+// reciprocal square root estimate (12 bits) is refined by one Newton-Raphson step to about 1e-7
+// relative error, much cheaper than sqrt and divide; lanes where |v| is 0 hold inf * 0 = NaN
+// before the mask.
+inline Vec3x4 normalized(Vec3x4 v, __m128 sign = _mm_setzero_ps()) {
   const __m128 len2 = dot3(v, v);
   const __m128 r = _mm_rsqrt_ps(len2);
   // r' = r * (1.5 - 0.5 * len2 * r * r)
   const __m128 half_len2_r = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), len2), r);
   const __m128 inv = _mm_mul_ps(r, _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(half_len2_r, r)));
-  const __m128 keep = _mm_cmpgt_ps(len2, _mm_setzero_ps());
-  return {_mm_and_ps(_mm_mul_ps(v.x, inv), keep), _mm_and_ps(_mm_mul_ps(v.y, inv), keep),
-          _mm_and_ps(_mm_mul_ps(v.z, inv), keep)};
+  const __m128 scale = _mm_xor_ps(_mm_and_ps(inv, _mm_cmpgt_ps(len2, _mm_setzero_ps())), sign);
+  return {_mm_mul_ps(v.x, scale), _mm_mul_ps(v.y, scale), _mm_mul_ps(v.z, scale)};
 }
 
 inline __m128 diff_of_products(__m128 a, __m128 b, __m128 c, __m128 d) {
   return _mm_sub_ps(_mm_mul_ps(a, b), _mm_mul_ps(c, d));
+}
+
+// a x b, per lane.
+inline Vec3x4 cross(Vec3x4 a, Vec3x4 b) {
+  return {diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
+          diff_of_products(a.x, b.y, a.y, b.x)};
 }
 
 // a * x + b * y + c * z, per lane.
@@ -125,18 +131,18 @@ __attribute__((always_inline)) inline void skin_block(const SkinStreams& s, std:
   const Vec3x4 op{_mm_add_ps(mp.x, t.x), _mm_add_ps(mp.y, t.y), _mm_add_ps(mp.z, t.z)};
 
   if (s.in_normals != nullptr) {
+    // The cofactor matrix times n, (b x c) nx + (c x a) ny + (a x b) nz, factored as
+    // a x (b nz - c ny) + (b x c) nx: three cross products instead of three and a 3x3 product.
     const Vec3x4 n = load3x4(s.in_normals, s.in_normals_stride, i);
-    const Vec3x4 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
-                    diff_of_products(b.x, c.y, b.y, c.x)};
-    const Vec3x4 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
-                    diff_of_products(c.x, a.y, c.y, a.x)};
-    const Vec3x4 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
-                    diff_of_products(a.x, b.y, a.y, b.x)};
-    const __m128 sign = _mm_and_ps(dot3(a, c0), _mm_set1_ps(-0.0f));
-    const Vec3x4 r = combine(c0, c1, c2, n.x, n.y, n.z);
-    const Vec3x4 o =
-        normalized({_mm_xor_ps(r.x, sign), _mm_xor_ps(r.y, sign), _mm_xor_ps(r.z, sign)});
-    store3x4(s.out_normals, s.out_normals_stride, i, o);
+    const Vec3x4 bc = cross(b, c);
+    const Vec3x4 v{diff_of_products(b.x, n.z, c.x, n.y), diff_of_products(b.y, n.z, c.y, n.y),
+                   diff_of_products(b.z, n.z, c.z, n.y)};
+    const Vec3x4 av = cross(a, v);
+    const Vec3x4 r{_mm_add_ps(av.x, _mm_mul_ps(bc.x, n.x)), _mm_add_ps(av.y, _mm_mul_ps(bc.y, n.x)),
+                   _mm_add_ps(av.z, _mm_mul_ps(bc.z, n.x))};
+    // det = a . (b x c); a mirroring matrix (det < 0) turns the cofactor's normal around.
+    const __m128 sign = _mm_and_ps(dot3(a, bc), _mm_set1_ps(-0.0f));
+    store3x4(s.out_normals, s.out_normals_stride, i, normalized(r, sign));
   }
   if (s.in_tangents != nullptr) {
     __m128 tg[4];
@@ -173,9 +179,10 @@ std::size_t skin_rows(const SkinStreams& s) {
   const char* const base = reinterpret_cast<const char*>(rows);
   const __m128i flip = _mm_set1_epi16(static_cast<short>(0x8000));
   const __m128i last = _mm_xor_si128(_mm_set1_epi16(static_cast<short>(s.palette_last)), flip);
-  const __m128i three = _mm_set1_epi16(3);
-  std::size_t i = 0;
-  for (; i + kLanes < s.count; i += kLanes) {
+  const __m128i row_bytes = _mm_set1_epi16(48);
+  // Blends the matrices of the 4 vertices from i and stores them transposed: m[0..2] = a,
+  // m[3..5] = b, m[6..8] = c, m[9..11] = t (x, y, z registers, lane k for vertex i + k).
+  const auto blend = [&](std::size_t i, __m128* m) {
     const char* jp = s.joints + i * s.joints_stride;
     const __m128i j01 =
         _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp)),
@@ -183,22 +190,24 @@ std::size_t skin_rows(const SkinStreams& s) {
     const __m128i j23 = _mm_unpacklo_epi64(
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp + 2 * s.joints_stride)),
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp + 3 * s.joints_stride)));
-    // Row offsets in 16-byte units: min(joint, last) * 3.
+    // Byte offsets of the rows, min(joint, last) * 48, read back from memory: 16 loads are
+    // cheaper than extracting each lane to a register, which compilers do unless told otherwise.
     alignas(16) std::uint16_t offset[16];
-    _mm_store_si128(
-        reinterpret_cast<__m128i*>(offset),
-        _mm_mullo_epi16(_mm_xor_si128(_mm_min_epi16(_mm_xor_si128(j01, flip), last), flip), three));
-    _mm_store_si128(
-        reinterpret_cast<__m128i*>(offset + 8),
-        _mm_mullo_epi16(_mm_xor_si128(_mm_min_epi16(_mm_xor_si128(j23, flip), last), flip), three));
+    const auto clamp = [&](__m128i j) {
+      return _mm_mullo_epi16(_mm_xor_si128(_mm_min_epi16(_mm_xor_si128(j, flip), last), flip),
+                             row_bytes);
+    };
+    _mm_store_si128(reinterpret_cast<__m128i*>(offset), clamp(j01));
+    _mm_store_si128(reinterpret_cast<__m128i*>(offset + 8), clamp(j23));
+    asm("" : "+m"(offset));
     __m128 r0[kLanes], r1[kLanes], r2[kLanes];
     for (std::size_t k = 0; k < kLanes; ++k) {
       const __m128 w = _mm_loadu_ps(at(s.weights, s.weights_stride, i + k));
       const std::uint16_t* o = offset + 4 * k;
-      const float* m0 = reinterpret_cast<const float*>(base + std::size_t{o[0]} * 16);
-      const float* m1 = reinterpret_cast<const float*>(base + std::size_t{o[1]} * 16);
-      const float* m2 = reinterpret_cast<const float*>(base + std::size_t{o[2]} * 16);
-      const float* m3 = reinterpret_cast<const float*>(base + std::size_t{o[3]} * 16);
+      const float* m0 = reinterpret_cast<const float*>(base + o[0]);
+      const float* m1 = reinterpret_cast<const float*>(base + o[1]);
+      const float* m2 = reinterpret_cast<const float*>(base + o[2]);
+      const float* m3 = reinterpret_cast<const float*>(base + o[3]);
       const __m128 w0 = _mm_shuffle_ps(w, w, _MM_SHUFFLE(0, 0, 0, 0));
       const __m128 w1 = _mm_shuffle_ps(w, w, _MM_SHUFFLE(1, 1, 1, 1));
       const __m128 w2 = _mm_shuffle_ps(w, w, _MM_SHUFFLE(2, 2, 2, 2));
@@ -220,8 +229,22 @@ std::size_t skin_rows(const SkinStreams& s) {
     transpose4(r0);
     transpose4(r1);
     transpose4(r2);
-    skin_block(s, i, {r0[0], r1[0], r2[0]}, {r0[1], r1[1], r2[1]}, {r0[2], r1[2], r2[2]},
-               {r0[3], r1[3], r2[3]});
+    for (std::size_t c = 0; c < 4; ++c) {
+      _mm_store_ps(reinterpret_cast<float*>(m + 3 * c), r0[c]);
+      _mm_store_ps(reinterpret_cast<float*>(m + 3 * c + 1), r1[c]);
+      _mm_store_ps(reinterpret_cast<float*>(m + 3 * c + 2), r2[c]);
+    }
+  };
+  // Software pipelined: the next block's blend is independent of this block's normals, whose
+  // chain (cross products, reciprocal square root, refinement) is long, so the two overlap.
+  __m128 m[2][12];
+  std::size_t i = 0;
+  if (kLanes < s.count) blend(0, m[0]);
+  for (; i + kLanes < s.count; i += kLanes) {
+    const __m128* cur = m[(i / kLanes) % 2];
+    if (i + 2 * kLanes < s.count) blend(i + kLanes, m[(i / kLanes + 1) % 2]);
+    skin_block(s, i, {cur[0], cur[1], cur[2]}, {cur[3], cur[4], cur[5]}, {cur[6], cur[7], cur[8]},
+               {cur[9], cur[10], cur[11]});
   }
   return i;
 }
