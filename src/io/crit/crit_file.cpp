@@ -558,19 +558,17 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
   std::memcpy(&body_size, bytes.data() + 8, 8);
   std::memcpy(&checksum, bytes.data() + 16, 8);
   std::memcpy(&reserved, bytes.data() + 24, 8);
-  if (version != kCritVersion && version != 1)
+  if (version != kCritVersion)
     return parse(4, "format version " + std::to_string(version) +
-                        " is not supported (this reader reads versions 1 to " +
-                        std::to_string(kCritVersion) + ")");
+                        " is not supported (this reader reads version " +
+                        std::to_string(kCritVersion) + "; convert the model again)");
   if (body_size != bytes.size() - kCritHeaderBytes)
     return parse(8, "the header says the body has " + std::to_string(body_size) +
                         " bytes, the file holds " +
                         std::to_string(bytes.size() - kCritHeaderBytes));
   if (reserved != 0) return parse(24, "reserved header bytes are not zero");
   const auto body = bytes.subspan(kCritHeaderBytes);
-  // Version 1 differs from 2 only in its checksum (XXH64).
-  if ((version == 1 ? xxhash64(body) : crit_checksum(body)) != checksum)
-    return parse(16, "checksum mismatch: the file is damaged");
+  if (crit_checksum(body) != checksum) return parse(16, "checksum mismatch: the file is damaged");
 
   Reader r(body, kCritHeaderBytes, file);
   ModelParts parts;

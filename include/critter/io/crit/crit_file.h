@@ -25,8 +25,7 @@
 
 namespace critter::io {
 
-// The version written. The reader also reads version 1, which differs only in its checksum
-// (XXH64 instead of XXH3).
+// The version written and read (version 1 files, XXH64 and no array padding, are refused).
 inline constexpr std::uint32_t kCritVersion = 2;
 inline constexpr std::size_t kCritHeaderBytes = 32;
 
@@ -43,9 +42,7 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
 // Reads the file at `path` (at most `max_bytes`, else ErrorCode::kLimit) and read_crit()s it.
 Result<Model> load_crit(std::string_view path, std::uint64_t max_bytes = std::uint64_t{4} << 30);
 
-// The checksum of a version-2 body: XXH3, 64-bit, seed 0.
+// The checksum of a body: XXH3, 64-bit, seed 0.
 std::uint64_t crit_checksum(std::span<const std::uint8_t> bytes);
-// XXH64 of `bytes` with `seed` (the checksum of a version-1 body, seed 0).
-std::uint64_t xxhash64(std::span<const std::uint8_t> bytes, std::uint64_t seed = 0);
 
 }  // namespace critter::io
