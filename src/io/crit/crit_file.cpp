@@ -14,6 +14,7 @@
 #include "critter/io/atomic_file.h"
 #include "critter/io/byte_reader.h"
 #include "critter/io/byte_writer.h"
+#include "io/crit/crit_checksum.h"
 
 namespace critter::io {
 
@@ -75,8 +76,11 @@ class Reader {
  public:
   static constexpr bool kReading = true;
 
-  Reader(std::span<const std::uint8_t> body, std::uint64_t base, std::string path)
-      : in_(body, base, "file"), path_(std::move(path)) {}
+  // `checksum` receives every byte of the body, each part just before it is copied (see
+  // hash_to) and the rest at finish().
+  Reader(std::span<const std::uint8_t> body, std::uint64_t base, std::string path,
+         detail::StreamingChecksum& checksum)
+      : in_(body, base, "file"), path_(std::move(path)), checksum_(checksum) {}
 
   template <class T>
   void pod(T& v) {
@@ -86,6 +90,7 @@ class Reader {
   void array(std::vector<T>& v) {
     const auto n = in_.read<std::uint32_t>();
     skip_padding(alignof(T));
+    hash_to(in_.position() + std::uint64_t{n} * sizeof(T));
     in_.read_array(v, n);
   }
   void string(std::string& s) {
@@ -118,6 +123,7 @@ class Reader {
   void records(std::vector<T>& v) {
     const std::uint64_t n = in_.read_count<std::uint32_t>(sizeof(T));
     skip_padding(alignof(T));
+    hash_to(in_.position() + n * sizeof(T));
     in_.read_array(v, n);
   }
   bool ok() const { return in_.ok(); }
@@ -145,6 +151,20 @@ class Reader {
     in_.fail(std::move(message));
     invalid_ = code == ErrorCode::kInvalid;
   }
+  // Hashes the body up to `end` (clamped to its size): an array is hashed right before it is
+  // copied, so that the copy reads bytes the hash has just brought into cache.
+  void hash_to(std::uint64_t end) {
+    const std::span<const std::uint8_t> body = in_.bytes();
+    const std::size_t to = static_cast<std::size_t>(std::min<std::uint64_t>(end, body.size()));
+    if (to <= hashed_) return;
+    checksum_.update(body.data() + hashed_, to - hashed_);
+    hashed_ = to;
+  }
+  // Hashes what is left of the body and returns the checksum.
+  std::uint64_t finish() {
+    hash_to(in_.bytes().size());
+    return checksum_.digest();
+  }
   // The zero bytes before an array's elements.
   void skip_padding(std::size_t alignment) {
     const std::size_t pad = padded(in_.position(), alignment) - in_.position();
@@ -163,6 +183,8 @@ class Reader {
  private:
   ByteReader in_;
   std::string path_;
+  detail::StreamingChecksum& checksum_;
+  std::size_t hashed_ = 0;
   bool invalid_ = false;
 };
 
@@ -568,12 +590,14 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
                         std::to_string(bytes.size() - kCritHeaderBytes));
   if (reserved != 0) return parse(24, "reserved header bytes are not zero");
   const auto body = bytes.subspan(kCritHeaderBytes);
-  if (crit_checksum(body) != checksum) return parse(16, "checksum mismatch: the file is damaged");
-
-  Reader r(body, kCritHeaderBytes, file);
+  // The checksum is computed while the body is read (see Reader::hash_to) and compared before
+  // anything else is reported: a damaged file is a checksum error whatever else it breaks.
+  detail::StreamingChecksum sum;
+  Reader r(body, kCritHeaderBytes, file, sum);
   ModelParts parts;
   SkeletonArrays skeleton;
   visit_model(r, parts, skeleton);
+  if (r.finish() != checksum) return parse(16, "checksum mismatch: the file is damaged");
   if (r.ok() && !r.at_end()) r.fail(ErrorCode::kParse, "bytes after the model's last field");
   if (!r.ok()) return fail(r.error());
   if (!file.empty() && parts.source_path.empty()) parts.source_path = file;
