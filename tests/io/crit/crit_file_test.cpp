@@ -255,5 +255,50 @@ TEST(CritFileTest, HeaderRulesNameTheirOffsets) {
   EXPECT_EQ(read_crit(png, "p.crit").error().location, "byte 0");
 }
 
+TEST(CritFileTest, ARestRotationThatIsNotAUnitQuaternionIsRefusedAtItsOffset) {
+  auto model = build_demo_quadruped();
+  ASSERT_TRUE(model.has_value());
+  std::vector<std::uint8_t> bytes = encode_crit(*model);
+  // The first joint's rotation: after the model's three strings, the joint count, the joint's
+  // name, its parent and its translation.
+  std::size_t at = kCritHeaderBytes;
+  for (const std::string* s : {&model->name(), &model->format(), &model->source_path()})
+    at += 4 + s->size();
+  at += 4 + 4 + model->skeleton().names()[0].size() + 4 + 12;
+  const float w = 3.0f;
+  std::memcpy(bytes.data() + at + 12, &w, 4);
+  restamp(bytes);
+  auto r = read_crit(bytes, "q.crit");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(r.error().to_string(),
+            "q.crit:byte " + std::to_string(at) + ": a rest rotation is not a unit quaternion");
+}
+
+TEST(CritFileTest, ArraysAreAlignedAndTheirPaddingMustBeZero) {
+  auto model = build_demo_quadruped();
+  ASSERT_TRUE(model.has_value());
+  const std::vector<std::uint8_t> bytes = encode_crit(*model);
+  // Every padding byte of the file, found by clearing bytes one at a time: a non-zero padding
+  // byte is refused with its offset, whatever the checksum says.
+  int padding = 0;
+  for (std::size_t i = kCritHeaderBytes; i < bytes.size(); ++i) {
+    if (bytes[i] != 0) continue;
+    std::vector<std::uint8_t> changed = bytes;
+    changed[i] = 0x5a;
+    restamp(changed);
+    auto r = read_crit(changed, "pad.crit");
+    if (!r && r.error().message == "an array's padding is not zero") {
+      ++padding;
+      // Located at the first padding byte before the elements: at most 3 bytes before i.
+      ASSERT_TRUE(r.error().location.starts_with("byte "));
+      const std::size_t first = std::stoul(r.error().location.substr(5));
+      EXPECT_LE(first, i);
+      EXPECT_LT(i - first, 4u);
+    }
+  }
+  EXPECT_GT(padding, 0);
+}
+
 }  // namespace
 }  // namespace critter::io
