@@ -9,8 +9,9 @@
 // followed by the body: every part of the Model (skeleton, materials, images with their bytes,
 // skins, meshes with morph targets, exact clips with their sampling index, compact clips when the
 // model has them, rest model transforms, bounds), little-endian, arrays prefixed by their count.
-// The reader checks the checksum, then every count against the bytes left and every index and
-// range against what it refers to before anything uses it: a damaged or hostile file is an
+// The reader checks the checksum (as it reads; a mismatch is reported before any other error),
+// every count against the bytes left and every index and range against what it refers to before
+// anything uses it: a damaged or hostile file is an
 // ErrorCode::kParse (framing) or kInvalid (content) error at the byte offset of the field that
 // broke a rule, never a crash or an allocation larger than the file.
 #pragma once
