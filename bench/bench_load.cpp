@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: MIT
 // Loading the shared glTF models: critter (io::load, model built and validated) against Assimp
 // (Importer::ReadFile, no post-processing) and tinygltf (images left undecoded, as critter does).
+// And the baked format: the 67-joint synthetic character (one skinned mesh, two clips of 61 and
+// 91 keys per track) written once as a .crit file and loaded from it with io::load (read,
+// checksum, every check, the copies), with its exact clips and with compact clips as well.
 #include <benchmark/benchmark.h>
 
 #include <assimp/scene.h>
 #include <tiny_gltf.h>
 #include <assimp/Importer.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <string>
 
+#include "critter/asset/synthetic_character.h"
+#include "critter/io/crit/crit_file.h"
 #include "critter/io/load.h"
 
 namespace {
@@ -83,7 +91,37 @@ void bm_tinygltf(benchmark::State& state, const Entry& e) {
   }
 }
 
+void bm_crit(benchmark::State& state, bool compact) {
+  auto model = critter::build_model(critter::make_synthetic_character());
+  if (model && compact) model = critter::with_compact_clips(std::move(*model), 1e-4f);
+  if (!model) {
+    state.SkipWithError(model.error().to_string().c_str());
+    return;
+  }
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("critter_bench_load_" + std::to_string(::getpid()) + (compact ? "_compact" : "") + ".crit");
+  if (auto ok = critter::io::write_crit(*model, path.string()); !ok) {
+    state.SkipWithError(ok.error().to_string().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    auto loaded = critter::io::load(path.string());
+    if (!loaded) {
+      state.SkipWithError(loaded.error().to_string().c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(loaded->clips().data());
+  }
+  state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(path));
+  std::filesystem::remove(path);
+}
+
 const bool kRegistered = [] {
+  benchmark::RegisterBenchmark("critter/crit/synthetic67", bm_crit, false)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("critter/crit/synthetic67+compact", bm_crit, true)
+      ->Unit(benchmark::kMicrosecond);
   for (const Entry& e : kModels) {
     benchmark::RegisterBenchmark((std::string("critter/") + e.label).c_str(), bm_critter, e)
         ->Unit(benchmark::kMicrosecond);

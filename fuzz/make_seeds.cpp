@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "critter/asset/demo_creature.h"
+#include "critter/io/crit/crit_file.h"
 #include "critter/io/gltf/gltf_writer.h"
 #include "critter/io/image/image_writer.h"
 #include "critter/io/load.h"
@@ -71,7 +72,16 @@ std::string glb_to_data_uri_gltf(const std::vector<std::uint8_t>& glb) {
   return doc.dump();
 }
 
+// The model baked as .crit, with its exact clips and with compact clips too.
+void crit_seeds(const fs::path& dir, const std::string& stem, const Model& model) {
+  put(dir, stem + ".crit", io::encode_crit(model));
+  if (model.clips().empty()) return;
+  auto compact = with_compact_clips(*append_clips(model, {}), 1e-4f);
+  if (compact) put(dir, stem + "_compact.crit", io::encode_crit(*compact));
+}
+
 void model_seeds(const fs::path& out, const std::string& stem, const Model& model) {
+  crit_seeds(out / "crit", stem, model);
   auto glb = io::encode_glb(model);
   if (!glb) return;
   for (const char* target : {"gltf", "gltf_roundtrip"}) {
@@ -170,7 +180,7 @@ int main(int argc, char** argv) {
   const fs::path shared = argv[2];
   const fs::path source = argv[3];
   for (const char* t :
-       {"gltf", "gltf_roundtrip", "insomniac", "config", "expression", "assimp", "image"})
+       {"gltf", "gltf_roundtrip", "insomniac", "config", "expression", "assimp", "image", "crit"})
     fs::create_directories(out / t);
 
   // Shared models: small files as they are, and every model critter reads written again.

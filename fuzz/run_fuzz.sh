@@ -17,11 +17,11 @@ build=$1 seconds=$2
 shift 2
 src="$(cd "$(dirname "$0")" && pwd)"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(gltf gltf_roundtrip insomniac config expression assimp image)
+[ ${#targets[@]} -eq 0 ] && targets=(gltf gltf_roundtrip insomniac config expression assimp image crit)
 declare -A dict=([gltf]=gltf [gltf_roundtrip]=gltf [insomniac]=insomniac [config]=config
-                 [expression]=expression [assimp]=assimp [image]=image)
+                 [expression]=expression [assimp]=assimp [image]=image [crit]=crit)
 declare -A max_len=([gltf]=262144 [gltf_roundtrip]=262144 [insomniac]=65536 [config]=16384
-                    [expression]=2048 [assimp]=65536 [image]=65536)
+                    [expression]=2048 [assimp]=65536 [image]=65536 [crit]=262144)
 
 rm -rf "$build/seeds"
 "$build/fuzz/make_seeds" "$build/seeds" "$src/../../shared/models" "$src/.." ||

@@ -91,22 +91,28 @@ inline void store3x4(char* base, std::size_t stride, std::size_t i, Vec3x4 v) {
   store4x4(base, stride, i, r, false);
 }
 
-// v / |v| lane by lane, 0 where |v| is 0. The reciprocal square root estimate (12 bits) is refined
-// by one Newton-Raphson step to about 1e-7 relative error, much cheaper than sqrt and divide; the
-// masked-out lanes hold inf * 0 = NaN before the mask.
-inline Vec3x4 normalized(Vec3x4 v) {
+// v / |v| lane by lane, 0 where |v| is 0, its sign flipped where `sign` has the sign bit. The
+// reciprocal square root estimate (12 bits) is refined by one Newton-Raphson step to about 1e-7
+// relative error, much cheaper than sqrt and divide; lanes where |v| is 0 hold inf * 0 = NaN
+// before the mask.
+inline Vec3x4 normalized(Vec3x4 v, __m128 sign = _mm_setzero_ps()) {
   const __m128 len2 = dot3(v, v);
   const __m128 r = _mm_rsqrt_ps(len2);
   // r' = r * (1.5 - 0.5 * len2 * r * r)
   const __m128 half_len2_r = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), len2), r);
   const __m128 inv = _mm_mul_ps(r, _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(half_len2_r, r)));
-  const __m128 keep = _mm_cmpgt_ps(len2, _mm_setzero_ps());
-  return {_mm_and_ps(_mm_mul_ps(v.x, inv), keep), _mm_and_ps(_mm_mul_ps(v.y, inv), keep),
-          _mm_and_ps(_mm_mul_ps(v.z, inv), keep)};
+  const __m128 scale = _mm_xor_ps(_mm_and_ps(inv, _mm_cmpgt_ps(len2, _mm_setzero_ps())), sign);
+  return {_mm_mul_ps(v.x, scale), _mm_mul_ps(v.y, scale), _mm_mul_ps(v.z, scale)};
 }
 
 inline __m128 diff_of_products(__m128 a, __m128 b, __m128 c, __m128 d) {
   return _mm_sub_ps(_mm_mul_ps(a, b), _mm_mul_ps(c, d));
+}
+
+// a x b, per lane.
+inline Vec3x4 cross(Vec3x4 a, Vec3x4 b) {
+  return {diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
+          diff_of_products(a.x, b.y, a.y, b.x)};
 }
 
 // a * x + b * y + c * z, per lane.
@@ -116,9 +122,136 @@ inline Vec3x4 combine(Vec3x4 a, Vec3x4 b, Vec3x4 c, __m128 x, __m128 y, __m128 z
           _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.z, x), _mm_mul_ps(b.z, y)), _mm_mul_ps(c.z, z))};
 }
 
-}  // namespace
+// Skins the 4 vertices from i, given their blended matrices as columns a, b, c (rotation and
+// scale) and t (translation), lane k for vertex i + k.
+__attribute__((always_inline)) inline void skin_block(const SkinStreams& s, std::size_t i, Vec3x4 a,
+                                                      Vec3x4 b, Vec3x4 c, Vec3x4 t) {
+  const Vec3x4 p = load3x4(s.in_positions, s.in_positions_stride, i);
+  const Vec3x4 mp = combine(a, b, c, p.x, p.y, p.z);
+  const Vec3x4 op{_mm_add_ps(mp.x, t.x), _mm_add_ps(mp.y, t.y), _mm_add_ps(mp.z, t.z)};
 
-std::size_t skin_sse2(const SkinStreams& s) {
+  if (s.in_normals != nullptr) {
+    // The cofactor matrix times n, (b x c) nx + (c x a) ny + (a x b) nz, factored as
+    // a x (b nz - c ny) + (b x c) nx: three cross products instead of three and a 3x3 product.
+    const Vec3x4 n = load3x4(s.in_normals, s.in_normals_stride, i);
+    const Vec3x4 bc = cross(b, c);
+    const Vec3x4 v{diff_of_products(b.x, n.z, c.x, n.y), diff_of_products(b.y, n.z, c.y, n.y),
+                   diff_of_products(b.z, n.z, c.z, n.y)};
+    const Vec3x4 av = cross(a, v);
+    const Vec3x4 r{_mm_add_ps(av.x, _mm_mul_ps(bc.x, n.x)), _mm_add_ps(av.y, _mm_mul_ps(bc.y, n.x)),
+                   _mm_add_ps(av.z, _mm_mul_ps(bc.z, n.x))};
+    // det = a . (b x c); a mirroring matrix (det < 0) turns the cofactor's normal around.
+    const __m128 sign = _mm_and_ps(dot3(a, bc), _mm_set1_ps(-0.0f));
+    store3x4(s.out_normals, s.out_normals_stride, i, normalized(r, sign));
+  }
+  if (s.in_tangents != nullptr) {
+    __m128 tg[4];
+    load4x4(s.in_tangents, s.in_tangents_stride, i, tg);
+    const Vec3x4 o = normalized(combine(a, b, c, tg[0], tg[1], tg[2]));
+    __m128 ot[4] = {o.x, o.y, o.z, tg[3]};
+    store4x4(s.out_tangents, s.out_tangents_stride, i, ot, true);
+  }
+  // Positions last: when skinning in place, the inputs above are read before any write.
+  store3x4(s.out_positions, s.out_positions_stride, i, op);
+}
+
+// Palettes up to this size are copied, per run, into rows (see skin_rows); larger ones are read
+// as they are. 24 KiB of stack.
+constexpr std::size_t kMaxRowPalette = 512;
+
+// The blend reads the palette as rows: rows 0-2 of each matrix, 12 floats, so that a vertex's
+// 4 influences cost 12 loads and 12 multiply-adds instead of 16 (the bottom row is never used)
+// and the blended rows transpose into lanes with 3 transposes instead of 4. Joint indices of 4
+// vertices are clamped and scaled in vector registers (unsigned 16-bit min through a sign flip,
+// which SSE2 lacks; index * 3 fits 16 bits below kMaxRowPalette).
+std::size_t skin_rows(const SkinStreams& s) {
+  constexpr std::size_t kLanes = 4;
+  const std::size_t joints = std::size_t{s.palette_last} + 1;
+  alignas(16) float rows[kMaxRowPalette * 12];
+  for (std::size_t j = 0; j < joints; ++j) {
+    const float* m = s.palette + j * 16;
+    __m128 r[4] = {_mm_loadu_ps(m), _mm_loadu_ps(m + 4), _mm_loadu_ps(m + 8), _mm_loadu_ps(m + 12)};
+    transpose4(r);
+    _mm_store_ps(rows + j * 12, r[0]);
+    _mm_store_ps(rows + j * 12 + 4, r[1]);
+    _mm_store_ps(rows + j * 12 + 8, r[2]);
+  }
+  const char* const base = reinterpret_cast<const char*>(rows);
+  const __m128i flip = _mm_set1_epi16(static_cast<short>(0x8000));
+  const __m128i last = _mm_xor_si128(_mm_set1_epi16(static_cast<short>(s.palette_last)), flip);
+  const __m128i row_bytes = _mm_set1_epi16(48);
+  // Blends the matrices of the 4 vertices from i and stores them transposed: m[0..2] = a,
+  // m[3..5] = b, m[6..8] = c, m[9..11] = t (x, y, z registers, lane k for vertex i + k).
+  const auto blend = [&](std::size_t i, __m128* m) {
+    const char* jp = s.joints + i * s.joints_stride;
+    const __m128i j01 =
+        _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp)),
+                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp + s.joints_stride)));
+    const __m128i j23 = _mm_unpacklo_epi64(
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp + 2 * s.joints_stride)),
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp + 3 * s.joints_stride)));
+    // Byte offsets of the rows, min(joint, last) * 48, read back from memory: 16 loads are
+    // cheaper than extracting each lane to a register, which compilers do unless told otherwise.
+    alignas(16) std::uint16_t offset[16];
+    const auto clamp = [&](__m128i j) {
+      return _mm_mullo_epi16(_mm_xor_si128(_mm_min_epi16(_mm_xor_si128(j, flip), last), flip),
+                             row_bytes);
+    };
+    _mm_store_si128(reinterpret_cast<__m128i*>(offset), clamp(j01));
+    _mm_store_si128(reinterpret_cast<__m128i*>(offset + 8), clamp(j23));
+    asm("" : "+m"(offset));
+    __m128 r0[kLanes], r1[kLanes], r2[kLanes];
+    for (std::size_t k = 0; k < kLanes; ++k) {
+      const __m128 w = _mm_loadu_ps(at(s.weights, s.weights_stride, i + k));
+      const std::uint16_t* o = offset + 4 * k;
+      const float* m0 = reinterpret_cast<const float*>(base + o[0]);
+      const float* m1 = reinterpret_cast<const float*>(base + o[1]);
+      const float* m2 = reinterpret_cast<const float*>(base + o[2]);
+      const float* m3 = reinterpret_cast<const float*>(base + o[3]);
+      const __m128 w0 = _mm_shuffle_ps(w, w, _MM_SHUFFLE(0, 0, 0, 0));
+      const __m128 w1 = _mm_shuffle_ps(w, w, _MM_SHUFFLE(1, 1, 1, 1));
+      const __m128 w2 = _mm_shuffle_ps(w, w, _MM_SHUFFLE(2, 2, 2, 2));
+      const __m128 w3 = _mm_shuffle_ps(w, w, _MM_SHUFFLE(3, 3, 3, 3));
+      __m128 x = _mm_mul_ps(w0, _mm_load_ps(m0));
+      __m128 y = _mm_mul_ps(w0, _mm_load_ps(m0 + 4));
+      __m128 z = _mm_mul_ps(w0, _mm_load_ps(m0 + 8));
+      x = _mm_add_ps(x, _mm_mul_ps(w1, _mm_load_ps(m1)));
+      y = _mm_add_ps(y, _mm_mul_ps(w1, _mm_load_ps(m1 + 4)));
+      z = _mm_add_ps(z, _mm_mul_ps(w1, _mm_load_ps(m1 + 8)));
+      x = _mm_add_ps(x, _mm_mul_ps(w2, _mm_load_ps(m2)));
+      y = _mm_add_ps(y, _mm_mul_ps(w2, _mm_load_ps(m2 + 4)));
+      z = _mm_add_ps(z, _mm_mul_ps(w2, _mm_load_ps(m2 + 8)));
+      r0[k] = _mm_add_ps(x, _mm_mul_ps(w3, _mm_load_ps(m3)));
+      r1[k] = _mm_add_ps(y, _mm_mul_ps(w3, _mm_load_ps(m3 + 4)));
+      r2[k] = _mm_add_ps(z, _mm_mul_ps(w3, _mm_load_ps(m3 + 8)));
+    }
+    // Row r of vertex k holds (a, b, c, t)[r]; transposed, lane k of each register.
+    transpose4(r0);
+    transpose4(r1);
+    transpose4(r2);
+    for (std::size_t c = 0; c < 4; ++c) {
+      _mm_store_ps(reinterpret_cast<float*>(m + 3 * c), r0[c]);
+      _mm_store_ps(reinterpret_cast<float*>(m + 3 * c + 1), r1[c]);
+      _mm_store_ps(reinterpret_cast<float*>(m + 3 * c + 2), r2[c]);
+    }
+  };
+  // Software pipelined: the next block's blend is independent of this block's normals, whose
+  // chain (cross products, reciprocal square root, refinement) is long, so the two overlap.
+  __m128 m[2][12];
+  std::size_t i = 0;
+  if (kLanes < s.count) blend(0, m[0]);
+  for (; i + kLanes < s.count; i += kLanes) {
+    const __m128* cur = m[(i / kLanes) % 2];
+    if (i + 2 * kLanes < s.count) blend(i + kLanes, m[(i / kLanes + 1) % 2]);
+    skin_block(s, i, {cur[0], cur[1], cur[2]}, {cur[3], cur[4], cur[5]}, {cur[6], cur[7], cur[8]},
+               {cur[9], cur[10], cur[11]});
+  }
+  return i;
+}
+
+// Palettes too large to copy as rows, or meshes too small to repay the copy: the blend reads
+// whole columns of the palette as it is.
+std::size_t skin_columns(const SkinStreams& s) {
   constexpr std::size_t kLanes = 4;
   const std::uint32_t last = s.palette_last;
   std::size_t i = 0;
@@ -145,40 +278,18 @@ std::size_t skin_sse2(const SkinStreams& s) {
       col[3][k] = c3;
     }
     for (auto& c : col) transpose4(c);
-    const Vec3x4 a{col[0][0], col[0][1], col[0][2]};
-    const Vec3x4 b{col[1][0], col[1][1], col[1][2]};
-    const Vec3x4 c{col[2][0], col[2][1], col[2][2]};
-    const Vec3x4 t{col[3][0], col[3][1], col[3][2]};
-
-    const Vec3x4 p = load3x4(s.in_positions, s.in_positions_stride, i);
-    const Vec3x4 mp = combine(a, b, c, p.x, p.y, p.z);
-    const Vec3x4 op{_mm_add_ps(mp.x, t.x), _mm_add_ps(mp.y, t.y), _mm_add_ps(mp.z, t.z)};
-
-    if (s.in_normals != nullptr) {
-      const Vec3x4 n = load3x4(s.in_normals, s.in_normals_stride, i);
-      const Vec3x4 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
-                      diff_of_products(b.x, c.y, b.y, c.x)};
-      const Vec3x4 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
-                      diff_of_products(c.x, a.y, c.y, a.x)};
-      const Vec3x4 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
-                      diff_of_products(a.x, b.y, a.y, b.x)};
-      const __m128 sign = _mm_and_ps(dot3(a, c0), _mm_set1_ps(-0.0f));
-      const Vec3x4 r = combine(c0, c1, c2, n.x, n.y, n.z);
-      const Vec3x4 o =
-          normalized({_mm_xor_ps(r.x, sign), _mm_xor_ps(r.y, sign), _mm_xor_ps(r.z, sign)});
-      store3x4(s.out_normals, s.out_normals_stride, i, o);
-    }
-    if (s.in_tangents != nullptr) {
-      __m128 tg[4];
-      load4x4(s.in_tangents, s.in_tangents_stride, i, tg);
-      const Vec3x4 o = normalized(combine(a, b, c, tg[0], tg[1], tg[2]));
-      __m128 ot[4] = {o.x, o.y, o.z, tg[3]};
-      store4x4(s.out_tangents, s.out_tangents_stride, i, ot, true);
-    }
-    // Positions last: when skinning in place, the inputs above are read before any write.
-    store3x4(s.out_positions, s.out_positions_stride, i, op);
+    skin_block(s, i, {col[0][0], col[0][1], col[0][2]}, {col[1][0], col[1][1], col[1][2]},
+               {col[2][0], col[2][1], col[2][2]}, {col[3][0], col[3][1], col[3][2]});
   }
   return i;
+}
+
+}  // namespace
+
+std::size_t skin_sse2(const SkinStreams& s) {
+  const std::size_t joints = std::size_t{s.palette_last} + 1;
+  if (joints <= kMaxRowPalette && s.count >= joints) return skin_rows(s);
+  return skin_columns(s);
 }
 
 }  // namespace critter::deform::detail

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "io/assimp/raw_model_wire.h"
 
+#include "critter/io/byte_reader.h"
+#include "critter/io/byte_writer.h"
+
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -12,92 +15,70 @@ namespace {
 constexpr std::uint32_t kMagic = 0x52544352;  // "RCTR"
 constexpr std::uint32_t kVersion = 1;
 
+// The fields of the encoding: counts and sizes are u64, strings and arrays are prefixed by them.
 class Writer {
  public:
-  std::vector<std::uint8_t> bytes;
+  ByteWriter out;
 
   template <class T>
   void pod(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-    bytes.insert(bytes.end(), p, p + sizeof(T));
+    out.write(v);
   }
-  void str(const std::string& s) {
-    pod(static_cast<std::uint64_t>(s.size()));
-    bytes.insert(bytes.end(), s.begin(), s.end());
-  }
+  void str(const std::string& s) { out.write_string<std::uint64_t>(s); }
   template <class T>
   void pods(const std::vector<T>& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    pod(static_cast<std::uint64_t>(v.size()));
-    const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
-    bytes.insert(bytes.end(), p, p + v.size() * sizeof(T));
+    out.write_array<std::uint64_t>(std::span<const T>(v));
   }
   void count(std::size_t n) { pod(static_cast<std::uint64_t>(n)); }
   void flag(bool b) { pod(static_cast<std::uint8_t>(b ? 1 : 0)); }
 };
 
-// Reads what Writer wrote; the first overrun sets `bad` and every later read yields zeros.
+// Reads what Writer wrote through a ByteReader: the first failure is kept with its byte offset
+// and every later read yields zeros.
 class Reader {
  public:
-  explicit Reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-  bool bad = false;
+  explicit Reader(std::span<const std::uint8_t> bytes) : in_(bytes) {}
 
   template <class T>
   T pod() {
-    static_assert(std::is_trivially_copyable_v<T>);
-    T v{};
-    if (bad || bytes_.size() - at_ < sizeof(T)) {
-      bad = true;
-      return v;
-    }
-    std::memcpy(&v, bytes_.data() + at_, sizeof(T));
-    at_ += sizeof(T);
-    return v;
+    return in_.read<T>();
   }
   std::string str() {
-    const std::uint64_t n = count(1);
     std::string s;
-    if (bad) return s;
-    s.assign(reinterpret_cast<const char*>(bytes_.data() + at_), n);
-    at_ += n;
+    in_.read_string(s, in_.read<std::uint64_t>());
     return s;
   }
   template <class T>
   std::vector<T> pods() {
-    const std::uint64_t n = count(sizeof(T));
     std::vector<T> v;
-    if (bad || n == 0) return v;
-    v.resize(n);
-    std::memcpy(v.data(), bytes_.data() + at_, n * sizeof(T));
-    at_ += n * sizeof(T);
+    in_.read_array(v, in_.read<std::uint64_t>());
     return v;
   }
   // A count of elements of at least `min_bytes` each: never more than the bytes left could hold,
   // so a corrupt count cannot make the decoder allocate.
-  std::uint64_t count(std::size_t min_bytes) {
-    const auto n = pod<std::uint64_t>();
-    if (bad) return 0;
-    const std::uint64_t left = bytes_.size() - at_;
-    if (n > left / (min_bytes == 0 ? 1 : min_bytes)) {
-      bad = true;
-      return 0;
-    }
-    return n;
-  }
+  std::uint64_t count(std::size_t min_bytes) { return in_.read_count<std::uint64_t>(min_bytes); }
   bool flag() { return pod<std::uint8_t>() != 0; }
   // An enum stored as its underlying value, checked against its last enumerator.
   template <class E>
   E enumerator(E last) {
     const auto v = pod<std::underlying_type_t<E>>();
-    if (v > static_cast<std::underlying_type_t<E>>(last)) bad = true;
-    return bad ? E{} : static_cast<E>(v);
+    if (v > static_cast<std::underlying_type_t<E>>(last))
+      in_.fail("an enumeration is out of range");
+    return bad() ? E{} : static_cast<E>(v);
   }
-  bool at_end() const { return at_ == bytes_.size(); }
+  bool bad() const { return !in_.ok(); }
+  bool at_end() const { return in_.at_end(); }
+  // Fails at the last field read.
+  void fail(std::string message) { in_.fail(std::move(message)); }
+  // Fails at the next byte to read.
+  void fail_here(std::string message) { in_.fail_at(in_.position(), std::move(message)); }
+  // "byte N: why", for the first failure.
+  std::string where() const {
+    return "byte " + std::to_string(in_.error_offset()) + ": " + in_.error_message();
+  }
 
  private:
-  std::span<const std::uint8_t> bytes_;
-  std::size_t at_ = 0;
+  ByteReader in_;
 };
 
 void put(Writer& w, const Transform& t) {
@@ -347,18 +328,26 @@ std::vector<std::uint8_t> encode_import(const Result<RawModel>& result,
     w.str(result.error().location);
     w.str(result.error().message);
   }
-  return std::move(w.bytes);
+  return std::move(w.out.bytes);
 }
 
 Result<RawModel> decode_import(std::span<const std::uint8_t> bytes, const std::string& path,
                                std::vector<Warning>& warnings) {
   Reader r(bytes);
   const auto bad = [&] {
+    if (!r.bad()) r.fail_here("bytes after the answer");
     return fail(Error::at(ErrorCode::kInvalid, path, "",
                           "the isolated import sent a malformed answer (" +
-                              std::to_string(bytes.size()) + " bytes)"));
+                              std::to_string(bytes.size()) + " bytes; " + r.where() + ")"));
   };
-  if (r.pod<std::uint32_t>() != kMagic || r.pod<std::uint32_t>() != kVersion) return bad();
+  if (r.pod<std::uint32_t>() != kMagic) {
+    r.fail("not an answer (wrong magic)");
+    return bad();
+  }
+  if (r.pod<std::uint32_t>() != kVersion) {
+    r.fail("unknown version");
+    return bad();
+  }
   std::vector<Warning> received(r.count(3 * kMinString));
   for (Warning& w : received) {
     w.path = r.str();
@@ -366,22 +355,23 @@ Result<RawModel> decode_import(std::span<const std::uint8_t> bytes, const std::s
     w.message = r.str();
   }
   const auto ok = r.pod<std::uint8_t>();
-  if (r.bad) return bad();
+  if (r.bad()) return bad();
   if (ok == 0) {
     const auto code = r.pod<std::int32_t>();
+    if (code < 0 || code > static_cast<std::int32_t>(ErrorCode::kUsage))
+      r.fail("unknown error code " + std::to_string(code));
     Error e;
     e.path = r.str();
     e.location = r.str();
     e.message = r.str();
-    if (r.bad || !r.at_end() || code < 0 || code > static_cast<std::int32_t>(ErrorCode::kUsage))
-      return bad();
+    if (r.bad() || !r.at_end()) return bad();
     e.code = static_cast<ErrorCode>(code);
     warnings.insert(warnings.end(), received.begin(), received.end());
     return fail(std::move(e));
   }
   RawModel model;
   get(r, model);
-  if (r.bad || !r.at_end()) return bad();
+  if (r.bad() || !r.at_end()) return bad();
   warnings.insert(warnings.end(), received.begin(), received.end());
   return model;
 }

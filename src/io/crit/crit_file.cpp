@@ -1,112 +1,107 @@
 // SPDX-License-Identifier: MIT
 #include "critter/io/crit/crit_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
 
 #include "critter/io/atomic_file.h"
+#include "critter/io/byte_reader.h"
+#include "critter/io/byte_writer.h"
+#include "io/crit/crit_checksum.h"
 
 namespace critter::io {
-
-static_assert(std::endian::native == std::endian::little,
-              "the .crit format is little-endian and is read by copying");
 
 namespace {
 
 constexpr char kMagic[4] = {'C', 'R', 'I', 'T'};
 
-// Appends fields to a byte vector.
+// Arrays of elements aligned to 2 or 4 bytes start at a body offset that is a multiple of that
+// alignment (zero bytes in between), so that a file read into aligned memory is copied into
+// vectors as it is.
+std::size_t padded(std::size_t position, std::size_t alignment) {
+  return (position + alignment - 1) / alignment * alignment;
+}
+
+// Appends fields to the file's bytes. The visitors below call the same members on a Writer and a
+// Reader, so that one function describes each part of the layout for both directions.
 class Writer {
  public:
   static constexpr bool kReading = false;
-  std::vector<std::uint8_t> bytes;
+  ByteWriter out;
 
   template <class T>
   void pod(T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-    bytes.insert(bytes.end(), p, p + sizeof(T));
+    out.write(v);
   }
   template <class T>
   void array(std::vector<T>& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    auto n = static_cast<std::uint32_t>(v.size());
-    pod(n);
-    const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
-    bytes.insert(bytes.end(), p, p + v.size() * sizeof(T));
+    out.write(static_cast<std::uint32_t>(v.size()));
+    out.bytes.resize(padded(out.bytes.size(), alignof(T)), 0);
+    out.write_span(std::span<const T>(v));
   }
-  void string(std::string& s) {
-    auto n = static_cast<std::uint32_t>(s.size());
-    pod(n);
-    bytes.insert(bytes.end(), s.begin(), s.end());
-  }
-  void boolean(bool& b) {
-    std::uint8_t v = b ? 1 : 0;
-    pod(v);
-  }
+  void string(std::string& s) { out.write_string<std::uint32_t>(s); }
+  void boolean(bool& b) { out.write(std::uint8_t{b ? std::uint8_t{1} : std::uint8_t{0}}); }
   template <class E>
   void enumeration(E& e, unsigned) {
-    auto v = static_cast<std::uint8_t>(e);
-    pod(v);
+    out.write(static_cast<std::uint8_t>(e));
   }
   // The element count of a vector of structures, which the caller then visits one by one.
   template <class T>
   std::size_t count(std::vector<T>& v, std::size_t) {
-    auto n = static_cast<std::uint32_t>(v.size());
-    pod(n);
+    out.write(static_cast<std::uint32_t>(v.size()));
     return v.size();
+  }
+  // A list of records whose bytes in memory are their bytes in the file.
+  template <class T>
+  void records(std::vector<T>& v) {
+    array(v);
   }
   bool ok() const { return true; }
   bool check(bool, const char*) { return true; }
-  std::size_t position() const { return bytes.size(); }
+  void invalid_at(std::size_t, const char*) {}
+  std::size_t position() const { return out.bytes.size(); }
 };
 
-// Reads fields from the body, checking every size against the bytes left. After the first
-// failure every read is a no-op that leaves zeros, and the first error is kept.
+// Reads fields from the body through a ByteReader, which checks every size against the bytes
+// left. Framing failures (the bytes end, a count too large) are ErrorCode::kParse, broken rules
+// (check, fail_at) kInvalid; the first failure is kept and every later read leaves zeros.
 class Reader {
  public:
   static constexpr bool kReading = true;
 
-  Reader(std::span<const std::uint8_t> body, std::uint64_t base, std::string path)
-      : body_(body), base_(base), path_(std::move(path)) {}
+  // `checksum` receives every byte of the body, each part just before it is copied (see
+  // hash_to) and the rest at finish().
+  Reader(std::span<const std::uint8_t> body, std::uint64_t base, std::string path,
+         detail::StreamingChecksum& checksum)
+      : in_(body, base, "file"), path_(std::move(path)), checksum_(checksum) {}
 
   template <class T>
   void pod(T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    field_ = pos_;
-    if (!take(sizeof(T), "a field")) {
-      v = T{};
-      return;
-    }
-    std::memcpy(&v, body_.data() + pos_ - sizeof(T), sizeof(T));
+    in_.read(v);
   }
   template <class T>
   void array(std::vector<T>& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    std::uint32_t n = 0;
-    pod(n);
-    const std::size_t at = pos_;
-    if (!ok() || !take(std::uint64_t{n} * sizeof(T), "an array")) {
-      v.clear();
-      return;
-    }
-    v.resize(n);
-    if (n > 0) std::memcpy(v.data(), body_.data() + at, std::size_t{n} * sizeof(T));
+    const auto n = in_.read<std::uint32_t>();
+    skip_padding(alignof(T));
+    hash_to(in_.position() + std::uint64_t{n} * sizeof(T));
+    in_.read_array(v, n);
   }
   void string(std::string& s) {
-    std::uint32_t n = 0;
-    pod(n);
-    const std::size_t at = pos_;
-    if (!ok() || !take(n, "a string")) {
-      s.clear();
-      return;
-    }
-    s.assign(reinterpret_cast<const char*>(body_.data() + at), n);
+    const auto n = in_.read<std::uint32_t>();
+    in_.read_string(s, n);
   }
   void boolean(bool& b) {
     std::uint8_t v = 0;
@@ -125,55 +120,78 @@ class Reader {
   // hostile count cannot make the reader allocate more than the file holds.
   template <class T>
   std::size_t count(std::vector<T>& v, std::size_t min_bytes) {
-    std::uint32_t n = 0;
-    pod(n);
-    if (!ok()) return 0;
-    if (std::uint64_t{n} * min_bytes > body_.size() - pos_) {
-      fail(ErrorCode::kParse, "count " + std::to_string(n) + " is larger than the file allows");
-      return 0;
-    }
-    v.resize(n);
-    return n;
+    const std::uint64_t n = in_.read_count<std::uint32_t>(min_bytes);
+    v.resize(static_cast<std::size_t>(n));
+    return static_cast<std::size_t>(n);
   }
-  bool ok() const { return !error_.has_value(); }
+  // A list of records whose bytes in memory are their bytes in the file: one copy.
+  template <class T>
+  void records(std::vector<T>& v) {
+    const std::uint64_t n = in_.read_count<std::uint32_t>(sizeof(T));
+    skip_padding(alignof(T));
+    hash_to(in_.position() + n * sizeof(T));
+    in_.read_array(v, n);
+  }
+  bool ok() const { return in_.ok(); }
   // Fails at the last field read when `condition` is false.
   bool check(bool condition, const char* message) {
-    if (!condition && ok()) fail(ErrorCode::kInvalid, message);
+    if (!condition && ok()) {
+      in_.fail(message);
+      invalid_ = true;
+    }
     return condition && ok();
   }
-  void fail(ErrorCode code, std::string message) {
-    if (ok()) error_ = Error::at_offset(code, path_, base_ + field_, std::move(message));
+  // Fails at `at` (a position in the body) with a broken rule.
+  void invalid_at(std::size_t at, std::string message) {
+    if (!ok()) return;
+    in_.fail_at(at, std::move(message));
+    invalid_ = true;
   }
   // Adopts an error from a part's own checks, located at the part's first byte.
   void fail_at(std::size_t at, const Error& e) {
-    if (!ok()) return;
     const std::string where = e.location.empty() ? "" : e.location + ": ";
-    error_ = Error::at_offset(ErrorCode::kInvalid, path_, base_ + at, where + e.message);
+    invalid_at(at, where + e.message);
   }
-  std::size_t position() const { return pos_; }
-  bool at_end() const { return pos_ == body_.size(); }
-  const Error& error() const { return *error_; }
+  void fail(ErrorCode code, std::string message) {
+    if (!ok()) return;
+    in_.fail(std::move(message));
+    invalid_ = code == ErrorCode::kInvalid;
+  }
+  // Hashes the body up to `end` (clamped to its size): an array is hashed right before it is
+  // copied, so that the copy reads bytes the hash has just brought into cache.
+  void hash_to(std::uint64_t end) {
+    const std::span<const std::uint8_t> body = in_.bytes();
+    const std::size_t to = static_cast<std::size_t>(std::min<std::uint64_t>(end, body.size()));
+    if (to <= hashed_) return;
+    checksum_.update(body.data() + hashed_, to - hashed_);
+    hashed_ = to;
+  }
+  // Hashes what is left of the body and returns the checksum.
+  std::uint64_t finish() {
+    hash_to(in_.bytes().size());
+    return checksum_.digest();
+  }
+  // The zero bytes before an array's elements.
+  void skip_padding(std::size_t alignment) {
+    const std::size_t pad = padded(in_.position(), alignment) - in_.position();
+    if (pad == 0) return;
+    const std::uint8_t* p = in_.view(pad, 1, "an array's padding");
+    if (p != nullptr && std::any_of(p, p + pad, [](std::uint8_t b) { return b != 0; }))
+      invalid_at(in_.field_position(), "an array's padding is not zero");
+  }
+  std::size_t position() const { return in_.position(); }
+  bool at_end() const { return in_.at_end(); }
+  Error error() const {
+    return Error::at_offset(invalid_ ? ErrorCode::kInvalid : ErrorCode::kParse, path_,
+                            in_.error_offset(), in_.error_message());
+  }
 
  private:
-  bool take(std::uint64_t n, const char* what) {
-    if (!ok()) return false;
-    if (n > body_.size() - pos_) {
-      field_ = pos_;
-      fail(ErrorCode::kParse, std::string("the file ends inside ") + what + " (" +
-                                  std::to_string(n) + " bytes needed, " +
-                                  std::to_string(body_.size() - pos_) + " left)");
-      return false;
-    }
-    pos_ += static_cast<std::size_t>(n);
-    return true;
-  }
-
-  std::span<const std::uint8_t> body_;
-  std::uint64_t base_;
+  ByteReader in_;
   std::string path_;
-  std::size_t pos_ = 0;
-  std::size_t field_ = 0;
-  std::optional<Error> error_;
+  detail::StreamingChecksum& checksum_;
+  std::size_t hashed_ = 0;
+  bool invalid_ = false;
 };
 
 bool finite(std::span<const float> v) {
@@ -317,30 +335,34 @@ void visit_mesh(Io& io, Mesh& mesh, std::size_t materials, const std::vector<Ski
     visit_part(io, mesh.parts[p], mesh, materials, skin_joints, mesh.default_weights.size());
 }
 
-template <class Io>
-void visit_track(Io& io, Track& t) {
-  io.enumeration(t.target, 3);
-  io.enumeration(t.interpolation, 2);
-  io.pod(t.components);
-  io.pod(t.index);
-  io.pod(t.key_begin);
-  io.pod(t.key_count);
-  io.pod(t.value_begin);
-}
+// Tracks and timelines are stored as they lie in memory (no padding), so they are read in one
+// copy each.
+static_assert(sizeof(Track) == 20 && offsetof(Track, components) == 2 &&
+              offsetof(Track, index) == 4 && offsetof(Track, key_begin) == 8 &&
+              offsetof(Track, key_count) == 12 && offsetof(Track, value_begin) == 16);
+static_assert(sizeof(Clip::Timeline) == 8 && offsetof(Clip::Timeline, key_count) == 4);
 
 template <class Io>
 void visit_clip(Io& io, ClipParts& c) {
   io.string(c.name);
   io.pod(c.duration);
-  const std::size_t tracks = io.count(c.tracks, 20);
-  for (std::size_t i = 0; i < tracks && io.ok(); ++i) visit_track(io, c.tracks[i]);
+  io.records(c.tracks);
+  if constexpr (Io::kReading) {
+    // The enumerations, each at its own byte (the first 4 bytes of a track are its count).
+    const std::size_t first = io.position() - c.tracks.size() * sizeof(Track);
+    for (std::size_t i = 0; i < c.tracks.size(); ++i) {
+      const Track& t = c.tracks[i];
+      const bool target = static_cast<unsigned>(t.target) <= 3u;
+      if (!target || static_cast<unsigned>(t.interpolation) > 2u) {
+        io.invalid_at(first + i * sizeof(Track) + (target ? 1 : 0),
+                      "an enumeration value is out of range");
+        return;
+      }
+    }
+  }
   io.array(c.times);
   io.array(c.values);
-  const std::size_t timelines = io.count(c.timelines, 8);
-  for (std::size_t i = 0; i < timelines && io.ok(); ++i) {
-    io.pod(c.timelines[i].key_begin);
-    io.pod(c.timelines[i].key_count);
-  }
+  io.records(c.timelines);
   io.array(c.track_timelines);
   const std::size_t batches = io.count(c.linear_batches, 26);
   for (std::size_t i = 0; i < batches && io.ok(); ++i) {
@@ -393,48 +415,53 @@ void visit_compact_clip(Io& io, CompactClipParts& c) {
   visit_raw_clip(io, c.residual);
 }
 
+// The skeleton's arrays as Skeleton keeps them.
+struct SkeletonArrays {
+  std::vector<std::int16_t> parents;
+  std::vector<std::string> names;
+  std::vector<Transform> rest;
+  std::vector<std::int32_t> sources;
+};
+
 // The body: every part of the model in dependency order, so that each index can be checked
 // against what it refers to as soon as it is read.
 template <class Io>
-void visit_model(Io& io, ModelParts& m, RawSkeleton& skeleton) {
+void visit_model(Io& io, ModelParts& m, SkeletonArrays& skeleton) {
   io.string(m.name);
   io.string(m.format);
   io.string(m.source_path);
 
-  const std::size_t joints = io.count(skeleton.joints, 46);
+  const std::size_t joints = io.count(skeleton.names, 46);
+  if constexpr (Io::kReading) {
+    skeleton.parents.resize(joints);
+    skeleton.rest.resize(joints);
+    skeleton.sources.resize(joints);
+  }
   for (std::size_t j = 0; j < joints && io.ok(); ++j) {
-    RawJoint& joint = skeleton.joints[j];
-    io.string(joint.name);
-    io.pod(joint.parent);
-    io.check(joint.parent >= -1 && joint.parent < static_cast<std::int64_t>(j),
+    io.string(skeleton.names[j]);
+    std::int32_t parent = skeleton.parents[j];
+    io.pod(parent);
+    io.check(parent >= -1 && parent < static_cast<std::int64_t>(j),
              "a joint's parent does not come before it");
-    io.pod(joint.rest.translation);
-    io.pod(joint.rest.rotation);
-    io.pod(joint.rest.scale);
-    io.pod(joint.source_index);
+    skeleton.parents[j] = static_cast<std::int16_t>(parent);
+    Transform& rest = skeleton.rest[j];
+    io.pod(rest.translation);
+    io.pod(rest.rotation);
+    // The builder normalises rotations, and samplers and local-to-model rely on it.
+    const float len2 = glm::dot(rest.rotation, rest.rotation);
+    io.check(len2 > 0.999f && len2 < 1.001f, "a rest rotation is not a unit quaternion");
+    io.pod(rest.scale);
+    io.pod(skeleton.sources[j]);
   }
   if constexpr (Io::kReading) {
     if (io.ok()) {
-      std::vector<std::int16_t> parents;
-      std::vector<std::string> names;
-      std::vector<Transform> rest;
-      std::vector<std::int32_t> sources;
-      for (RawJoint& joint : skeleton.joints) {
-        parents.push_back(static_cast<std::int16_t>(joint.parent));
-        names.push_back(std::move(joint.name));
-        rest.push_back(joint.rest);
-        sources.push_back(joint.source_index);
-      }
-      auto built = Skeleton::from_parts(std::move(parents), std::move(names), std::move(rest),
-                                        std::move(sources));
-      if (!built) {
-        io.fail_at(io.position(), built.error());
-        return;
-      }
+      auto built = Skeleton::from_parts(std::move(skeleton.parents), std::move(skeleton.names),
+                                        std::move(skeleton.rest), std::move(skeleton.sources));
+      if (!built) return io.fail_at(io.position(), built.error());
       m.skeleton = std::move(*built);
     }
   }
-  const int joint_count = static_cast<int>(skeleton.joints.size());
+  const int joint_count = static_cast<int>(joints);
 
   const std::size_t images = io.count(m.images, 21);
   for (std::size_t i = 0; i < images && io.ok(); ++i) visit_image(io, m.images[i]);
@@ -482,7 +509,7 @@ void visit_model(Io& io, ModelParts& m, RawSkeleton& skeleton) {
   }
 
   io.array(m.rest_model);
-  io.check(m.rest_model.size() == skeleton.joints.size(), "one rest transform per joint");
+  io.check(m.rest_model.size() == joints, "one rest transform per joint");
   io.check(finite(floats(m.rest_model)), "a rest transform is not finite");
   io.pod(m.bounds);
   io.pod(m.sphere);
@@ -519,25 +546,24 @@ std::vector<std::uint8_t> encode_crit(const Model& model) {
                           model.rest_model_transforms().end());
   parts.bounds = model.bounds();
   parts.sphere = model.bounding_sphere();
-  RawSkeleton skeleton;
   const Skeleton& s = model.skeleton();
-  for (int j = 0; j < s.joint_count(); ++j) {
-    const auto i = static_cast<std::size_t>(j);
-    skeleton.joints.push_back(
-        {s.names()[i], s.parents()[i], s.rest_pose()[i], s.source_indices()[i]});
-  }
+  SkeletonArrays skeleton{{s.parents().begin(), s.parents().end()},
+                          {s.names().begin(), s.names().end()},
+                          {s.rest_pose().begin(), s.rest_pose().end()},
+                          {s.source_indices().begin(), s.source_indices().end()}};
   Writer w;
-  w.bytes.resize(kCritHeaderBytes);
+  w.out.bytes.resize(kCritHeaderBytes);
   visit_model(w, parts, skeleton);
-  const std::span<const std::uint8_t> body(w.bytes.data() + kCritHeaderBytes,
-                                           w.bytes.size() - kCritHeaderBytes);
-  std::uint8_t* h = w.bytes.data();
+  std::vector<std::uint8_t>& bytes = w.out.bytes;
+  const std::span<const std::uint8_t> body(bytes.data() + kCritHeaderBytes,
+                                           bytes.size() - kCritHeaderBytes);
+  std::uint8_t* h = bytes.data();
   std::memcpy(h, kMagic, 4);
   put32(h + 4, kCritVersion);
   put64(h + 8, body.size());
-  put64(h + 16, xxhash64(body));
+  put64(h + 16, crit_checksum(body));
   put64(h + 24, 0);
-  return std::move(w.bytes);
+  return std::move(bytes);
 }
 
 Status write_crit(const Model& model, std::string_view path) {
@@ -562,21 +588,22 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
   std::memcpy(&reserved, bytes.data() + 24, 8);
   if (version != kCritVersion)
     return parse(4, "format version " + std::to_string(version) +
-                        " is not supported (this reader "
-                        "reads version " +
-                        std::to_string(kCritVersion) + ")");
+                        " is not supported (this reader reads version " +
+                        std::to_string(kCritVersion) + "; convert the model again)");
   if (body_size != bytes.size() - kCritHeaderBytes)
     return parse(8, "the header says the body has " + std::to_string(body_size) +
                         " bytes, the file holds " +
                         std::to_string(bytes.size() - kCritHeaderBytes));
   if (reserved != 0) return parse(24, "reserved header bytes are not zero");
   const auto body = bytes.subspan(kCritHeaderBytes);
-  if (xxhash64(body) != checksum) return parse(16, "checksum mismatch: the file is damaged");
-
-  Reader r(body, kCritHeaderBytes, file);
+  // The checksum is computed while the body is read (see Reader::hash_to) and compared before
+  // anything else is reported: a damaged file is a checksum error whatever else it breaks.
+  detail::StreamingChecksum sum;
+  Reader r(body, kCritHeaderBytes, file, sum);
   ModelParts parts;
-  RawSkeleton skeleton;
+  SkeletonArrays skeleton;
   visit_model(r, parts, skeleton);
+  if (r.finish() != checksum) return parse(16, "checksum mismatch: the file is damaged");
   if (r.ok() && !r.at_end()) r.fail(ErrorCode::kParse, "bytes after the model's last field");
   if (!r.ok()) return fail(r.error());
   if (!file.empty() && parts.source_path.empty()) parts.source_path = file;
@@ -585,23 +612,38 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
 
 Result<Model> load_crit(std::string_view path, std::uint64_t max_bytes) {
   const std::string file(path);
-  std::FILE* f = std::fopen(file.c_str(), "rb");
-  if (!f) return fail(Error::at(ErrorCode::kIo, file, "", "cannot open '" + file + "'"));
-  std::vector<std::uint8_t> bytes;
-  std::fseek(f, 0, SEEK_END);
-  const long size = std::ftell(f);
-  std::fseek(f, 0, SEEK_SET);
-  if (size < 0 || static_cast<std::uint64_t>(size) > max_bytes) {
-    std::fclose(f);
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(Error::at(ErrorCode::kIo, file, "", "cannot open '" + file + "'"));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail(Error::at(ErrorCode::kIo, file, "", "cannot read '" + file + "' as a file"));
+  }
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size > max_bytes) {
+    ::close(fd);
     return fail(
         Error::at(ErrorCode::kLimit, file, "",
                   "the file is larger than the " + std::to_string(max_bytes) + "-byte limit"));
   }
-  bytes.resize(static_cast<std::size_t>(size));
-  const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), f);
-  std::fclose(f);
-  if (got != bytes.size()) return fail(Error::at(ErrorCode::kIo, file, "", "cannot read the file"));
-  return read_crit(bytes, path);
+  if (size == 0) {
+    ::close(fd);
+    return read_crit({}, path);
+  }
+  // Read in one go into memory that is not cleared first (mapping the file costs more: a page
+  // table entry and a fault or a populate per page, and unmapping flushes them).
+  const auto n = static_cast<std::size_t>(size);
+  const auto bytes = std::make_unique_for_overwrite<std::uint8_t[]>(n);
+  std::size_t got = 0;
+  while (got < n) {
+    const ::ssize_t r = ::read(fd, bytes.get() + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  ::close(fd);
+  if (got != n) return fail(Error::at(ErrorCode::kIo, file, "", "cannot read the file"));
+  return read_crit({bytes.get(), n}, path);
 }
 
 }  // namespace critter::io

@@ -27,7 +27,7 @@ std::string shared(const std::string& relative) {
 void restamp(std::vector<std::uint8_t>& bytes) {
   const std::uint64_t size = bytes.size() - kCritHeaderBytes;
   const std::uint64_t sum =
-      xxhash64(std::span<const std::uint8_t>(bytes).subspan(kCritHeaderBytes));
+      crit_checksum(std::span<const std::uint8_t>(bytes).subspan(kCritHeaderBytes));
   std::memcpy(bytes.data() + 8, &size, 8);
   std::memcpy(bytes.data() + 16, &sum, 8);
 }
@@ -78,10 +78,17 @@ void expect_same_poses(const Model& a, const Model& b) {
   }
 }
 
-TEST(CritFileTest, XxHash64MatchesTheSpecificationOnTheEmptyInput) {
-  EXPECT_EQ(xxhash64({}), 0xEF46DB3751D8E999ull);
+TEST(CritFileTest, ChecksumIsXxh3OfTheBody) {
+  // XXH3-64 (seed 0) reference values; inputs over 240 bytes take the vectorised path.
+  EXPECT_EQ(crit_checksum({}), 0x2D06800538D394C2ull);
   const std::uint8_t one[1] = {'a'};
-  EXPECT_NE(xxhash64(one), xxhash64({}));
+  EXPECT_NE(crit_checksum(one), crit_checksum({}));
+  std::vector<std::uint8_t> long_input(100000);
+  for (std::size_t i = 0; i < long_input.size(); ++i)
+    long_input[i] = static_cast<std::uint8_t>(i * 2654435761u >> 13);
+  const std::uint64_t whole = crit_checksum(long_input);
+  long_input[77777] ^= 1;
+  EXPECT_NE(crit_checksum(long_input), whole);
 }
 
 TEST(CritFileTest, RoundTripsEverySharedModelByteForByte) {
@@ -246,6 +253,51 @@ TEST(CritFileTest, HeaderRulesNameTheirOffsets) {
   EXPECT_NE(trailing.error().message.find("after the model"), std::string::npos);
   const std::uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   EXPECT_EQ(read_crit(png, "p.crit").error().location, "byte 0");
+}
+
+TEST(CritFileTest, ARestRotationThatIsNotAUnitQuaternionIsRefusedAtItsOffset) {
+  auto model = build_demo_quadruped();
+  ASSERT_TRUE(model.has_value());
+  std::vector<std::uint8_t> bytes = encode_crit(*model);
+  // The first joint's rotation: after the model's three strings, the joint count, the joint's
+  // name, its parent and its translation.
+  std::size_t at = kCritHeaderBytes;
+  for (const std::string* s : {&model->name(), &model->format(), &model->source_path()})
+    at += 4 + s->size();
+  at += 4 + 4 + model->skeleton().names()[0].size() + 4 + 12;
+  const float w = 3.0f;
+  std::memcpy(bytes.data() + at + 12, &w, 4);
+  restamp(bytes);
+  auto r = read_crit(bytes, "q.crit");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(r.error().to_string(),
+            "q.crit:byte " + std::to_string(at) + ": a rest rotation is not a unit quaternion");
+}
+
+TEST(CritFileTest, ArraysAreAlignedAndTheirPaddingMustBeZero) {
+  auto model = build_demo_quadruped();
+  ASSERT_TRUE(model.has_value());
+  const std::vector<std::uint8_t> bytes = encode_crit(*model);
+  // Every padding byte of the file, found by clearing bytes one at a time: a non-zero padding
+  // byte is refused with its offset, whatever the checksum says.
+  int padding = 0;
+  for (std::size_t i = kCritHeaderBytes; i < bytes.size(); ++i) {
+    if (bytes[i] != 0) continue;
+    std::vector<std::uint8_t> changed = bytes;
+    changed[i] = 0x5a;
+    restamp(changed);
+    auto r = read_crit(changed, "pad.crit");
+    if (!r && r.error().message == "an array's padding is not zero") {
+      ++padding;
+      // Located at the first padding byte before the elements: at most 3 bytes before i.
+      ASSERT_TRUE(r.error().location.starts_with("byte "));
+      const std::size_t first = std::stoul(r.error().location.substr(5));
+      EXPECT_LE(first, i);
+      EXPECT_LT(i - first, 4u);
+    }
+  }
+  EXPECT_GT(padding, 0);
 }
 
 }  // namespace

@@ -5,12 +5,13 @@
 //   if (auto ok = io::write_crit(model, "fox.crit"); !ok) ...
 //   auto model = io::load("fox.crit");  // or io::load_crit / io::read_crit(bytes)
 //
-// A file is a 32-byte header (magic "CRIT", version, body size, XXH64 checksum of the body)
+// A file is a 32-byte header (magic "CRIT", version, body size, XXH3 checksum of the body)
 // followed by the body: every part of the Model (skeleton, materials, images with their bytes,
 // skins, meshes with morph targets, exact clips with their sampling index, compact clips when the
 // model has them, rest model transforms, bounds), little-endian, arrays prefixed by their count.
-// The reader checks the checksum, then every count against the bytes left and every index and
-// range against what it refers to before anything uses it: a damaged or hostile file is an
+// The reader checks the checksum (as it reads; a mismatch is reported before any other error),
+// every count against the bytes left and every index and range against what it refers to before
+// anything uses it: a damaged or hostile file is an
 // ErrorCode::kParse (framing) or kInvalid (content) error at the byte offset of the field that
 // broke a rule, never a crash or an allocation larger than the file.
 #pragma once
@@ -25,7 +26,8 @@
 
 namespace critter::io {
 
-inline constexpr std::uint32_t kCritVersion = 1;
+// The version written and read (version 1 files, XXH64 and no array padding, are refused).
+inline constexpr std::uint32_t kCritVersion = 2;
 inline constexpr std::size_t kCritHeaderBytes = 32;
 
 // True when `head` starts with the .crit magic.
@@ -41,7 +43,7 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
 // Reads the file at `path` (at most `max_bytes`, else ErrorCode::kLimit) and read_crit()s it.
 Result<Model> load_crit(std::string_view path, std::uint64_t max_bytes = std::uint64_t{4} << 30);
 
-// XXH64 of `bytes` with `seed` (the checksum of the format).
-std::uint64_t xxhash64(std::span<const std::uint8_t> bytes, std::uint64_t seed = 0);
+// The checksum of a body: XXH3, 64-bit, seed 0.
+std::uint64_t crit_checksum(std::span<const std::uint8_t> bytes);
 
 }  // namespace critter::io
