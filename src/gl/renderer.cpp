@@ -566,6 +566,8 @@ std::size_t Renderer::queued() const {
 void Renderer::pack(std::size_t begin, std::size_t end) {
   Impl& m = *impl_;
   vec4* const palettes = m.palette_data();
+  // Indices past the queue (a queue() that stopped early) have no rows to pack.
+  end = std::min(end, m.instances.size());
   for (std::size_t k = begin; k < end; ++k) {
     const Submitted& s = m.instances[k];
     pack_palette(*s.model, s.transforms, palettes + std::size_t{s.palette_base} * 3);

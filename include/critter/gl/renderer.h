@@ -137,7 +137,10 @@ class Renderer {
   LightingSettings& lighting() { return lighting_; }
   RendererOptions& options() { return options_; }
 
-  // Forgets last frame's instances.
+  // Forgets last frame's instances. On the persistent palette path it also hands the last
+  // prepared frame's palette buffer to the GPU and takes the next one, first waiting (on its
+  // fence) until the draws of three frames ago that read it are done: at once, unless the GPU is
+  // that far behind.
   void begin_frame();
   // Queues an instance for this frame and packs its palette and morph weights. Ignored (returns
   // kUsage) when model is null or a span has the wrong size.
@@ -161,10 +164,11 @@ class Renderer {
   Status queue(std::span<const RenderInstance> instances);
   // Instances queued this frame (the index the next queued instance gets).
   std::size_t queued() const;
-  // Packs the palettes of queued instances [begin, end) (begin <= end <= queued()) from their
-  // model_transforms as they are now. Safe to call from several threads at once on disjoint
-  // ranges (it reads shared data and writes only those instances' rows); every queued instance
-  // must be packed once before prepare(). Never allocates.
+  // Packs the palettes of queued instances [begin, end) from their model_transforms as they are
+  // now; indices from queued() on are ignored (so a crowd's loop may pack past a queue() that
+  // stopped early). Safe to call from several threads at once on disjoint ranges (it reads
+  // shared data and writes only those instances' rows); every queued instance must be packed
+  // once before prepare(). Never allocates.
   void pack(std::size_t begin, std::size_t end);
 
   // Culls, picks each instance's pass, sorts the queues (opaque: by model and part; transparent:
