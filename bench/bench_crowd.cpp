@@ -10,7 +10,8 @@
 // staging and the GPU buffers), then a warm-up that is not reported, then 5 repetitions of
 // which only the aggregates are printed; read the medians. The counters split a frame into
 // queue_ms (checks and reservations), animate_pack_ms and prepare_ms (means over the timed
-// frames).
+// frames); all_threads_cpu_ms is the CPU time of every thread per frame (the work, whatever
+// else the machine runs).
 //
 // BM_CrowdFrameSubmit is the same frame with animation and palette packing as two passes
 // (Crowd::update, then Renderer::submit) on each palette path, to compare the paths;
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <iterator>
 #include <memory>
 #include <span>
@@ -219,6 +221,14 @@ gl::Camera crowd_camera(const creature::Crowd& crowd) {
 }
 
 constexpr float kDt = 1.0f / 60.0f;
+
+// CPU seconds of every thread of the process: a frame's work on all cores, whatever the wall time
+// on a machine shared with other programs.
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 // Frames run before timing starts: more than the persistent path's three buffers take turns, so
 // each has grown to size.
 constexpr int kUntimedFrames = 4;
@@ -266,15 +276,18 @@ void BM_CrowdFrame(benchmark::State& state) {
     if (!frame.run()) return state.SkipWithError("queue refused");
   }
   std::fill(std::begin(frame.seconds), std::end(frame.seconds), 0.0);
+  const double cpu0 = process_cpu_seconds();
   for (auto _ : state) {
     if (!frame.run()) return state.SkipWithError("queue refused");
   }
+  const double cpu = process_cpu_seconds() - cpu0;
   glFinish();
   state.SetItemsProcessed(state.iterations() * state.range(0));
   const double frames = static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
   state.counters["queue_ms"] = 1e3 * frame.seconds[0] / frames;
   state.counters["animate_pack_ms"] = 1e3 * frame.seconds[1] / frames;
   state.counters["prepare_ms"] = 1e3 * frame.seconds[2] / frames;
+  state.counters["all_threads_cpu_ms"] = 1e3 * cpu / frames;
   state.SetLabel(renderer->palette_upload() == gl::PaletteUpload::kPersistentBuffer
                      ? "persistent buffer"
                      : "texture");
