@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: MIT
 // Skinned crowds (rendering.md §11): N creatures of a 64-joint model, each with its own palette,
-// drawn by one Renderer on a headless EGL context. Reports the CPU cost of a frame split into
-// animation (creature::Crowd::update: sampling and local-to-model), palette building and packing
-// (Renderer::submit), culling + sorting + uploads (prepare) and
-// the draws, with the draw-call count as a counter: the target is one draw per mesh part,
-// whatever N is (<= 100 for 10,000 creatures). BM_CrowdFrame is the whole CPU frame, wall time,
-// on one and two JobPool threads; run with --benchmark_repetitions and read the medians.
+// animated on a JobPool and drawn by one Renderer on a headless EGL context.
+//
+// BM_CrowdFrame is the frame target: wall time of one whole CPU frame (animation: sampling and
+// local-to-model; palettes packed right after each creature is posed, into the renderer's
+// palette memory; culling, sorting and the GL uploads of prepare()) at 1,000, 10,000 and 50,000
+// creatures on 1 and 2 threads; the draws are left out (on a software rasteriser they measure
+// the rasteriser). Every benchmark runs warm: untimed frames first (the first frames grow the
+// staging and the GPU buffers), then a warm-up that is not reported, then 5 repetitions of
+// which only the aggregates are printed; read the medians. The counters split a frame into
+// queue_ms (checks and reservations), animate_pack_ms and prepare_ms (means over the timed
+// frames); all_threads_cpu_ms is the CPU time of every thread per frame (the work, whatever
+// else the machine runs).
+//
+// BM_CrowdFrameSubmit is the same frame with animation and palette packing as two passes
+// (Crowd::update, then Renderer::submit) on each palette path, to compare the paths;
+// BM_CrowdUpdate, BM_CrowdSubmit and BM_CrowdPrepareDraw time the parts alone.
 #include <benchmark/benchmark.h>
 #include <epoxy/gl.h>
 
@@ -13,7 +23,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <iterator>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -126,13 +139,19 @@ RawModel make_star_creature() {
   return raw;
 }
 
-// Everything a crowd benchmark needs, built once per process (GL context, renderer, model).
+// Everything a crowd benchmark needs, built once per process (GL context, renderers, model).
 struct Scene {
   std::unique_ptr<gl::HeadlessContext> context;
-  std::unique_ptr<gl::Renderer> renderer;
+  // One renderer per palette path, indexed by PaletteUpload (kAuto's slot is empty); null where
+  // the context lacks the path.
+  std::unique_ptr<gl::Renderer> renderers[4];
   std::unique_ptr<Model> model;
   std::unique_ptr<gl::GpuModel> gpu;
   gl::RenderTarget target;
+
+  gl::Renderer* renderer(gl::PaletteUpload path) {
+    return renderers[static_cast<std::size_t>(path)].get();
+  }
 };
 
 Scene* scene() {
@@ -144,16 +163,21 @@ Scene* scene() {
       return std::unique_ptr<Scene>();
     }
     out->context = std::move(*context);
-    auto renderer = gl::Renderer::create();
+    for (gl::PaletteUpload path : {gl::PaletteUpload::kTexture, gl::PaletteUpload::kBufferTexture,
+                                   gl::PaletteUpload::kPersistentBuffer}) {
+      gl::RendererOptions options;
+      options.palette_upload = path;
+      auto renderer = gl::Renderer::create(options);
+      if (renderer) out->renderers[static_cast<std::size_t>(path)] = std::move(*renderer);
+    }
     auto model = build_model(make_star_creature());
-    if (!renderer || !model) {
+    if (!model || !out->renderer(gl::PaletteUpload::kTexture)) {
       std::fprintf(stderr, "bench_crowd: %s\n",
-                   (!renderer ? renderer.error() : model.error()).to_string().c_str());
+                   model ? "no renderer" : model.error().to_string().c_str());
       return std::unique_ptr<Scene>();
     }
-    out->renderer = std::move(*renderer);
     out->model = std::make_unique<Model>(std::move(*model));
-    auto gpu = out->renderer->upload(*out->model, io::decode_image);
+    auto gpu = gl::GpuModel::create(*out->model, io::decode_image);
     auto target = gl::RenderTarget::create(256, 256);
     if (!gpu || !target) return std::unique_ptr<Scene>();
     out->gpu = std::move(*gpu);
@@ -185,10 +209,6 @@ std::vector<gl::RenderInstance> render_list(const Scene& s, const creature::Crow
   return list;
 }
 
-Status submit(const Scene& s, const creature::Crowd& crowd) {
-  return s.renderer->submit(render_list(s, crowd));
-}
-
 // One pool per thread count, alive for the whole run (threads start once, not per benchmark).
 JobPool& pool(unsigned threads) {
   static std::unique_ptr<JobPool> pools[3];
@@ -200,59 +220,143 @@ gl::Camera crowd_camera(const creature::Crowd& crowd) {
   return gl::frame_bounds(crowd.bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f);
 }
 
-// A whole frame's CPU work, wall time, with range(1) threads of a JobPool: animation
-// (Crowd::update), palette building and packing (Renderer::submit) and the uploads of palettes,
-// weights and instance records (prepare: culling, sorting, GL calls). The draws are left out: on
-// a software rasteriser they measure the rasteriser. Run with repetitions and read the medians;
-// every run is warmed first (MinWarmUpTime).
+constexpr float kDt = 1.0f / 60.0f;
+
+// CPU seconds of every thread of the process: a frame's work on all cores, whatever the wall time
+// on a machine shared with other programs.
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+// Frames run before timing starts: more than the persistent path's three buffers take turns, so
+// each has grown to size.
+constexpr int kUntimedFrames = 4;
+
+// The frame as a game runs it: the crowd animated on the pool, each chunk's palettes packed right
+// after the chunk is posed, then prepare(). Returns false when the renderer refuses the crowd.
+struct FusedFrame {
+  gl::Renderer& renderer;
+  creature::Crowd& crowd;
+  JobPool& jobs;
+  std::span<const gl::RenderInstance> list;
+  gl::Camera camera;
+  double seconds[3] = {0.0, 0.0, 0.0};  // queue, animate + pack, prepare
+
+  bool run() {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    renderer.begin_frame();
+    const std::size_t first = renderer.queued();
+    if (!renderer.queue(list)) return false;
+    const auto t1 = Clock::now();
+    crowd.update(kDt, &jobs, [this, first](std::size_t b, std::size_t e) {
+      renderer.pack(first + b, first + e);
+    });
+    const auto t2 = Clock::now();
+    renderer.prepare(camera);
+    const auto t3 = Clock::now();
+    seconds[0] += std::chrono::duration<double>(t1 - t0).count();
+    seconds[1] += std::chrono::duration<double>(t2 - t1).count();
+    seconds[2] += std::chrono::duration<double>(t3 - t2).count();
+    return true;
+  }
+};
+
 void BM_CrowdFrame(benchmark::State& state) {
   Scene* s = scene();
   if (!s) return state.SkipWithError("no OpenGL context");
+  gl::Renderer* renderer = s->renderer(gl::PaletteUpload::kPersistentBuffer);
+  if (!renderer) renderer = s->renderer(gl::PaletteUpload::kTexture);
+  auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
+  const std::vector<gl::RenderInstance> list = render_list(*s, *crowd);
+  FusedFrame frame{*renderer, *crowd, pool(static_cast<unsigned>(state.range(1))), list,
+                   crowd_camera(*crowd)};
+  for (int f = 0; f < kUntimedFrames; ++f) {
+    if (!frame.run()) return state.SkipWithError("queue refused");
+  }
+  std::fill(std::begin(frame.seconds), std::end(frame.seconds), 0.0);
+  const double cpu0 = process_cpu_seconds();
+  for (auto _ : state) {
+    if (!frame.run()) return state.SkipWithError("queue refused");
+  }
+  const double cpu = process_cpu_seconds() - cpu0;
+  glFinish();
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  const double frames = static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
+  state.counters["queue_ms"] = 1e3 * frame.seconds[0] / frames;
+  state.counters["animate_pack_ms"] = 1e3 * frame.seconds[1] / frames;
+  state.counters["prepare_ms"] = 1e3 * frame.seconds[2] / frames;
+  state.counters["all_threads_cpu_ms"] = 1e3 * cpu / frames;
+  state.SetLabel(renderer->palette_upload() == gl::PaletteUpload::kPersistentBuffer
+                     ? "persistent buffer"
+                     : "texture");
+}
+
+// The frame in two passes: Crowd::update on the pool, then Renderer::submit packing the palettes
+// on the pool, then prepare(), on palette path range(2) (a PaletteUpload).
+void BM_CrowdFrameSubmit(benchmark::State& state) {
+  Scene* s = scene();
+  if (!s) return state.SkipWithError("no OpenGL context");
+  const auto path = static_cast<gl::PaletteUpload>(state.range(2));
+  gl::Renderer* renderer = s->renderer(path);
+  if (!renderer) return state.SkipWithError("the context lacks this palette path");
   auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
   JobPool& jobs = pool(static_cast<unsigned>(state.range(1)));
   const std::vector<gl::RenderInstance> list = render_list(*s, *crowd);
   const gl::Camera camera = crowd_camera(*crowd);
   using Clock = std::chrono::steady_clock;
   double seconds[3] = {0.0, 0.0, 0.0};
-  for (auto _ : state) {
+  for (int f = -kUntimedFrames; f < 0 || state.KeepRunning(); ++f) {
     const auto t0 = Clock::now();
-    crowd->update(1.0f / 60.0f, &jobs);
+    crowd->update(kDt, &jobs);
     const auto t1 = Clock::now();
-    s->renderer->begin_frame();
-    if (!s->renderer->submit(list, &jobs)) return state.SkipWithError("submit refused");
+    renderer->begin_frame();
+    if (!renderer->submit(list, &jobs)) return state.SkipWithError("submit refused");
     const auto t2 = Clock::now();
-    s->renderer->prepare(camera);
+    renderer->prepare(camera);
     const auto t3 = Clock::now();
+    if (f < 0) continue;
     seconds[0] += std::chrono::duration<double>(t1 - t0).count();
     seconds[1] += std::chrono::duration<double>(t2 - t1).count();
     seconds[2] += std::chrono::duration<double>(t3 - t2).count();
   }
   glFinish();
   state.SetItemsProcessed(state.iterations() * state.range(0));
-  // Wall time of each part, mean over the timed frames (warm-up frames excluded).
   const double frames = static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
   state.counters["animate_ms"] = 1e3 * seconds[0] / frames;
   state.counters["submit_ms"] = 1e3 * seconds[1] / frames;
   state.counters["prepare_ms"] = 1e3 * seconds[2] / frames;
 }
 
-// Animation of every creature: sampling, local-to-model (CPU only).
+// Animation of every creature on one thread: sampling, local-to-model.
 void BM_CrowdUpdate(benchmark::State& state) {
   Scene* s = scene();
   if (!s) return state.SkipWithError("no OpenGL context");
   auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
-  for (auto _ : state) crowd->update(1.0f / 60.0f);
+  for (int f = 0; f < kUntimedFrames; ++f) crowd->update(kDt);
+  for (auto _ : state) crowd->update(kDt);
   state.SetItemsProcessed(state.iterations() * state.range(0));  // creatures per second
 }
-// Building and packing every creature's palette and per-instance data (Renderer::submit, CPU
-// only).
+
+// Queueing and packing every creature's palette on one thread (Renderer::submit on the
+// persistent path where the context has it).
 void BM_CrowdSubmit(benchmark::State& state) {
   Scene* s = scene();
   if (!s) return state.SkipWithError("no OpenGL context");
+  gl::Renderer* renderer = s->renderer(gl::PaletteUpload::kPersistentBuffer);
+  if (!renderer) renderer = s->renderer(gl::PaletteUpload::kTexture);
   auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
+  const std::vector<gl::RenderInstance> list = render_list(*s, *crowd);
+  const gl::Camera camera = crowd_camera(*crowd);
+  for (int f = 0; f < kUntimedFrames; ++f) {
+    renderer->begin_frame();
+    if (!renderer->submit(list)) return state.SkipWithError("submit refused");
+    renderer->prepare(camera);
+  }
   for (auto _ : state) {
-    s->renderer->begin_frame();
-    if (!submit(*s, *crowd)) return state.SkipWithError("submit refused");
+    renderer->begin_frame();
+    if (!renderer->submit(list)) return state.SkipWithError("submit refused");
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
@@ -262,27 +366,29 @@ void BM_CrowdSubmit(benchmark::State& state) {
 void BM_CrowdPrepareDraw(benchmark::State& state) {
   Scene* s = scene();
   if (!s) return state.SkipWithError("no OpenGL context");
+  gl::Renderer* renderer = s->renderer(gl::PaletteUpload::kPersistentBuffer);
+  if (!renderer) renderer = s->renderer(gl::PaletteUpload::kTexture);
   auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
+  const std::vector<gl::RenderInstance> list = render_list(*s, *crowd);
   const gl::Camera camera = crowd_camera(*crowd);
   s->target.bind();
-  s->renderer->begin_frame();
-  if (!submit(*s, *crowd)) return state.SkipWithError("submit refused");
-  // One untimed frame first: the first upload allocates the textures and buffers.
-  s->renderer->prepare(camera);
-  s->renderer->draw(RenderMode::kSolid);
-  glFinish();
   double prepare_seconds = 0.0;
-  for (auto _ : state) {
+  for (int f = -kUntimedFrames; f < 0 || state.KeepRunning(); ++f) {
+    renderer->begin_frame();
+    if (!renderer->submit(list)) return state.SkipWithError("submit refused");
     const auto t0 = std::chrono::steady_clock::now();
-    s->renderer->prepare(camera);
-    prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    renderer->prepare(camera);
+    if (f >= 0) {
+      prepare_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    s->renderer->draw(RenderMode::kSolid);
-    s->renderer->draw(RenderMode::kAlphaThreshold);
+    renderer->draw(RenderMode::kSolid);
+    renderer->draw(RenderMode::kAlphaThreshold);
     glFinish();
   }
-  state.counters["draw_calls"] = s->renderer->stats().draw_calls;
-  state.counters["visible"] = s->renderer->stats().visible;
+  state.counters["draw_calls"] = renderer->stats().draw_calls;
+  state.counters["visible"] = renderer->stats().visible;
   state.counters["mesh_parts"] = static_cast<double>(s->gpu->parts().size());
   state.counters["prepare_ms"] =
       1e3 * prepare_seconds / static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
@@ -294,10 +400,46 @@ BENCHMARK(BM_CrowdFrame)
     ->ArgsProduct({{1000, 10000, 50000}, {1, 2}})
     ->ArgNames({"creatures", "threads"})
     ->UseRealTime()
-    ->MinWarmUpTime(0.2)
+    ->MinWarmUpTime(0.3)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CrowdUpdate)->Arg(1000)->Arg(10000)->MinWarmUpTime(0.2)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CrowdSubmit)->Arg(1000)->Arg(10000)->MinWarmUpTime(0.2)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CrowdPrepareDraw)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_CrowdFrameSubmit)
+    ->ArgsProduct({{10000},
+                   {1, 2},
+                   {static_cast<int>(gl::PaletteUpload::kPersistentBuffer),
+                    static_cast<int>(gl::PaletteUpload::kBufferTexture),
+                    static_cast<int>(gl::PaletteUpload::kTexture)}})
+    ->ArgNames({"creatures", "threads", "path"})
+    ->UseRealTime()
+    ->MinWarmUpTime(0.3)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CrowdUpdate)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->UseRealTime()
+    ->MinWarmUpTime(0.3)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CrowdSubmit)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->UseRealTime()
+    ->MinWarmUpTime(0.3)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
+// A software rasteriser takes seconds for 10,000 creatures: a few frames are enough.
+BENCHMARK(BM_CrowdPrepareDraw)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->UseRealTime()
+    ->Iterations(3)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -34,12 +34,15 @@ void JobPool::run(std::size_t count, std::size_t grain, Body body, void* context
     shares_[t].next.store(count * t / threads_, std::memory_order_relaxed);
     shares_[t].end = count * (t + 1) / threads_;
   }
-  busy_.store(threads_ - 1, std::memory_order_relaxed);
-  // Release: the workers see the loop's fields once they see the new generation.
+  // Sequentially consistent with the worker's join (busy_ then open_) below: either the worker
+  // sees the loop closed and leaves, or the caller sees it joined and waits for it.
+  open_.store(true, std::memory_order_seq_cst);
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();
   work(0);
-  for (std::uint32_t b = busy_.load(std::memory_order_acquire); b != 0;
+  // Every chunk is claimed: close the loop, then wait for the workers inside it.
+  open_.store(false, std::memory_order_seq_cst);
+  for (std::uint32_t b = busy_.load(std::memory_order_seq_cst); b != 0;
        b = busy_.load(std::memory_order_acquire))
     busy_.wait(b, std::memory_order_acquire);
 }
@@ -65,7 +68,10 @@ void JobPool::worker_main(unsigned self) {
     generation_.wait(seen, std::memory_order_acquire);
     seen = generation_.load(std::memory_order_acquire);
     if (stop_.load(std::memory_order_relaxed)) return;
-    work(self);
+    busy_.fetch_add(1, std::memory_order_seq_cst);
+    // Open: the loop's fields (set before it opened) are this loop's, and the caller waits for
+    // this worker. Closed: the caller may already have returned; leave without reading them.
+    if (open_.load(std::memory_order_seq_cst)) work(self);
     // Release: the caller sees this worker's writes once busy_ reaches 0.
     if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) busy_.notify_one();
   }

@@ -72,7 +72,11 @@ Result<std::unique_ptr<Crowd>> Crowd::create(const Model& model, const CrowdOpti
 }
 
 void Crowd::update(float dt, JobPool* pool) {
-  const auto update_range = [this, dt](std::size_t begin, std::size_t end) {
+  update_with(dt, pool, nullptr, nullptr);
+}
+
+void Crowd::update_with(float dt, JobPool* pool, AfterPose after_pose, void* context) {
+  const auto update_range = [this, dt, after_pose, context](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       anim::Player& player = players_[i];
       player.update(dt);
@@ -81,13 +85,14 @@ void Crowd::update(float dt, JobPool* pool) {
       // Sizes match the model by construction and the root is the identity: pose() cannot refuse.
       (void)instances_[i].pose(player.local_pose(), player.weights());
     }
+    if (after_pose != nullptr) after_pose(context, begin, end);
   };
   if (pool == nullptr) {
-    update_range(0, players_.size());
+    for (std::size_t b = 0; b < players_.size(); b += kChunk)
+      update_range(b, std::min(players_.size(), b + kChunk));
     return;
   }
-  // Chunks of 16 creatures: enough work per claim to hide the atomic, small enough to balance.
-  pool->parallel_for(players_.size(), 16, update_range);
+  pool->parallel_for(players_.size(), kChunk, update_range);
 }
 
 }  // namespace critter::creature

@@ -172,6 +172,7 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model,
       gp.bounds = part.bounds;
       gp.skinned = skinned && !s.joints.empty() && !s.weights.empty();
       gp.segment = gp.skinned ? g->skin_segments_[static_cast<std::size_t>(mesh.skin)] : 0;
+      if (!gp.skinned) g->has_rigid_parts_ = true;
       gp.morph_weight_offset = weight_offsets[mi];
       gp.primitive = part.topology == Topology::kTriangles ? GL_TRIANGLES
                      : part.topology == Topology::kLines   ? GL_LINES

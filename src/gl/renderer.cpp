@@ -27,7 +27,13 @@ struct InstanceRecord {
 };
 static_assert(sizeof(InstanceRecord) == 80);
 
-enum VariantBits : unsigned { kSkinned = 1, kAlphaTest = 2, kMorph = 4, kUnlit = 8 };
+enum VariantBits : unsigned {
+  kSkinned = 1,
+  kAlphaTest = 2,
+  kMorph = 4,
+  kUnlit = 8,
+  kPaletteBuffer = 16,
+};
 
 struct Program {
   GLuint id = 0;
@@ -74,6 +80,11 @@ struct Batch {
 };
 
 constexpr int kModeCount = 4;
+// Buffers taking turns on the persistent path: a frame's palettes are written while the two
+// frames before it may still be drawing.
+constexpr int kRing = 3;
+constexpr GLbitfield kPersistentFlags =
+    GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
 constexpr GLuint kUnitTexture = 0;
 constexpr GLuint kUnitPalette = 1;
 constexpr GLuint kUnitMorph = 2;
@@ -115,15 +126,22 @@ class TexelStaging {
 };
 
 // One instance's palette rows (rendering.md §9) from `out` on: the model_from_joint of every
-// joint, an identity, then every skin's joint matrices packed by deform::PaletteJob. Reads only
-// shared data, so any number of threads can pack instances at once.
-void pack_palette(const Model& model, std::span<const mat4> transforms, vec4* out) {
-  for (const mat4& t : transforms) {
-    put_matrix(t, out);
+// joint, an identity, then every skin's joint matrices packed by deform::PaletteJob. Only rigid
+// parts read the first two segments, so a model without one leaves those rows unwritten (half
+// the bytes of a skinned crowd's palettes). Reads only shared data, so any number of threads can
+// pack instances at once.
+void pack_palette(const GpuModel& gpu, std::span<const mat4> transforms, vec4* out) {
+  const Model& model = gpu.model();
+  if (gpu.has_rigid_parts()) {
+    for (const mat4& t : transforms) {
+      put_matrix(t, out);
+      out += 3;
+    }
+    put_matrix(mat4(1.0f), out);
     out += 3;
+  } else {
+    out += 3 * (transforms.size() + 1);
   }
-  put_matrix(mat4(1.0f), out);
-  out += 3;
   for (const Skin& skin : model.skins()) {
     deform::PaletteJob palette;
     palette.model_transforms = transforms;
@@ -139,8 +157,32 @@ void pack_palette(const Model& model, std::span<const mat4> transforms, vec4* ou
 
 }  // namespace
 
+// A buffer texture (RGBA32F texels) over its buffer; on the persistent path the buffer is
+// immutable storage mapped for the buffer's whole life, and `fence` marks the last draws that read
+// it.
+struct PaletteBuffer {
+  GLuint buffer = 0;
+  GLuint texture = 0;
+  vec4* map = nullptr;       // persistent path only
+  std::size_t capacity = 0;  // texels
+  GLsync fence = nullptr;
+};
+
+// Makes `buffer`'s store `bytes` long when it is shorter (contents lost), then writes `data`
+// there; the store only grows, so a warm frame allocates nothing in the driver either.
+void upload_grow_only(GLenum target, GLuint buffer, std::size_t& capacity, const void* data,
+                      std::size_t bytes) {
+  glBindBuffer(target, buffer);
+  if (bytes > capacity) {
+    capacity = std::max(bytes, 2 * capacity);
+    glBufferData(target, static_cast<GLsizeiptr>(capacity), nullptr, GL_STREAM_DRAW);
+  }
+  if (bytes > 0) glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), data);
+  glBindBuffer(target, 0);
+}
+
 struct Renderer::Impl {
-  std::array<Program, 16> programs{};
+  std::array<Program, 32> programs{};
   GLuint shadow_program = 0;
   GLint shadow_vp = -1, shadow_centre = -1, shadow_radius = -1, shadow_alpha = -1;
   GLuint shadow_vao = 0, shadow_vbo = 0;
@@ -151,11 +193,22 @@ struct Renderer::Impl {
   int palette_width = 3072;
   int max_texture = 0;
   GLuint weights_buffer = 0, weights_texture = 0;
+  std::size_t weights_capacity = 0;  // bytes
   GLuint instance_buffer = 0;
+  std::size_t instance_capacity = 0;  // bytes
   std::uint64_t frame = 0;
 
+  PaletteUpload upload = PaletteUpload::kTexture;
+  std::size_t max_buffer_texels = 0;
+  // Buffer paths: kBufferTexture uses ring[0]; kPersistentBuffer all of them in turn.
+  std::array<PaletteBuffer, kRing> ring{};
+  int ring_index = 0;
+  bool ring_prepared = false;      // prepare() handed ring[ring_index] to draws this frame
+  std::size_t palette_texels = 0;  // reserved this frame
+
   std::vector<Submitted> instances;
-  TexelStaging texels;  // palette staging, row-major, palette_width texels per row
+  // Palette staging (not on the persistent path), row-major, palette_width texels per row.
+  TexelStaging texels;
   std::vector<float> weights;
   std::uint32_t palette_joints = 0;
   std::vector<DrawItem> items;
@@ -171,6 +224,7 @@ struct Renderer::Impl {
     if (bits & kAlphaTest) defines += "#define ALPHA_TEST\n";
     if (bits & kMorph) defines += "#define MORPH\n";
     if (bits & kUnlit) defines += "#define UNLIT\n";
+    if (bits & kPaletteBuffer) defines += "#define PALETTE_BUFFER\n";
     Result<std::uint32_t> id =
         detail::build_program(defines, detail::kModelVertexShader, detail::kModelFragmentShader);
     if (!id) return fail(id.error());
@@ -206,6 +260,51 @@ struct Renderer::Impl {
     return &p;
   }
 
+  bool buffer_palette() const { return upload != PaletteUpload::kTexture; }
+  // Where this frame's palette texels go.
+  vec4* palette_data() {
+    return upload == PaletteUpload::kPersistentBuffer
+               ? ring[static_cast<std::size_t>(ring_index)].map
+               : texels.data();
+  }
+
+  // Makes room for `texels_needed` palette texels this frame, keeping those reserved before.
+  Status reserve_palette(std::size_t texels_needed) {
+    if (upload != PaletteUpload::kPersistentBuffer) {
+      texels.resize(texels_needed);
+      return {};
+    }
+    PaletteBuffer& b = ring[static_cast<std::size_t>(ring_index)];
+    if (texels_needed <= b.capacity) return {};
+    // Immutable storage cannot grow: a bigger buffer takes over, with the texels packed so far.
+    // The old one is deleted at once; OpenGL keeps its store until draws reading it are done.
+    const std::size_t capacity = std::min(
+        max_buffer_texels, std::max({texels_needed, 2 * b.capacity, std::size_t{1} << 16}));
+    GLuint buffer = 0;
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+    const auto bytes = static_cast<GLsizeiptr>(capacity * sizeof(vec4));
+    glBufferStorage(GL_TEXTURE_BUFFER, bytes, nullptr, kPersistentFlags);
+    auto* map = static_cast<vec4*>(glMapBufferRange(GL_TEXTURE_BUFFER, 0, bytes, kPersistentFlags));
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    if (map == nullptr) {
+      glDeleteBuffers(1, &buffer);
+      return fail(Error::at(ErrorCode::kLimit, "renderer", "submit",
+                            "cannot map a palette buffer of " + std::to_string(bytes) + " bytes"));
+    }
+    if (b.map != nullptr) std::memcpy(map, b.map, palette_texels * sizeof(vec4));
+    glDeleteBuffers(1, &b.buffer);
+    b.buffer = buffer;
+    b.map = map;
+    b.capacity = capacity;
+    glActiveTexture(GL_TEXTURE0 + kUnitPalette);
+    glBindTexture(GL_TEXTURE_BUFFER, b.texture);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, b.buffer);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0);
+    return {};
+  }
+
   ~Impl() {
     for (Program& p : programs) {
       if (p.id != 0) glDeleteProgram(p.id);
@@ -215,6 +314,11 @@ struct Renderer::Impl {
     glDeleteBuffers(1, &shadow_vbo);
     glDeleteTextures(1, &white);
     glDeleteTextures(2, palette);
+    for (PaletteBuffer& b : ring) {
+      if (b.fence != nullptr) glDeleteSync(b.fence);
+      glDeleteTextures(1, &b.texture);
+      glDeleteBuffers(1, &b.buffer);
+    }
     glDeleteTextures(1, &weights_texture);
     glDeleteBuffers(1, &weights_buffer);
     glDeleteBuffers(1, &instance_buffer);
@@ -253,7 +357,38 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererOptions& option
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &m.max_texture);
   m.palette_width = std::min(3072, m.max_texture / 3 * 3);
 
-  Result<Program*> base = m.program(0);
+  // Buffer textures are core in 3.3, but one too small for the 2D texture's palettes would lower
+  // the joint limit: such a driver keeps the texture.
+  GLint max_buffer_texels = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_buffer_texels);
+  m.max_buffer_texels = static_cast<std::size_t>(std::max(0, max_buffer_texels));
+  const bool buffer_ok = m.max_buffer_texels >= static_cast<std::size_t>(m.palette_width) *
+                                                    static_cast<std::size_t>(m.max_texture);
+  const bool storage_ok =
+      buffer_ok && (major * 10 + minor >= 44 || epoxy_has_gl_extension("GL_ARB_buffer_storage"));
+  switch (options.palette_upload) {
+    case PaletteUpload::kAuto:
+      m.upload = storage_ok  ? PaletteUpload::kPersistentBuffer
+                 : buffer_ok ? PaletteUpload::kBufferTexture
+                             : PaletteUpload::kTexture;
+      break;
+    case PaletteUpload::kTexture:
+      m.upload = PaletteUpload::kTexture;
+      break;
+    case PaletteUpload::kBufferTexture:
+    case PaletteUpload::kPersistentBuffer:
+      if (!(options.palette_upload == PaletteUpload::kBufferTexture ? buffer_ok : storage_ok)) {
+        return fail(Error::at(ErrorCode::kUnsupported, "renderer", "palette_upload",
+                              options.palette_upload == PaletteUpload::kBufferTexture
+                                  ? "the context's buffer textures are too small for palettes"
+                                  : "the context has no persistently mapped buffers "
+                                    "(OpenGL 4.4 or GL_ARB_buffer_storage)"));
+      }
+      m.upload = options.palette_upload;
+      break;
+  }
+
+  Result<Program*> base = m.program(m.buffer_palette() ? kPaletteBuffer : 0u);
   if (!base) return fail(base.error());
   Result<std::uint32_t> shadow =
       detail::build_program("", detail::kShadowVertexShader, detail::kShadowFragmentShader);
@@ -290,6 +425,20 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererOptions& option
   glGenBuffers(1, &m.weights_buffer);
   glGenTextures(1, &m.weights_texture);
   glGenBuffers(1, &m.instance_buffer);
+  if (m.buffer_palette()) {
+    for (PaletteBuffer& b : m.ring) glGenTextures(1, &b.texture);
+    if (m.upload == PaletteUpload::kBufferTexture) {
+      PaletteBuffer& b = m.ring[0];
+      glGenBuffers(1, &b.buffer);
+      glBindBuffer(GL_TEXTURE_BUFFER, b.buffer);
+      glBufferData(GL_TEXTURE_BUFFER, sizeof(vec4), nullptr, GL_STREAM_DRAW);
+      b.capacity = 1;
+      glBindBuffer(GL_TEXTURE_BUFFER, 0);
+      glBindTexture(GL_TEXTURE_BUFFER, b.texture);
+      glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, b.buffer);
+      glBindTexture(GL_TEXTURE_BUFFER, 0);
+    }
+  }
 
   std::unique_ptr<Renderer> r(new Renderer(std::move(impl)));
   r->options_ = options;
@@ -303,14 +452,39 @@ Result<std::unique_ptr<GpuModel>> Renderer::upload(const Model& model,
 }
 
 std::uint32_t Renderer::max_palette_joints() const {
+  if (impl_->buffer_palette()) {
+    return static_cast<std::uint32_t>(
+        std::min<std::size_t>(impl_->max_buffer_texels / 3, UINT32_MAX));
+  }
   return static_cast<std::uint32_t>(impl_->palette_width / 3) *
          static_cast<std::uint32_t>(impl_->max_texture);
 }
 
+PaletteUpload Renderer::palette_upload() const {
+  return impl_->upload;
+}
+
 void Renderer::begin_frame() {
   Impl& m = *impl_;
+  if (m.upload == PaletteUpload::kPersistentBuffer && m.ring_prepared) {
+    // The draws reading this buffer have been issued: fence them, and take the next buffer once
+    // the draws that read it (kRing frames ago) are done.
+    m.ring[static_cast<std::size_t>(m.ring_index)].fence =
+        glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    m.ring_index = (m.ring_index + 1) % kRing;
+    m.ring_prepared = false;
+    PaletteBuffer& next = m.ring[static_cast<std::size_t>(m.ring_index)];
+    if (next.fence != nullptr) {
+      while (glClientWaitSync(next.fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) ==
+             GL_TIMEOUT_EXPIRED) {
+      }
+      glDeleteSync(next.fence);
+      next.fence = nullptr;
+    }
+  }
   m.instances.clear();
   m.texels.clear();
+  m.palette_texels = 0;
   m.weights.clear();
   m.palette_joints = 0;
   m.items.clear();
@@ -319,7 +493,7 @@ void Renderer::begin_frame() {
   stats_ = FrameStats{};
 }
 
-Status Renderer::queue(const RenderInstance& in) {
+Status Renderer::queue_one(const RenderInstance& in) {
   Impl& m = *impl_;
   if (in.model == nullptr) {
     return fail(Error::at(ErrorCode::kUsage, "renderer", "submit", "instance without a model"));
@@ -360,7 +534,9 @@ Status Renderer::queue(const RenderInstance& in) {
   s.radius = glm::length(s.bounds.extent()) * 0.5f * max_scale(s.world);
 
   s.transforms = in.model_transforms.empty() ? model.rest_model_transforms() : in.model_transforms;
-  m.texels.resize(m.texels.size() + std::size_t{g.palette_joints()} * 3);
+  const std::size_t texels = m.palette_texels + std::size_t{g.palette_joints()} * 3;
+  if (Status reserved = m.reserve_palette(texels); !reserved) return reserved;
+  m.palette_texels = texels;
   m.palette_joints += g.palette_joints();
   if (in.morph_weights.empty()) {
     m.weights.insert(m.weights.end(), g.default_weights().begin(), g.default_weights().end());
@@ -376,27 +552,39 @@ Status Renderer::submit(const RenderInstance& instance) {
   return submit(std::span(&instance, 1));
 }
 
-Status Renderer::submit(std::span<const RenderInstance> instances, JobPool* pool) {
-  Impl& m = *impl_;
-  const std::size_t first = m.instances.size();
-  Status status;
+Status Renderer::queue(std::span<const RenderInstance> instances) {
   for (const RenderInstance& in : instances) {
-    status = queue(in);
-    if (!status) break;
+    if (Status status = queue_one(in); !status) return status;
   }
-  const auto pack = [&m, first](std::size_t begin, std::size_t end) {
-    for (std::size_t k = first + begin; k < first + end; ++k) {
-      const Submitted& s = m.instances[k];
-      pack_palette(s.model->model(), s.transforms,
-                   m.texels.data() + std::size_t{s.palette_base} * 3);
-    }
-  };
-  const std::size_t queued = m.instances.size() - first;
+  return {};
+}
+
+std::size_t Renderer::queued() const {
+  return impl_->instances.size();
+}
+
+void Renderer::pack(std::size_t begin, std::size_t end) {
+  Impl& m = *impl_;
+  vec4* const palettes = m.palette_data();
+  // Indices past the queue (a queue() that stopped early) have no rows to pack.
+  end = std::min(end, m.instances.size());
+  for (std::size_t k = begin; k < end; ++k) {
+    const Submitted& s = m.instances[k];
+    pack_palette(*s.model, s.transforms, palettes + std::size_t{s.palette_base} * 3);
+  }
+}
+
+Status Renderer::submit(std::span<const RenderInstance> instances, JobPool* pool) {
+  const std::size_t first = queued();
+  const Status status = queue(instances);
+  const std::size_t count = queued() - first;
   if (pool == nullptr) {
-    pack(0, queued);
+    pack(first, first + count);
   } else {
     // Chunks of 16 instances: each packs a few kilobytes, enough to hide the claim.
-    pool->parallel_for(queued, 16, pack);
+    pool->parallel_for(count, 16, [this, first](std::size_t begin, std::size_t end) {
+      pack(first + begin, first + end);
+    });
   }
   return status;
 }
@@ -420,14 +608,16 @@ void Renderer::prepare(const Camera& camera) {
     planes[static_cast<std::size_t>(2 * i)] = row_w + row_i;
     planes[static_cast<std::size_t>(2 * i + 1)] = row_w - row_i;
   }
+  std::array<float, 6> plane_lengths;
+  for (std::size_t k = 0; k < planes.size(); ++k) plane_lengths[k] = glm::length(vec3(planes[k]));
   for (std::uint32_t i = 0; i < m.instances.size(); ++i) {
     Submitted& s = m.instances[i];
     s.distance = glm::distance(s.centre, camera.position);
     s.visible = true;
     if (options_.frustum_cull) {
-      for (const vec4& p : planes) {
-        const float len = glm::length(vec3(p));
-        if (glm::dot(vec3(p), s.centre) + p.w < -s.radius * len) s.visible = false;
+      for (std::size_t k = 0; k < planes.size(); ++k) {
+        const vec4& p = planes[k];
+        if (glm::dot(vec3(p), s.centre) + p.w < -s.radius * plane_lengths[k]) s.visible = false;
       }
     }
     if (options_.visibility_range > 0.0f) {
@@ -455,7 +645,10 @@ void Renderer::prepare(const Camera& camera) {
     return mode == RenderMode::kTransparentBeforeWater ||
            mode == RenderMode::kTransparentAfterWater;
   };
-  std::stable_sort(m.items.begin(), m.items.end(), [&](const DrawItem& a, const DrawItem& b) {
+  // Every item is a distinct (instance, part) and both orders end on those, so the order is
+  // total: std::sort gives the one result without stable_sort's temporary buffer. A crowd queued
+  // model by model is already in order, which the check finds in one pass.
+  const auto before = [&](const DrawItem& a, const DrawItem& b) {
     if (a.mode != b.mode) return a.mode < b.mode;
     const Submitted& sa = m.instances[a.instance];
     const Submitted& sb = m.instances[b.instance];
@@ -474,7 +667,10 @@ void Renderer::prepare(const Camera& camera) {
     if (sa.model != sb.model) return std::less<const GpuModel*>()(sa.model, sb.model);
     if (a.part != b.part) return a.part < b.part;
     return a.instance < b.instance;
-  });
+  };
+  if (!std::is_sorted(m.items.begin(), m.items.end(), before)) {
+    std::sort(m.items.begin(), m.items.end(), before);
+  }
 
   for (const DrawItem& item : m.items) {
     const Submitted& s = m.instances[item.instance];
@@ -498,11 +694,38 @@ void Renderer::prepare(const Camera& camera) {
     }
   }
 
-  glBindBuffer(GL_ARRAY_BUFFER, m.instance_buffer);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m.records.size() * sizeof(InstanceRecord)),
-               m.records.empty() ? nullptr : m.records.data(), GL_STREAM_DRAW);
-  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  upload_grow_only(GL_ARRAY_BUFFER, m.instance_buffer, m.instance_capacity, m.records.data(),
+                   m.records.size() * sizeof(InstanceRecord));
+  upload_palettes();
 
+  if (m.weights.empty()) m.weights.push_back(0.0f);
+  upload_grow_only(GL_TEXTURE_BUFFER, m.weights_buffer, m.weights_capacity, m.weights.data(),
+                   m.weights.size() * sizeof(float));
+  glActiveTexture(GL_TEXTURE0 + kUnitWeights);
+  glBindTexture(GL_TEXTURE_BUFFER, m.weights_texture);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_R32F, m.weights_buffer);
+  glActiveTexture(GL_TEXTURE0);
+}
+
+void Renderer::upload_palettes() {
+  Impl& m = *impl_;
+  switch (m.upload) {
+    case PaletteUpload::kPersistentBuffer:
+      // Already in place: submit() packed into the mapped buffer, whose writes are coherent.
+      m.ring_prepared = true;
+      return;
+    case PaletteUpload::kBufferTexture: {
+      PaletteBuffer& b = m.ring[0];
+      std::size_t bytes = b.capacity * sizeof(vec4);
+      upload_grow_only(GL_TEXTURE_BUFFER, b.buffer, bytes, m.texels.data(),
+                       m.texels.size() * sizeof(vec4));
+      b.capacity = bytes / sizeof(vec4);
+      return;
+    }
+    case PaletteUpload::kAuto:
+    case PaletteUpload::kTexture:
+      break;
+  }
   // Palette: only the rows in use are written; two textures alternate between frames so this
   // upload does not wait for the previous frame's draws.
   m.palette_index = 1 - m.palette_index;
@@ -523,15 +746,7 @@ void Renderer::prepare(const Camera& camera) {
   }
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, rows, GL_RGBA, GL_FLOAT, m.texels.data());
-
-  if (m.weights.empty()) m.weights.push_back(0.0f);
-  glBindBuffer(GL_TEXTURE_BUFFER, m.weights_buffer);
-  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(m.weights.size() * sizeof(float)),
-               m.weights.data(), GL_STREAM_DRAW);
-  glActiveTexture(GL_TEXTURE0 + kUnitWeights);
-  glBindTexture(GL_TEXTURE_BUFFER, m.weights_texture);
-  glTexBuffer(GL_TEXTURE_BUFFER, GL_R32F, m.weights_buffer);
-  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  glBindTexture(GL_TEXTURE_2D, 0);
   glActiveTexture(GL_TEXTURE0);
 }
 
@@ -554,7 +769,14 @@ void Renderer::draw(RenderMode mode) {
   glCullFace(GL_BACK);
 
   glActiveTexture(GL_TEXTURE0 + kUnitPalette);
-  glBindTexture(GL_TEXTURE_2D, m.palette[m.palette_index]);
+  if (m.buffer_palette()) {
+    glBindTexture(GL_TEXTURE_BUFFER,
+                  m.ring[static_cast<std::size_t>(
+                             m.upload == PaletteUpload::kPersistentBuffer ? m.ring_index : 0)]
+                      .texture);
+  } else {
+    glBindTexture(GL_TEXTURE_2D, m.palette[m.palette_index]);
+  }
   glActiveTexture(GL_TEXTURE0 + kUnitWeights);
   glBindTexture(GL_TEXTURE_BUFFER, m.weights_texture);
 
@@ -573,6 +795,7 @@ void Renderer::draw(RenderMode mode) {
     if (mode == RenderMode::kAlphaThreshold) bits |= kAlphaTest;
     if (part.morph_texture != 0 && part.morph_targets > 0) bits |= kMorph;
     if (mat.unlit) bits |= kUnlit;
+    if (m.buffer_palette()) bits |= kPaletteBuffer;
     Result<Program*> found = m.program(bits);
     if (!found) continue;  // a variant the driver rejects is skipped; the base one compiled
     Program& p = **found;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // GLSL sources of the renderer's programs and a small compile/link helper. Variants of the model
 // program come from #defines prepended to the sources (rendering.md §6): SKINNED (else rigid:
-// one joint per vertex), ALPHA_TEST, MORPH, UNLIT.
+// one joint per vertex), ALPHA_TEST, MORPH, UNLIT, PALETTE_BUFFER (palettes in a buffer texture
+// instead of the 2D texture).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,11 @@ layout(location = 11) in uvec2 i_bases;
 layout(location = 12) in vec4 i_tint;
 layout(location = 13) in vec2 i_light;
 
+#ifdef PALETTE_BUFFER
+uniform samplerBuffer u_palette;
+#else
 uniform sampler2D u_palette;
+#endif
 uniform uint u_segment;
 uniform mat4 u_view_projection;
 uniform vec3 u_light_dir1;
@@ -58,12 +63,18 @@ out float v_distance;
 // 3x3 in xyz and the translation in w. The texture width is a multiple of 3, so the three texels
 // share a row.
 void joint_matrix(uint j, out vec3 c0, out vec3 c1, out vec3 c2, out vec3 t) {
-  int width = textureSize(u_palette, 0).x;
   int i = int(i_bases.x + u_segment + j) * 3;
+#ifdef PALETTE_BUFFER
+  vec4 t0 = texelFetch(u_palette, i);
+  vec4 t1 = texelFetch(u_palette, i + 1);
+  vec4 t2 = texelFetch(u_palette, i + 2);
+#else
+  int width = textureSize(u_palette, 0).x;
   ivec2 at = ivec2(i % width, i / width);
   vec4 t0 = texelFetch(u_palette, at, 0);
   vec4 t1 = texelFetch(u_palette, at + ivec2(1, 0), 0);
   vec4 t2 = texelFetch(u_palette, at + ivec2(2, 0), 0);
+#endif
   c0 = t0.xyz;
   c1 = t1.xyz;
   c2 = t2.xyz;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -128,6 +129,41 @@ TEST_F(CrowdTest, UpdateOnAJobPoolEqualsUpdateOnOneThread) {
   }
 }
 
+TEST_F(CrowdTest, AfterPoseSeesEachCreaturePosedOnceRightAfterItsChunk) {
+  CrowdOptions o;
+  o.count = 53;  // not a multiple of the chunk
+  o.clip = 2;
+  auto pooled = Crowd::create(*model_, o);
+  auto alone = Crowd::create(*model_, o);
+  ASSERT_TRUE(pooled && alone);
+  JobPool pool(2);
+  for (auto* crowd : {&*pooled, &*alone}) {
+    Crowd& c = **crowd;
+    // What each creature's last joint looked like when after_pose saw it.
+    std::vector<mat4> seen(c.size(), mat4(0.0f));
+    std::vector<std::atomic<int>> calls(c.size());
+    std::atomic<bool> too_long{false};
+    c.update(0.21f, crowd == &*pooled ? &pool : nullptr, [&](std::size_t begin, std::size_t end) {
+      if (end <= begin || end - begin > Crowd::kChunk) too_long = true;
+      for (std::size_t i = begin; i < end; ++i) {
+        calls[i].fetch_add(1);
+        seen[i] = c.instance(i).model_transforms().back();
+      }
+    });
+    EXPECT_FALSE(too_long);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      EXPECT_EQ(calls[i].load(), 1) << "creature " << i;
+      // Posed for this frame already: the matrices after_pose saw are the frame's.
+      EXPECT_EQ(seen[i], c.instance(i).model_transforms().back()) << "creature " << i;
+    }
+  }
+  for (std::size_t i = 0; i < (*alone)->size(); ++i) {
+    const auto want = (*alone)->instance(i).model_transforms();
+    const auto got = (*pooled)->instance(i).model_transforms();
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin(), got.end())) << "creature " << i;
+  }
+}
+
 TEST_F(CrowdTest, UpdateOnAJobPoolAllocatesNothing) {
   CrowdOptions o;
   o.count = 64;
@@ -139,7 +175,15 @@ TEST_F(CrowdTest, UpdateOnAJobPoolAllocatesNothing) {
   ASSERT_TRUE(critter::testing::AllocationCounter::works());
   critter::testing::AllocationCounter counter;
   for (int frame = 0; frame < 10; ++frame) (*crowd)->update(0.1f, &pool);
+  std::size_t posed = 0;
+  for (int frame = 0; frame < 10; ++frame) {
+    (*crowd)->update(0.1f, &pool, [&posed](std::size_t begin, std::size_t end) {
+      // Relaxed count on purpose: only the total matters, read after the loop.
+      std::atomic_ref<std::size_t>(posed).fetch_add(end - begin, std::memory_order_relaxed);
+    });
+  }
   EXPECT_EQ(counter.count(), 0);
+  EXPECT_EQ(posed, 10 * (*crowd)->size());
 }
 
 }  // namespace

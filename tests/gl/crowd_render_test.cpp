@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "critter/core/job_pool.h"
 #include "critter/creature/crowd.h"
 #include "critter/gl/renderer.h"
@@ -95,16 +97,78 @@ TEST_F(CrowdRenderTest, AWarmFrameOfAnimationAndBatchSubmitAllocatesNothing) {
   for (std::size_t i = 0; i < (*crowd)->size(); ++i)
     list.push_back(crowd_member(*gpu_, **crowd, i));
   JobPool pool(2);
+  const Camera camera = frame_bounds((*crowd)->bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f);
   const auto frame = [&] {
     (*crowd)->update(1.0f / 60.0f, &pool);
     renderer_->begin_frame();
-    return renderer_->submit(list, &pool);
+    const Status s = renderer_->submit(list, &pool);
+    renderer_->prepare(camera);
+    return s;
   };
-  ASSERT_TRUE(frame());
+  // Packed right after posing: queue(), then update() packing each chunk as it is posed.
+  const auto fused_frame = [&] {
+    renderer_->begin_frame();
+    const Status s = renderer_->queue(list);
+    (*crowd)->update(1.0f / 60.0f, &pool,
+                     [this](std::size_t begin, std::size_t end) { renderer_->pack(begin, end); });
+    renderer_->prepare(camera);
+    return s;
+  };
+  // The first frames grow the staging and GPU buffers (three of them on the persistent path).
+  for (int f = 0; f < 4; ++f) ASSERT_TRUE(frame());
   ASSERT_TRUE(critter::testing::AllocationCounter::works());
   critter::testing::AllocationCounter counter;
-  for (int f = 0; f < 5; ++f) ASSERT_TRUE(frame());
+  for (int f = 0; f < 5; ++f) {
+    ASSERT_TRUE(frame());
+    ASSERT_TRUE(fused_frame());
+  }
   EXPECT_EQ(counter.count(), 0);
+  EXPECT_EQ(renderer_->stats().visible, 50u);
+}
+
+TEST_F(CrowdRenderTest, PackingRightAfterPosingDrawsWhatSubmitDraws) {
+  creature::CrowdOptions o;
+  o.count = 40;
+  o.clip = 2;
+  auto two_pass = creature::Crowd::create(*model_, o);
+  auto fused = creature::Crowd::create(*model_, o);
+  ASSERT_TRUE(two_pass && fused);
+  std::vector<RenderInstance> two_pass_list;
+  std::vector<RenderInstance> fused_list;
+  for (std::size_t i = 0; i < o.count; ++i) {
+    two_pass_list.push_back(crowd_member(*gpu_, **two_pass, i));
+    fused_list.push_back(crowd_member(*gpu_, **fused, i));
+  }
+  auto target = RenderTarget::create(128, 128);
+  ASSERT_TRUE(target) << target.error().to_string();
+  const Camera camera = frame_bounds((*fused)->bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f);
+  JobPool pool(2);
+  for (int frame = 0; frame < 3; ++frame) {
+    (*two_pass)->update(0.2f, &pool);
+    clear(*target);
+    renderer_->begin_frame();
+    ASSERT_TRUE(renderer_->submit(two_pass_list, &pool));
+    draw_opaque(camera);
+    const Pixels want = target->read_pixels();
+
+    clear(*target);
+    renderer_->begin_frame();
+    // A first instance (culled: far behind the camera) queued and packed apart, so the crowd's
+    // indices start past 0.
+    RenderInstance hidden = fused_list.front();
+    hidden.world_from_model = glm::translate(mat4(1.0f), 1000.0f * camera.position);
+    ASSERT_TRUE(renderer_->submit(hidden));
+    const std::size_t first = renderer_->queued();
+    ASSERT_EQ(first, 1u);
+    ASSERT_TRUE(renderer_->queue(fused_list));
+    EXPECT_EQ(renderer_->queued(), first + o.count);
+    (*fused)->update(0.2f, &pool, [this, first](std::size_t begin, std::size_t end) {
+      renderer_->pack(first + begin, first + end);
+    });
+    draw_opaque(camera);
+    EXPECT_EQ(renderer_->stats().visible, o.count);
+    EXPECT_EQ(test::differing_fraction(want, target->read_pixels(), 0), 0.0) << "frame " << frame;
+  }
 }
 
 TEST_F(CrowdRenderTest, HundredCreaturesDrawOncePerMeshPartAndMatchOneByOne) {

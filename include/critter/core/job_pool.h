@@ -7,7 +7,9 @@
 // [0, count) and takes chunks of `grain` items from its front; a thread whose share is used up
 // takes chunks from the other threads' shares, so an uneven load still finishes together. Shares
 // are claimed with atomic counters and idle workers sleep on a futex (std::atomic::wait): nothing
-// spins between loops.
+// spins between loops. A worker that wakes after the loop has closed (the caller has taken every
+// chunk) leaves without touching it, so on a loaded machine the caller never waits for a worker
+// the scheduler has not run yet, only for chunks workers are running.
 //
 //   critter::JobPool pool(2);
 //   pool.parallel_for(items.size(), 64, [&](std::size_t begin, std::size_t end) {
@@ -74,7 +76,11 @@ class JobPool {
   std::size_t grain_ = 1;
   // Bumped to start a loop; workers wait for it to change.
   std::atomic<std::uint32_t> generation_{0};
-  // Workers still running the current loop; the caller waits for 0.
+  // True from the start of a loop until the caller has finished its own work on it; a worker
+  // joins a loop only while it is open.
+  std::atomic<bool> open_{false};
+  // Workers inside the current loop (joined, not yet left); the caller waits for 0 once it has
+  // closed the loop.
   std::atomic<std::uint32_t> busy_{0};
   std::atomic<bool> stop_{false};
 };

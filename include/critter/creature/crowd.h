@@ -5,15 +5,19 @@
 // Per-instance state only (DESIGN.md): the Model is shared and must outlive the Crowd.
 //
 //   auto crowd = creature::Crowd::create(model, {.count = 1000, .clip = 0});
-//   (*crowd)->update(dt);
+//   critter::JobPool pool;  // every hardware thread
+//   (*crowd)->update(dt, &pool);
 //   for (std::size_t i = 0; i < (*crowd)->size(); ++i)
 //     draw((*crowd)->placement(i), (*crowd)->instance(i).model_transforms(),
 //          (*crowd)->instance(i).morph_weights());
+//
+// update(dt, &pool, after_pose) runs per-creature follow-up work (palettes) in the same pass.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "critter/anim/instance.h"
@@ -67,8 +71,27 @@ class Crowd {
   // creatures are spread over its threads (each creature's state is its own; the Model is only
   // read); the result is the same as without. Does not allocate.
   void update(float dt, JobPool* pool = nullptr);
+  // As update(dt, pool), and calls after_pose(begin, end) right after creatures [begin, end) are
+  // posed, on the thread that posed them, while their matrices are still in its cache: the place
+  // to build their palettes (e.g. gl::Renderer::pack). Ranges are disjoint, cover every creature
+  // once and run on the pool's threads at once, so after_pose must be safe to call concurrently
+  // on disjoint ranges; it must not throw. Allocates nothing itself.
+  template <class Fn>
+  void update(float dt, JobPool* pool, Fn&& after_pose) {
+    using F = std::remove_reference_t<Fn>;
+    update_with(
+        dt, pool, [](void* f, std::size_t b, std::size_t e) { (*static_cast<F*>(f))(b, e); },
+        const_cast<void*>(static_cast<const void*>(&after_pose)));
+  }
+
+  // Creatures a pool thread takes at a time: enough work per claim to hide its atomic, few
+  // enough that the threads finish together and a chunk's matrices (16 x 4 KiB for 64 joints)
+  // are still in cache for after_pose.
+  static constexpr std::size_t kChunk = 16;
 
  private:
+  using AfterPose = void (*)(void*, std::size_t, std::size_t);
+  void update_with(float dt, JobPool* pool, AfterPose after_pose, void* context);
   Crowd() = default;
   const Model* model_ = nullptr;
   std::vector<anim::Player> players_;

@@ -78,6 +78,8 @@ class GpuModel {
   std::uint32_t palette_joints() const { return palette_joints_; }
   // Joint offset of skin s's segment in an instance's palette.
   std::uint32_t skin_segment(std::size_t s) const { return skin_segments_[s]; }
+  // True when some part is rigid (not skinned), i.e. reads the bone segment or the identity slot.
+  bool has_rigid_parts() const { return has_rigid_parts_; }
   // Total morph weights of an instance (MorphLayout::weight_count()).
   std::uint32_t morph_weight_count() const { return morph_weight_count_; }
   // Flat default morph weights (MorphLayout::defaults).
@@ -91,6 +93,7 @@ class GpuModel {
   std::vector<std::uint32_t> image_textures_;  // one per Model image, 0 when undecodable
   std::vector<std::uint32_t> skin_segments_;
   std::uint32_t palette_joints_ = 0;
+  bool has_rigid_parts_ = false;
   std::uint32_t morph_weight_count_ = 0;
   std::vector<float> default_weights_;
 };

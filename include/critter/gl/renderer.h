@@ -2,8 +2,9 @@
 // Renderer: draws creature instances with OpenGL following rendering.md — per-mode queues
 // (Solid, AlphaThreshold, TransparentBeforeWater, TransparentAfterWater) with the spec's pass
 // states, one instanced draw per (model, mesh part) in the opaque passes, back-to-front instances
-// in the transparent ones, joint palettes in an RGBA32F texture (3 texels per joint, no joint cap),
-// morph targets from 2D-array textures, vertex lighting (§7), blob shadows (§8).
+// in the transparent ones, joint palettes in an RGBA32F texture or buffer texture (3 texels per
+// joint, no joint cap; PaletteUpload), morph targets from 2D-array textures, vertex lighting (§7),
+// blob shadows (§8).
 //
 // Per frame: begin_frame(); submit() each instance (or all at once); prepare(camera); then
 // draw(mode) for the modes in order, interleaving host passes (water) as needed — or render_frame()
@@ -80,6 +81,24 @@ struct LightingSettings {
   vec3 fog_colour{0.7f, 0.8f, 0.9f};
 };
 
+// How joint palettes reach the GPU (rendering.md §9). Every path holds the same texels in the
+// same layout (3 RGBA32F texels per joint) and draws the same pixels.
+enum class PaletteUpload : std::uint8_t {
+  // The fastest the context offers: kPersistentBuffer, else kBufferTexture, else kTexture.
+  kAuto,
+  // An RGBA32F 2D texture filled from CPU staging with glTexSubImage2D (the reference path; any
+  // OpenGL 3.3 context).
+  kTexture,
+  // A buffer texture (samplerBuffer) filled from CPU staging with glBufferData (OpenGL 3.1+, when
+  // GL_MAX_TEXTURE_BUFFER_SIZE holds at least as many texels as the 2D texture).
+  kBufferTexture,
+  // A buffer texture over persistently mapped buffers (OpenGL 4.4 or GL_ARB_buffer_storage, with
+  // the texel limit above): submit() writes the palettes straight into GPU-visible memory, so
+  // prepare() copies nothing. Three buffers take turns, guarded by fences, so a frame never
+  // writes into memory an earlier frame's draws may still read.
+  kPersistentBuffer,
+};
+
 struct RendererOptions {
   // Convert the lit linear colour to sRGB before writing (textures are decoded as sRGB either
   // way). Off: the framebuffer receives linear values (tests with exact expected colours).
@@ -89,6 +108,9 @@ struct RendererOptions {
   // Optional visibility range (metres; <= 0: none), with dy scaled by range_y_multiplier (§3).
   float visibility_range = 0.0f;
   float range_y_multiplier = 1.0f;
+  // Palette path, chosen at create(): a path the context lacks makes create() fail
+  // (kUnsupported); kAuto never does.
+  PaletteUpload palette_upload = PaletteUpload::kAuto;
 };
 
 // Counters of the last prepare() and the draws since then.
@@ -115,7 +137,10 @@ class Renderer {
   LightingSettings& lighting() { return lighting_; }
   RendererOptions& options() { return options_; }
 
-  // Forgets last frame's instances.
+  // Forgets last frame's instances. On the persistent palette path it also hands the last
+  // prepared frame's palette buffer to the GPU and takes the next one, first waiting (on its
+  // fence) until the draws of three frames ago that read it are done: at once, unless the GPU is
+  // that far behind.
   void begin_frame();
   // Queues an instance for this frame and packs its palette and morph weights. Ignored (returns
   // kUsage) when model is null or a span has the wrong size.
@@ -124,6 +149,28 @@ class Renderer {
   // stay queued). With a pool, the palettes are packed on its threads; the packed data is the
   // same. Does not allocate once this frame's staging memory has grown to size.
   Status submit(std::span<const RenderInstance> instances, JobPool* pool = nullptr);
+
+  // submit() in two halves, so palettes can be packed while the matrices they read are still in
+  // cache (e.g. right after each creature is animated, on the same thread):
+  //   renderer.begin_frame();
+  //   const std::size_t first = renderer.queued();
+  //   renderer.queue(list);  // checks and reserves, cheap; spans are read later
+  //   crowd.update(dt, &pool, [&](std::size_t b, std::size_t e) {
+  //     renderer.pack(first + b, first + e);
+  //   });
+  //   renderer.prepare(camera);
+  // queue() takes instances in order and stops at the first refusal, like submit(); the
+  // instances' model_transforms spans must stay valid until pack() has read them.
+  Status queue(std::span<const RenderInstance> instances);
+  // Instances queued this frame (the index the next queued instance gets).
+  std::size_t queued() const;
+  // Packs the palettes of queued instances [begin, end) from their model_transforms as they are
+  // now; indices from queued() on are ignored (so a crowd's loop may pack past a queue() that
+  // stopped early). Safe to call from several threads at once on disjoint ranges (it reads
+  // shared data and writes only those instances' rows); every queued instance must be packed
+  // once before prepare(). Never allocates.
+  void pack(std::size_t begin, std::size_t end);
+
   // Culls, picks each instance's pass, sorts the queues (opaque: by model and part; transparent:
   // back to front by instance centre), and uploads palettes, weights and per-instance data.
   void prepare(const Camera& camera);
@@ -139,12 +186,15 @@ class Renderer {
   const FrameStats& stats() const { return stats_; }
   // Largest joint palette the texture holds (per frame, all instances together).
   std::uint32_t max_palette_joints() const;
+  // The palette path in use (never kAuto).
+  PaletteUpload palette_upload() const;
 
  private:
   struct Impl;
-  // submit() without the palette packing: checks the instance, queues it and reserves its
-  // palette rows and morph weights.
-  Status queue(const RenderInstance& instance);
+  // Checks one instance, queues it and reserves its palette rows and morph weights.
+  Status queue_one(const RenderInstance& instance);
+  // prepare()'s palette upload on the path in use.
+  void upload_palettes();
   explicit Renderer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
   RendererOptions options_;
