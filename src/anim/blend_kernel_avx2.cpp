@@ -46,24 +46,24 @@ struct V8 {
   using M = __m256;
   static constexpr std::size_t kLanes = 8;
 
-  static T set1(float x) { return _mm256_set1_ps(x); }
-  static T add(T a, T b) { return _mm256_add_ps(a, b); }
-  static T sub(T a, T b) { return _mm256_sub_ps(a, b); }
-  static T mul(T a, T b) { return _mm256_mul_ps(a, b); }
-  static T div(T a, T b) { return _mm256_div_ps(a, b); }
-  static T sqrt(T a) { return _mm256_sqrt_ps(a); }
-  static T min(T a, T b) { return _mm256_min_ps(a, b); }
-  static T sign_bits(T a) { return _mm256_and_ps(a, _mm256_set1_ps(-0.0f)); }
-  static T xor_(T a, T b) { return _mm256_xor_ps(a, b); }
-  static M ge(T a, T b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
-  static M gt(T a, T b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
-  static T select(M m, T a, T b) { return _mm256_blendv_ps(b, a, m); }
-  static M partial(M a, M b) { return _mm256_andnot_ps(b, a); }
-  static bool any(M m) { return _mm256_movemask_ps(m) != 0; }
+  [[gnu::always_inline]] static T set1(float x) { return _mm256_set1_ps(x); }
+  [[gnu::always_inline]] static T add(T a, T b) { return _mm256_add_ps(a, b); }
+  [[gnu::always_inline]] static T sub(T a, T b) { return _mm256_sub_ps(a, b); }
+  [[gnu::always_inline]] static T mul(T a, T b) { return _mm256_mul_ps(a, b); }
+  [[gnu::always_inline]] static T div(T a, T b) { return _mm256_div_ps(a, b); }
+  [[gnu::always_inline]] static T sqrt(T a) { return _mm256_sqrt_ps(a); }
+  [[gnu::always_inline]] static T min(T a, T b) { return _mm256_min_ps(a, b); }
+  [[gnu::always_inline]] static T sign_bits(T a) { return _mm256_and_ps(a, _mm256_set1_ps(-0.0f)); }
+  [[gnu::always_inline]] static T xor_(T a, T b) { return _mm256_xor_ps(a, b); }
+  [[gnu::always_inline]] static M ge(T a, T b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+  [[gnu::always_inline]] static M gt(T a, T b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+  [[gnu::always_inline]] static T select(M m, T a, T b) { return _mm256_blendv_ps(b, a, m); }
+  [[gnu::always_inline]] static M partial(M a, M b) { return _mm256_andnot_ps(b, a); }
+  [[gnu::always_inline]] static bool any(M m) { return _mm256_movemask_ps(m) != 0; }
 
   // Rows k = 0..3 hold the rotations of joints k and k + 4; one transpose within each half
   // turns them into the four components, or back.
-  static void transpose(T (&r)[4]) {
+  [[gnu::always_inline]] static void transpose(T (&r)[4]) {
     const T t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
     const T t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
     r[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
@@ -71,30 +71,30 @@ struct V8 {
     r[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
     r[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
   }
-  static const float* rotation(const float* p, int joint) {
+  [[gnu::always_inline]] static const float* rotation(const float* p, int joint) {
     return p + static_cast<std::size_t>(joint) * kTransformFloats + kRotationOffset;
   }
-  static float* rotation(float* p, int joint) {
+  [[gnu::always_inline]] static float* rotation(float* p, int joint) {
     return p + static_cast<std::size_t>(joint) * kTransformFloats + kRotationOffset;
   }
 
   template <bool>
-  static T load_aos(const float* p, int v, unsigned) {
+  [[gnu::always_inline]] static T load_aos(const float* p, int v, unsigned) {
     return _mm256_loadu_ps(p + 8 * v);
   }
   template <bool>
-  static void store_aos(float* p, int v, T x, unsigned) {
+  [[gnu::always_inline]] static void store_aos(float* p, int v, T x, unsigned) {
     _mm256_storeu_ps(p + 8 * v, x);
   }
   template <bool>
-  static void load_rot(const float* p, unsigned, T (&r)[4]) {
+  [[gnu::always_inline]] static void load_rot(const float* p, unsigned, T (&r)[4]) {
     for (int k = 0; k < 4; ++k)
       r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rotation(p, k))),
                                   _mm_loadu_ps(rotation(p, k + 4)), 1);
     transpose(r);
   }
   template <bool>
-  static void store_rot(float* p, unsigned, const T (&r)[4]) {
+  [[gnu::always_inline]] static void store_rot(float* p, unsigned, const T (&r)[4]) {
     T q[4] = {r[0], r[1], r[2], r[3]};
     transpose(q);
     for (int k = 0; k < 4; ++k) {
@@ -103,21 +103,21 @@ struct V8 {
     }
   }
   template <bool>
-  static T lane_mask(const float* m, unsigned) {
+  [[gnu::always_inline]] static T lane_mask(const float* m, unsigned) {
     return _mm256_loadu_ps(m);
   }
   template <bool>
-  static M sampled(const std::uint8_t* s, unsigned) {
+  [[gnu::always_inline]] static M sampled(const std::uint8_t* s, unsigned) {
     const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s));
     return _mm256_castsi256_ps(
         _mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(bytes), _mm256_setzero_si256()));
   }
 
-  static T expand(T w, int v) {
+  [[gnu::always_inline]] static T expand(T w, int v) {
     return _mm256_permutevar8x32_ps(
         w, _mm256_load_si256(reinterpret_cast<const __m256i*>(kTables.joint[v])));
   }
-  static M scale_floats(int v) {
+  [[gnu::always_inline]] static M scale_floats(int v) {
     return _mm256_castsi256_ps(
         _mm256_load_si256(reinterpret_cast<const __m256i*>(kTables.scale[v])));
   }

@@ -20,17 +20,32 @@ namespace {
 
 constexpr float kIdentity[4] = {0.0f, 0.0f, 0.0f, 1.0f};
 
+// Coefficients of the sine-ratio polynomial for t (2f or 2(1 − f)).
+void ratio_coefficients(float t, float* c) {
+  const float t2 = t * t;
+  float p = t;
+  c[0] = p;
+  for (int m = 1; m <= kSlerpTerms; ++m) {
+    p = p * ((t2 - kSlerpSquares[m]) * kSlerpInv[m]);
+    c[m] = p;
+  }
+}
+
+float ratio(const float* c, float x, float x2) {
+  return (c[0] + c[1] * x) + x2 * ((c[2] + c[3] * x) + x2 * (c[4] + c[5] * x));
+}
+
 // An additive layer at weight w > 0 on one joint (§11, quirk 16): the rotation delta on the
 // local side, normalised (the identity where the product has no length).
 void add_joint(float* t, const float* in, float w, const SlerpFactors& factors) {
   float q[4];
   slerp_blend(kIdentity, in + kRotationOffset, factors, q);
   const float* p = t + kRotationOffset;
-  const float x = ((p[3] * q[0] + p[0] * q[3]) + p[1] * q[2]) - p[2] * q[1];
-  const float y = ((p[3] * q[1] + p[1] * q[3]) + p[2] * q[0]) - p[0] * q[2];
-  const float z = ((p[3] * q[2] + p[2] * q[3]) + p[0] * q[1]) - p[1] * q[0];
-  const float r = ((p[3] * q[3] - p[0] * q[0]) - p[1] * q[1]) - p[2] * q[2];
-  const float len2 = ((x * x + y * y) + z * z) + r * r;
+  const float x = (p[3] * q[0] + p[0] * q[3]) + (p[1] * q[2] - p[2] * q[1]);
+  const float y = (p[3] * q[1] + p[1] * q[3]) + (p[2] * q[0] - p[0] * q[2]);
+  const float z = (p[3] * q[2] + p[2] * q[3]) + (p[0] * q[1] - p[1] * q[0]);
+  const float r = (p[3] * q[3] - p[0] * q[0]) - (p[1] * q[1] + p[2] * q[2]);
+  const float len2 = (x * x + y * y) + (z * z + r * r);
   float* o = t + kRotationOffset;
   if (len2 > 0.0f) {
     const float inv = 1.0f / std::sqrt(len2);
@@ -51,43 +66,37 @@ void add_joint(float* t, const float* in, float w, const SlerpFactors& factors) 
 SlerpFactors slerp_factors(float f) {
   SlerpFactors s;
   const float g = 1.0f - f;
-  s.ff = f + f;
-  s.gg = g + g;
-  const float f2 = s.ff * s.ff, g2 = s.gg * s.gg;
-  for (int m = 1; m <= kSlerpTerms; ++m) {
-    s.af[m] = (f2 - kSlerpSquares[m]) * kSlerpInv[m];
-    s.ag[m] = (g2 - kSlerpSquares[m]) * kSlerpInv[m];
-  }
+  ratio_coefficients(f + f, s.cf);
+  ratio_coefficients(g + g, s.cg);
   return s;
 }
 
 void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, float* out) {
-  float d = ((a[0] * b[0] + a[1] * b[1]) + a[2] * b[2]) + a[3] * b[3];
-  const bool negative = std::signbit(d);
-  d = std::fabs(d);
-  const float c = std::sqrt(0.5f + 0.5f * d);
-  const float xm1 = c - 1.0f;
-  const float half_inv = 0.5f / c;
-  float hf = 1.0f, hg = 1.0f;
-  for (int m = kSlerpTerms; m >= 1; --m) {
-    hf = 1.0f + (factors.af[m] * xm1) * hf;
-    hg = 1.0f + (factors.ag[m] * xm1) * hg;
-  }
-  const float ca = (factors.gg * hg) * half_inv;
-  float cb = (factors.ff * hf) * half_inv;
-  if (negative) cb = -cb;
-  const float x = ca * a[0] + cb * b[0];
-  const float y = ca * a[1] + cb * b[1];
-  const float z = ca * a[2] + cb * b[2];
-  const float w = ca * a[3] + cb * b[3];
+  const float d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+  const float u = std::fabs(d);
+  const float u2 = u * u, u4 = u2 * u2;
+  const float* h = kHalfCosH;
+  const float* k = kHalfInvK;
+  const float hu = ((h[0] + h[1] * u) + u2 * (h[2] + h[3] * u)) +
+                   u4 * ((h[4] + h[5] * u) + u2 * h[6]);
+  const float half_inv = ((k[0] + k[1] * u) + u2 * (k[2] + k[3] * u)) + u4 * k[4];
+  const float x = (u - 1.0f) * hu;
+  const float x2 = x * x;
+  const float ca = ratio(factors.cg, x, x2) * half_inv;
+  float cb = ratio(factors.cf, x, x2) * half_inv;
+  if (std::signbit(d)) cb = -cb;
+  const float qx = ca * a[0] + cb * b[0];
+  const float qy = ca * a[1] + cb * b[1];
+  const float qz = ca * a[2] + cb * b[2];
+  const float qw = ca * a[3] + cb * b[3];
   // The slerp of unit quaternions is unit up to rounding and the series error, so one Newton
   // step for 1/sqrt(len²) from 1 normalises to within float precision.
-  const float len2 = ((x * x + y * y) + z * z) + w * w;
+  const float len2 = (qx * qx + qy * qy) + (qz * qz + qw * qw);
   const float inv_len = 1.5f - 0.5f * len2;
-  out[0] = x * inv_len;
-  out[1] = y * inv_len;
-  out[2] = z * inv_len;
-  out[3] = w * inv_len;
+  out[0] = qx * inv_len;
+  out[1] = qy * inv_len;
+  out[2] = qz * inv_len;
+  out[3] = qw * inv_len;
 }
 
 void blend_joint(const float* a, const float* b, float f, const SlerpFactors& factors, float* out) {

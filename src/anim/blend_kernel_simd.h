@@ -8,7 +8,9 @@
 // memory (translation and scale blend there, where every float is one lane), and the rotations
 // transposed to one vector per component (lane k: joint k), where the slerp and the quaternion
 // product need them. Each layer of the stack folds into the block in registers; the block is
-// stored once, its ten vectors first and the rotations over them.
+// stored once, its ten vectors first and the rotations over them. N blocks go together, their
+// steps interleaved, so that the long dependency chain of one block's slerp (a square root, a
+// polynomial, a normalisation) overlaps the others'.
 //
 // V provides: T (kLanes floats), M (a lane mask); set1, add, sub, mul, div, sqrt, min,
 // sign_bits (the sign bits of a vector), xor_; ge, gt (ordered compares), select (m ? a : b),
@@ -21,106 +23,165 @@
 
 #include "anim/blend_kernels.h"
 
+// Everything here inlines into the kernel's entry point: a call between the steps would pass
+// the vectors through memory and cut the interleaved dependency chains apart.
+#define CRITTER_BLEND_INLINE [[gnu::always_inline]] inline
+
 namespace critter::anim::detail::blend_simd {
 
 template <class V>
 using T = typename V::T;
 
-template <class V>
-struct Block {
-  T<V> aos[kTransformFloats];
-  T<V> rot[4];
-};
+static_assert(kSlerpTerms == 5, "ratio() evaluates a polynomial of degree 5");
 
-// The slerp factors of a uniform layer, broadcast where they are used.
+// The polynomial coefficients of a uniform layer, broadcast where they are used.
 template <class V>
 struct UniformFactors {
   const SlerpFactors* s;
-  T<V> ff() const { return V::set1(s->ff); }
-  T<V> gg() const { return V::set1(s->gg); }
-  T<V> af(int m) const { return V::set1(s->af[m]); }
-  T<V> ag(int m) const { return V::set1(s->ag[m]); }
+  T<V> cf(int, int k) const { return V::set1(s->cf[k]); }
+  T<V> cg(int, int k) const { return V::set1(s->cg[k]); }
 };
 
-// The slerp factors of lane weights f, as slerp_factors() computes them.
-template <class V>
+// The polynomial coefficients of lane weights f, as slerp_factors() computes them.
+template <class V, int N>
 struct LaneFactors {
-  T<V> ff_, gg_, f2_, g2_;
-  explicit LaneFactors(T<V> f) {
-    const T<V> g = V::sub(V::set1(1.0f), f);
-    ff_ = V::add(f, f);
-    gg_ = V::add(g, g);
-    f2_ = V::mul(ff_, ff_);
-    g2_ = V::mul(gg_, gg_);
+  T<V> cf_[N][kSlerpTerms + 1];
+  T<V> cg_[N][kSlerpTerms + 1];
+  CRITTER_BLEND_INLINE explicit LaneFactors(const T<V> (&f)[N]) {
+    for (int n = 0; n < N; ++n) {
+      const T<V> g = V::sub(V::set1(1.0f), f[n]);
+      coefficients(V::add(f[n], f[n]), cf_[n]);
+      coefficients(V::add(g, g), cg_[n]);
+    }
   }
-  T<V> ff() const { return ff_; }
-  T<V> gg() const { return gg_; }
-  T<V> af(int m) const {
-    return V::mul(V::sub(f2_, V::set1(kSlerpSquares[m])), V::set1(kSlerpInv[m]));
+  CRITTER_BLEND_INLINE static void coefficients(T<V> t, T<V> (&c)[kSlerpTerms + 1]) {
+    const T<V> t2 = V::mul(t, t);
+    T<V> p = t;
+    c[0] = p;
+    for (int m = 1; m <= kSlerpTerms; ++m) {
+      p = V::mul(p, V::mul(V::sub(t2, V::set1(kSlerpSquares[m])), V::set1(kSlerpInv[m])));
+      c[m] = p;
+    }
   }
-  T<V> ag(int m) const {
-    return V::mul(V::sub(g2_, V::set1(kSlerpSquares[m])), V::set1(kSlerpInv[m]));
+  T<V> cf(int n, int k) const { return cf_[n][k]; }
+  T<V> cg(int n, int k) const { return cg_[n][k]; }
+};
+
+// (c₀ + c₁x) + x²((c₂ + c₃x) + x²(c₄ + c₅x)) for the coefficients c(n, k).
+template <class V, class C>
+CRITTER_BLEND_INLINE T<V> ratio(const C& c, int n, T<V> x, T<V> x2) {
+  const T<V> lo = V::add(c(n, 0), V::mul(c(n, 1), x));
+  const T<V> mid = V::add(c(n, 2), V::mul(c(n, 3), x));
+  const T<V> hi = V::add(c(n, 4), V::mul(c(n, 5), x));
+  return V::add(lo, V::mul(x2, V::add(mid, V::mul(x2, hi))));
+}
+
+template <class F>
+struct CfOf {
+  const F* f;
+  auto operator()(int n, int k) const { return f->cf(n, k); }
+};
+template <class F>
+struct CgOf {
+  const F* f;
+  auto operator()(int n, int k) const { return f->cg(n, k); }
+};
+
+// slerp_blend() on every lane of N groups.
+template <class V, int N, class F>
+CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const F& factors,
+                  T<V> (&out)[N][4]) {
+  const T<V> one = V::set1(1.0f), half = V::set1(0.5f);
+  T<V> sign[N], x[N], x2[N], half_inv[N];
+  const float* h = kHalfCosH;
+  const float* hk = kHalfInvK;
+  for (int n = 0; n < N; ++n) {
+    const T<V> d = V::add(V::add(V::mul(a[n][0], b[n][0]), V::mul(a[n][1], b[n][1])),
+                          V::add(V::mul(a[n][2], b[n][2]), V::mul(a[n][3], b[n][3])));
+    sign[n] = V::sign_bits(d);
+    const T<V> u = V::xor_(d, sign[n]);
+    const T<V> u2 = V::mul(u, u), u4 = V::mul(u2, u2);
+    const T<V> hu = V::add(
+        V::add(V::add(V::set1(h[0]), V::mul(V::set1(h[1]), u)),
+               V::mul(u2, V::add(V::set1(h[2]), V::mul(V::set1(h[3]), u)))),
+        V::mul(u4, V::add(V::add(V::set1(h[4]), V::mul(V::set1(h[5]), u)),
+                          V::mul(u2, V::set1(h[6])))));
+    half_inv[n] =
+        V::add(V::add(V::add(V::set1(hk[0]), V::mul(V::set1(hk[1]), u)),
+                      V::mul(u2, V::add(V::set1(hk[2]), V::mul(V::set1(hk[3]), u)))),
+               V::mul(u4, V::set1(hk[4])));
+    x[n] = V::mul(V::sub(u, one), hu);
+    x2[n] = V::mul(x[n], x[n]);
+  }
+  T<V> ca[N], cb[N];
+  for (int n = 0; n < N; ++n) {
+    ca[n] = V::mul(ratio<V>(CgOf<F>{&factors}, n, x[n], x2[n]), half_inv[n]);
+    cb[n] = V::xor_(V::mul(ratio<V>(CfOf<F>{&factors}, n, x[n], x2[n]), half_inv[n]), sign[n]);
+  }
+  for (int n = 0; n < N; ++n) {
+    T<V> q[4];
+    for (int k = 0; k < 4; ++k) q[k] = V::add(V::mul(ca[n], a[n][k]), V::mul(cb[n], b[n][k]));
+    const T<V> len2 = V::add(V::add(V::mul(q[0], q[0]), V::mul(q[1], q[1])),
+                             V::add(V::mul(q[2], q[2]), V::mul(q[3], q[3])));
+    const T<V> inv_len = V::sub(V::set1(1.5f), V::mul(half, len2));
+    for (int k = 0; k < 4; ++k) out[n][k] = V::mul(q[k], inv_len);
+  }
+}
+
+// The additive rotation of add_joint() on every lane of N groups: rot · slerp(identity, in, f),
+// normalised, the identity where the product has no length; lanes outside `apply` keep rot.
+template <class V, int N, class F, class A>
+CRITTER_BLEND_INLINE void add_rotation(T<V> (&rot)[N][4], const T<V> (&in)[N][4], const F& factors,
+                         const A& apply) {
+  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
+  T<V> identity[N][4];
+  for (int n = 0; n < N; ++n) {
+    identity[n][0] = identity[n][1] = identity[n][2] = zero;
+    identity[n][3] = one;
+  }
+  T<V> q[N][4];
+  slerp<V, N>(identity, in, factors, q);
+  for (int n = 0; n < N; ++n) {
+    const T<V>(&p)[4] = rot[n];
+    const T<V>(&s)[4] = q[n];
+    const T<V> x = V::add(V::add(V::mul(p[3], s[0]), V::mul(p[0], s[3])),
+                          V::sub(V::mul(p[1], s[2]), V::mul(p[2], s[1])));
+    const T<V> y = V::add(V::add(V::mul(p[3], s[1]), V::mul(p[1], s[3])),
+                          V::sub(V::mul(p[2], s[0]), V::mul(p[0], s[2])));
+    const T<V> z = V::add(V::add(V::mul(p[3], s[2]), V::mul(p[2], s[3])),
+                          V::sub(V::mul(p[0], s[1]), V::mul(p[1], s[0])));
+    const T<V> r = V::sub(V::sub(V::mul(p[3], s[3]), V::mul(p[0], s[0])),
+                          V::add(V::mul(p[1], s[1]), V::mul(p[2], s[2])));
+    const T<V> len2 =
+        V::add(V::add(V::mul(x, x), V::mul(y, y)), V::add(V::mul(z, z), V::mul(r, r)));
+    const T<V> inv = V::div(one, V::sqrt(len2));
+    const auto some = V::gt(len2, zero);
+    const T<V> result[4] = {V::select(some, V::mul(x, inv), zero),
+                            V::select(some, V::mul(y, inv), zero),
+                            V::select(some, V::mul(z, inv), zero),
+                            V::select(some, V::mul(r, inv), one)};
+    for (int k = 0; k < 4; ++k) rot[n][k] = apply(n, result[k], rot[n][k]);
+  }
+}
+
+// Every lane applies (uniform layers).
+struct AllLanes {
+  template <class X>
+  X operator()(int, X yes, X) const {
+    return yes;
   }
 };
 
-// slerp_blend() on every lane.
-template <class V, class F>
-inline void slerp(const T<V> (&a)[4], const T<V> (&b)[4], const F& factors, T<V> (&out)[4]) {
-  const T<V> one = V::set1(1.0f), half = V::set1(0.5f);
-  const T<V> d0 = V::add(V::add(V::add(V::mul(a[0], b[0]), V::mul(a[1], b[1])), V::mul(a[2], b[2])),
-                         V::mul(a[3], b[3]));
-  const T<V> sign = V::sign_bits(d0);
-  const T<V> d = V::xor_(d0, sign);
-  const T<V> c = V::sqrt(V::add(half, V::mul(half, d)));
-  const T<V> xm1 = V::sub(c, one);
-  const T<V> half_inv = V::div(half, c);
-  // The first term multiplies 1: (af·xm1)·1 is af·xm1 exactly.
-  T<V> hf = V::add(one, V::mul(factors.af(kSlerpTerms), xm1));
-  T<V> hg = V::add(one, V::mul(factors.ag(kSlerpTerms), xm1));
-  for (int m = kSlerpTerms - 1; m >= 1; --m) {
-    hf = V::add(one, V::mul(V::mul(factors.af(m), xm1), hf));
-    hg = V::add(one, V::mul(V::mul(factors.ag(m), xm1), hg));
-  }
-  const T<V> ca = V::mul(V::mul(factors.gg(), hg), half_inv);
-  const T<V> cb = V::xor_(V::mul(V::mul(factors.ff(), hf), half_inv), sign);
-  T<V> q[4];
-  for (int k = 0; k < 4; ++k) q[k] = V::add(V::mul(ca, a[k]), V::mul(cb, b[k]));
-  const T<V> len2 = V::add(
-      V::add(V::add(V::mul(q[0], q[0]), V::mul(q[1], q[1])), V::mul(q[2], q[2])), V::mul(q[3], q[3]));
-  const T<V> inv_len = V::sub(V::set1(1.5f), V::mul(half, len2));
-  for (int k = 0; k < 4; ++k) out[k] = V::mul(q[k], inv_len);
-}
-
-// The additive rotation of add_joint() on every lane: rot · slerp(identity, in, f), normalised.
-template <class V, class F>
-inline void add_rotation(const T<V> (&rot)[4], const T<V> (&in)[4], const F& factors,
-                         T<V> (&out)[4]) {
-  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
-  const T<V> identity[4] = {zero, zero, zero, one};
-  T<V> q[4];
-  slerp<V>(identity, in, factors, q);
-  const T<V>(&p)[4] = rot;
-  const T<V> x = V::sub(V::add(V::add(V::mul(p[3], q[0]), V::mul(p[0], q[3])), V::mul(p[1], q[2])),
-                        V::mul(p[2], q[1]));
-  const T<V> y = V::sub(V::add(V::add(V::mul(p[3], q[1]), V::mul(p[1], q[3])), V::mul(p[2], q[0])),
-                        V::mul(p[0], q[2]));
-  const T<V> z = V::sub(V::add(V::add(V::mul(p[3], q[2]), V::mul(p[2], q[3])), V::mul(p[0], q[1])),
-                        V::mul(p[1], q[0]));
-  const T<V> r = V::sub(V::sub(V::sub(V::mul(p[3], q[3]), V::mul(p[0], q[0])), V::mul(p[1], q[1])),
-                        V::mul(p[2], q[2]));
-  const T<V> len2 =
-      V::add(V::add(V::add(V::mul(x, x), V::mul(y, y)), V::mul(z, z)), V::mul(r, r));
-  const T<V> inv = V::div(one, V::sqrt(len2));
-  const auto some = V::gt(len2, zero);
-  out[0] = V::select(some, V::mul(x, inv), zero);
-  out[1] = V::select(some, V::mul(y, inv), zero);
-  out[2] = V::select(some, V::mul(z, inv), zero);
-  out[3] = V::select(some, V::mul(r, inv), one);
-}
+// Lanes where the weight is > 0.
+template <class V, int N>
+struct SomeLanes {
+  typename V::M some[N];
+  T<V> operator()(int n, T<V> yes, T<V> no) const { return V::select(some[n], yes, no); }
+};
 
 // The lane weights of a non-uniform layer: weight · mask, 0 where the layer sampled nothing.
 template <class V, bool kTail>
-inline T<V> lane_weights(const KernelLayer& l, std::size_t j, unsigned count) {
+CRITTER_BLEND_INLINE T<V> lane_weights(const KernelLayer& l, std::size_t j, unsigned count) {
   T<V> w = V::set1(l.weight);
   if (l.mask != nullptr) w = V::mul(w, V::template lane_mask<kTail>(l.mask + j, count));
   if (l.sampled != nullptr)
@@ -128,107 +189,200 @@ inline T<V> lane_weights(const KernelLayer& l, std::size_t j, unsigned count) {
   return w;
 }
 
-// An override layer on the block of joints from j.
-template <class V, bool kTail>
-inline void override_layer(Block<V>& s, const KernelLayer& l, std::size_t j, unsigned count) {
-  const float* in = l.pose + j * kTransformFloats;
-  T<V> rin[4];
-  V::template load_rot<kTail>(in, count, rin);
+// Whether block n is the partial one: the last, where kTail.
+template <int N, bool kTail>
+constexpr bool tail_of(int n) {
+  return kTail && n == N - 1;
+}
+
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void load_rotations(const float* pose, const std::size_t (&at)[N],
+                           const unsigned (&count)[N], T<V> (&r)[N][4]) {
+  for (int n = 0; n < N; ++n) {
+    const float* p = pose + at[n] * kTransformFloats;
+    if (tail_of<N, kTail>(n)) {
+      V::template load_rot<true>(p, count[n], r[n]);
+    } else {
+      V::template load_rot<false>(p, count[n], r[n]);
+    }
+  }
+}
+
+// The lane weights of a non-uniform layer for N blocks.
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void layer_weights(const KernelLayer& l, const std::size_t (&at)[N],
+                          const unsigned (&count)[N], T<V> (&w)[N]) {
+  for (int n = 0; n < N; ++n) {
+    w[n] = tail_of<N, kTail>(n) ? lane_weights<V, true>(l, at[n], count[n])
+                                : lane_weights<V, false>(l, at[n], count[n]);
+  }
+}
+
+// The rotations of an override layer on N blocks.
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l, const std::size_t (&at)[N],
+                               const unsigned (&count)[N]) {
+  T<V> rin[N][4];
+  load_rotations<V, N, kTail>(l.pose, at, count, rin);
   if (l.uniform) {
     // 0 < weight < 1 on every joint.
-    slerp<V>(s.rot, rin, UniformFactors<V>{&l.factors}, s.rot);
-    const T<V> w = V::set1(l.weight);
-    for (int v = 0; v < 10; ++v) {
-      const T<V> x = V::template load_aos<kTail>(in, v, count);
-      s.aos[v] = V::add(s.aos[v], V::mul(V::sub(x, s.aos[v]), w));
-    }
+    slerp<V, N>(rot, rin, UniformFactors<V>{&l.factors}, rot);
     return;
   }
-  const T<V> w = lane_weights<V, kTail>(l, j, count);
+  T<V> w[N];
+  layer_weights<V, N, kTail>(l, at, count, w);
   const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
-  const auto full = V::ge(w, one);
-  const auto some = V::gt(w, zero);
-  if (V::any(V::partial(some, full))) {
-    T<V> r[4];
-    slerp<V>(s.rot, rin, LaneFactors<V>(w), r);
-    for (int k = 0; k < 4; ++k)
-      s.rot[k] = V::select(full, rin[k], V::select(some, r[k], s.rot[k]));
+  typename V::M full[N], some[N];
+  bool partial = false;
+  for (int n = 0; n < N; ++n) {
+    full[n] = V::ge(w[n], one);
+    some[n] = V::gt(w[n], zero);
+    partial = partial || V::any(V::partial(some[n], full[n]));
+  }
+  if (partial) {
+    T<V> r[N][4];
+    slerp<V, N>(rot, rin, LaneFactors<V, N>(w), r);
+    for (int n = 0; n < N; ++n)
+      for (int k = 0; k < 4; ++k)
+        rot[n][k] = V::select(full[n], rin[n][k], V::select(some[n], r[n][k], rot[n][k]));
   } else {
-    for (int k = 0; k < 4; ++k) s.rot[k] = V::select(full, rin[k], s.rot[k]);
-  }
-  for (int v = 0; v < 10; ++v) {
-    const T<V> x = V::template load_aos<kTail>(in, v, count);
-    const T<V> we = V::expand(w, v);
-    const T<V> lerp = V::add(s.aos[v], V::mul(V::sub(x, s.aos[v]), we));
-    s.aos[v] = V::select(V::ge(we, one), x, V::select(V::gt(we, zero), lerp, s.aos[v]));
+    for (int n = 0; n < N; ++n)
+      for (int k = 0; k < 4; ++k) rot[n][k] = V::select(full[n], rin[n][k], rot[n][k]);
   }
 }
 
-// An additive layer on the block of joints from j.
-template <class V, bool kTail>
-inline void additive_layer(Block<V>& s, const KernelLayer& l, std::size_t j, unsigned count) {
-  const float* in = l.pose + j * kTransformFloats;
-  T<V> rin[4];
-  V::template load_rot<kTail>(in, count, rin);
-  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
+// The rotations of an additive layer on N blocks.
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l, const std::size_t (&at)[N],
+                               const unsigned (&count)[N]) {
+  T<V> rin[N][4];
+  load_rotations<V, N, kTail>(l.pose, at, count, rin);
   if (l.uniform) {
-    add_rotation<V>(s.rot, rin, UniformFactors<V>{&l.factors}, s.rot);
-    const T<V> w = V::set1(l.weight);
-    for (int v = 0; v < 10; ++v) {
-      const T<V> x = V::template load_aos<kTail>(in, v, count);
-      const T<V> t = V::add(s.aos[v], V::mul(w, x));
-      const T<V> sc = V::mul(s.aos[v], V::add(one, V::mul(V::sub(x, one), w)));
-      s.aos[v] = V::select(V::scale_floats(v), sc, t);
-    }
+    add_rotation<V, N>(rot, rin, UniformFactors<V>{&l.factors}, AllLanes{});
     return;
   }
-  const T<V> w = lane_weights<V, kTail>(l, j, count);
-  const auto some = V::gt(w, zero);
-  T<V> r[4];
-  add_rotation<V>(s.rot, rin, LaneFactors<V>(V::min(w, one)), r);
-  for (int k = 0; k < 4; ++k) s.rot[k] = V::select(some, r[k], s.rot[k]);
-  for (int v = 0; v < 10; ++v) {
-    const T<V> x = V::template load_aos<kTail>(in, v, count);
-    const T<V> we = V::expand(w, v);
-    const T<V> t = V::add(s.aos[v], V::mul(we, x));
-    const T<V> sc = V::mul(s.aos[v], V::add(one, V::mul(V::sub(x, one), we)));
-    s.aos[v] = V::select(V::gt(we, zero), V::select(V::scale_floats(v), sc, t), s.aos[v]);
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
+  T<V> w[N], f[N];
+  layer_weights<V, N, kTail>(l, at, count, w);
+  SomeLanes<V, N> some;
+  for (int n = 0; n < N; ++n) {
+    f[n] = V::min(w[n], one);
+    some.some[n] = V::gt(w[n], zero);
   }
+  add_rotation<V, N>(rot, rin, LaneFactors<V, N>(f), some);
 }
 
-// Joints j .. j + count − 1 (count = kLanes unless kTail).
+// The translations and scales of one block (the ten vectors of its floats, the rotation floats
+// among them carried along and overwritten when the rotations are stored): every layer in order,
+// then the store.
 template <class V, bool kTail>
-inline void blend_block(const KernelArgs& args, std::size_t j, unsigned count) {
-  Block<V> s;
-  const float* start = args.start + j * kTransformFloats;
-  for (int v = 0; v < 10; ++v) s.aos[v] = V::template load_aos<kTail>(start, v, count);
-  V::template load_rot<kTail>(start, count, s.rot);
+CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsigned count) {
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
+  T<V> s[kTransformFloats];
+  const float* start = args.start + at * kTransformFloats;
+  for (int v = 0; v < 10; ++v) s[v] = V::template load_aos<kTail>(start, v, count);
+  for (std::size_t i = 0; i < args.layer_count; ++i) {
+    const KernelLayer& l = args.layers[i];
+    const float* in = l.pose + at * kTransformFloats;
+    if (l.uniform) {
+      const T<V> w = V::set1(l.weight);
+      if (l.additive) {
+        for (int v = 0; v < 10; ++v) {
+          const T<V> x = V::template load_aos<kTail>(in, v, count);
+          const T<V> t = V::add(s[v], V::mul(w, x));
+          const T<V> sc = V::mul(s[v], V::add(one, V::mul(V::sub(x, one), w)));
+          s[v] = V::select(V::scale_floats(v), sc, t);
+        }
+      } else {
+        // 0 < weight < 1 on every joint.
+        for (int v = 0; v < 10; ++v) {
+          const T<V> x = V::template load_aos<kTail>(in, v, count);
+          s[v] = V::add(s[v], V::mul(V::sub(x, s[v]), w));
+        }
+      }
+      continue;
+    }
+    const T<V> w = lane_weights<V, kTail>(l, at, count);
+    for (int v = 0; v < 10; ++v) {
+      const T<V> x = V::template load_aos<kTail>(in, v, count);
+      const T<V> we = V::expand(w, v);
+      if (l.additive) {
+        const T<V> t = V::add(s[v], V::mul(we, x));
+        const T<V> sc = V::mul(s[v], V::add(one, V::mul(V::sub(x, one), we)));
+        s[v] = V::select(V::gt(we, zero), V::select(V::scale_floats(v), sc, t), s[v]);
+      } else {
+        const T<V> lerp = V::add(s[v], V::mul(V::sub(x, s[v]), we));
+        s[v] = V::select(V::ge(we, one), x, V::select(V::gt(we, zero), lerp, s[v]));
+      }
+    }
+  }
+  float* out = args.out + at * kTransformFloats;
+  for (int v = 0; v < 10; ++v) V::template store_aos<kTail>(out, v, s[v], count);
+}
+
+// The N blocks starting at joints at[n] with count[n] joints (kLanes but in the last block where
+// kTail). Translations and scales blend first, block by block; then the rotations of the N
+// blocks, interleaved. The two parts share nothing but the weights, so the first part of the
+// next call runs while the slerps here finish.
+template <class V, int N, bool kTail>
+inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N],
+                         const unsigned (&count)[N]) {
+  for (int n = 0; n < N; ++n) {
+    if (tail_of<N, kTail>(n)) {
+      blend_aos<V, true>(args, at[n], count[n]);
+    } else {
+      blend_aos<V, false>(args, at[n], count[n]);
+    }
+  }
+  T<V> rot[N][4];
+  load_rotations<V, N, kTail>(args.start, at, count, rot);
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
     if (l.additive) {
-      additive_layer<V, kTail>(s, l, j, count);
+      additive_rotations<V, N, kTail>(rot, l, at, count);
     } else {
-      override_layer<V, kTail>(s, l, j, count);
+      override_rotations<V, N, kTail>(rot, l, at, count);
     }
   }
-  float* out = args.out + j * kTransformFloats;
-  for (int v = 0; v < 10; ++v) V::template store_aos<kTail>(out, v, s.aos[v], count);
-  V::template store_rot<kTail>(out, count, s.rot);
+  for (int n = 0; n < N; ++n) {
+    float* out = args.out + at[n] * kTransformFloats;
+    if (tail_of<N, kTail>(n)) {
+      V::template store_rot<true>(out, count[n], rot[n]);
+    } else {
+      V::template store_rot<false>(out, count[n], rot[n]);
+    }
+  }
 }
 
-// Joints [first, last), last − first >= kLanes: whole blocks, then a last block that overlaps
-// the one before it, or with kTail a partial block.
+// Joints [first, last), last − first >= kLanes unless kHasTail: pairs of whole blocks, then what
+// is left below two blocks, paired where it is more than one. With kHasTail the last block is
+// partial; without, it overlaps the block before it (the joints they share are computed twice,
+// with the same result).
 template <class V, bool kHasTail>
 inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
+  constexpr unsigned kFull = static_cast<unsigned>(kLanes);
   std::size_t j = first;
-  for (; j + kLanes <= last; j += kLanes) blend_block<V, false>(args, j, kLanes);
-  if (j == last) return;
-  if constexpr (kHasTail) {
-    blend_block<V, true>(args, j, static_cast<unsigned>(last - j));
+  for (; last - j >= 2 * kLanes; j += 2 * kLanes)
+    blend_blocks<V, 2, false>(args, {j, j + kLanes}, {kFull, kFull});
+  const std::size_t rest = last - j;
+  if (rest == kLanes) {
+    blend_blocks<V, 1, false>(args, {j}, {kFull});
+  } else if constexpr (kHasTail) {
+    if (rest > kLanes) {
+      blend_blocks<V, 2, true>(args, {j, j + kLanes}, {kFull, static_cast<unsigned>(rest - kLanes)});
+    } else if (rest > 0) {
+      blend_blocks<V, 1, true>(args, {j}, {static_cast<unsigned>(rest)});
+    }
   } else {
-    blend_block<V, false>(args, last - kLanes, kLanes);
+    if (rest > kLanes) {
+      blend_blocks<V, 2, false>(args, {j, last - kLanes}, {kFull, kFull});
+    } else if (rest > 0) {
+      blend_blocks<V, 1, false>(args, {last - kLanes}, {kFull});
+    }
   }
 }
 
 }  // namespace critter::anim::detail::blend_simd
+
+#undef CRITTER_BLEND_INLINE

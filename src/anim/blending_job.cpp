@@ -55,16 +55,34 @@ BlendingPath widest_path() {
 #endif
 }
 
-// Joints [0, n) on `path`. A path whose blocks are wider than n hands the joints to a narrower
-// one; below four joints the scalar kernel does them.
+// Joints [0, n) on `path`: blocks of its width, and what is left in the next narrower blocks,
+// each the last block of its width in the pose (overlapping joints done before, which get the
+// same values again), so that no block is wider than it must be. Below four joints the scalar
+// kernel does them.
 void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t n) {
 #if defined(CRITTER_BLEND_X86)
-  if (path == BlendingPath::kAvx512) {
-    detail::blend_joints_avx512(args, 0, n);
+  if (path == BlendingPath::kAvx512 && n >= 16) {
+    const std::size_t rest = n % 16;
+    if (rest > 8) {
+      detail::blend_joints_avx512(args, 0, n);
+      return;
+    }
+    detail::blend_joints_avx512(args, 0, n - rest);
+    if (rest > 4) {
+      detail::blend_joints_avx2(args, n - 8, n);
+    } else if (rest > 0) {
+      detail::blend_joints_sse2(args, n - 4, n);
+    }
     return;
   }
-  if (path == BlendingPath::kAvx2 && n >= 8) {
-    detail::blend_joints_avx2(args, 0, n);
+  if ((path == BlendingPath::kAvx512 || path == BlendingPath::kAvx2) && n >= 8) {
+    const std::size_t rest = n % 8;
+    if (rest > 4) {
+      detail::blend_joints_avx2(args, 0, n);
+      return;
+    }
+    detail::blend_joints_avx2(args, 0, n - rest);
+    if (rest > 0) detail::blend_joints_sse2(args, n - 4, n);
     return;
   }
   if (path != BlendingPath::kScalar && n >= 4) {
