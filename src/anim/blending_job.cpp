@@ -140,6 +140,8 @@ Status make_additive_delta(std::span<const Transform> pose, std::span<const Tran
 }
 
 Status BlendingJob::validate() const {
+  if (!blending_path_available(path))
+    return job_error("path", "this CPU cannot run the chosen blending path");
   const std::size_t joints = rest.size();
   if (output.size() != joints)
     return job_error("output", "output has " + std::to_string(output.size()) +
