@@ -77,8 +77,8 @@ void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, fl
   const float u2 = u * u, u4 = u2 * u2;
   const float* h = kHalfCosH;
   const float* k = kHalfInvK;
-  const float hu = ((h[0] + h[1] * u) + u2 * (h[2] + h[3] * u)) +
-                   u4 * ((h[4] + h[5] * u) + u2 * h[6]);
+  const float hu =
+      ((h[0] + h[1] * u) + u2 * (h[2] + h[3] * u)) + u4 * ((h[4] + h[5] * u) + u2 * h[6]);
   const float half_inv = ((k[0] + k[1] * u) + u2 * (k[2] + k[3] * u)) + u4 * k[4];
   const float x = (u - 1.0f) * hu;
   const float x2 = x * x;
@@ -103,8 +103,7 @@ void blend_joint(const float* a, const float* b, float f, const SlerpFactors& fa
   float r[4];
   slerp_blend(a + kRotationOffset, b + kRotationOffset, factors, r);
   for (std::size_t c = 0; c < 3; ++c) out[c] = a[c] + (b[c] - a[c]) * f;
-  for (std::size_t c = kScaleOffset; c < kScaleOffset + 3; ++c)
-    out[c] = a[c] + (b[c] - a[c]) * f;
+  for (std::size_t c = kScaleOffset; c < kScaleOffset + 3; ++c) out[c] = a[c] + (b[c] - a[c]) * f;
   std::memcpy(out + kRotationOffset, r, sizeof(r));
 }
 

@@ -90,7 +90,7 @@ struct CgOf {
 // slerp_blend() on every lane of N groups.
 template <class V, int N, class F>
 CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const F& factors,
-                  T<V> (&out)[N][4]) {
+                                T<V> (&out)[N][4]) {
   const T<V> one = V::set1(1.0f), half = V::set1(0.5f);
   T<V> sign[N], x[N], x2[N], half_inv[N];
   const float* h = kHalfCosH;
@@ -101,15 +101,13 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
     sign[n] = V::sign_bits(d);
     const T<V> u = V::xor_(d, sign[n]);
     const T<V> u2 = V::mul(u, u), u4 = V::mul(u2, u2);
-    const T<V> hu = V::add(
-        V::add(V::add(V::set1(h[0]), V::mul(V::set1(h[1]), u)),
-               V::mul(u2, V::add(V::set1(h[2]), V::mul(V::set1(h[3]), u)))),
-        V::mul(u4, V::add(V::add(V::set1(h[4]), V::mul(V::set1(h[5]), u)),
-                          V::mul(u2, V::set1(h[6])))));
-    half_inv[n] =
-        V::add(V::add(V::add(V::set1(hk[0]), V::mul(V::set1(hk[1]), u)),
-                      V::mul(u2, V::add(V::set1(hk[2]), V::mul(V::set1(hk[3]), u)))),
-               V::mul(u4, V::set1(hk[4])));
+    const T<V> hu = V::add(V::add(V::add(V::set1(h[0]), V::mul(V::set1(h[1]), u)),
+                                  V::mul(u2, V::add(V::set1(h[2]), V::mul(V::set1(h[3]), u)))),
+                           V::mul(u4, V::add(V::add(V::set1(h[4]), V::mul(V::set1(h[5]), u)),
+                                             V::mul(u2, V::set1(h[6])))));
+    half_inv[n] = V::add(V::add(V::add(V::set1(hk[0]), V::mul(V::set1(hk[1]), u)),
+                                V::mul(u2, V::add(V::set1(hk[2]), V::mul(V::set1(hk[3]), u)))),
+                         V::mul(u4, V::set1(hk[4])));
     x[n] = V::mul(V::sub(u, one), hu);
     x2[n] = V::mul(x[n], x[n]);
   }
@@ -132,7 +130,7 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
 // normalised, the identity where the product has no length; lanes outside `apply` keep rot.
 template <class V, int N, class F, class A>
 CRITTER_BLEND_INLINE void add_rotation(T<V> (&rot)[N][4], const T<V> (&in)[N][4], const F& factors,
-                         const A& apply) {
+                                       const A& apply) {
   const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
   T<V> identity[N][4];
   for (int n = 0; n < N; ++n) {
@@ -156,10 +154,9 @@ CRITTER_BLEND_INLINE void add_rotation(T<V> (&rot)[N][4], const T<V> (&in)[N][4]
         V::add(V::add(V::mul(x, x), V::mul(y, y)), V::add(V::mul(z, z), V::mul(r, r)));
     const T<V> inv = V::div(one, V::sqrt(len2));
     const auto some = V::gt(len2, zero);
-    const T<V> result[4] = {V::select(some, V::mul(x, inv), zero),
-                            V::select(some, V::mul(y, inv), zero),
-                            V::select(some, V::mul(z, inv), zero),
-                            V::select(some, V::mul(r, inv), one)};
+    const T<V> result[4] = {
+        V::select(some, V::mul(x, inv), zero), V::select(some, V::mul(y, inv), zero),
+        V::select(some, V::mul(z, inv), zero), V::select(some, V::mul(r, inv), one)};
     for (int k = 0; k < 4; ++k) rot[n][k] = apply(n, result[k], rot[n][k]);
   }
 }
@@ -197,7 +194,7 @@ constexpr bool tail_of(int n) {
 
 template <class V, int N, bool kTail>
 CRITTER_BLEND_INLINE void load_rotations(const float* pose, const std::size_t (&at)[N],
-                           const unsigned (&count)[N], T<V> (&r)[N][4]) {
+                                         const unsigned (&count)[N], T<V> (&r)[N][4]) {
   for (int n = 0; n < N; ++n) {
     const float* p = pose + at[n] * kTransformFloats;
     if (tail_of<N, kTail>(n)) {
@@ -211,7 +208,7 @@ CRITTER_BLEND_INLINE void load_rotations(const float* pose, const std::size_t (&
 // The lane weights of a non-uniform layer for N blocks.
 template <class V, int N, bool kTail>
 CRITTER_BLEND_INLINE void layer_weights(const KernelLayer& l, const std::size_t (&at)[N],
-                          const unsigned (&count)[N], T<V> (&w)[N]) {
+                                        const unsigned (&count)[N], T<V> (&w)[N]) {
   for (int n = 0; n < N; ++n) {
     w[n] = tail_of<N, kTail>(n) ? lane_weights<V, true>(l, at[n], count[n])
                                 : lane_weights<V, false>(l, at[n], count[n]);
@@ -220,8 +217,9 @@ CRITTER_BLEND_INLINE void layer_weights(const KernelLayer& l, const std::size_t 
 
 // The rotations of an override layer on N blocks.
 template <class V, int N, bool kTail>
-CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l, const std::size_t (&at)[N],
-                               const unsigned (&count)[N]) {
+CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
+                                             const std::size_t (&at)[N],
+                                             const unsigned (&count)[N]) {
   T<V> rin[N][4];
   load_rotations<V, N, kTail>(l.pose, at, count, rin);
   if (l.uniform) {
@@ -253,8 +251,9 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
 
 // The rotations of an additive layer on N blocks.
 template <class V, int N, bool kTail>
-CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l, const std::size_t (&at)[N],
-                               const unsigned (&count)[N]) {
+CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
+                                             const std::size_t (&at)[N],
+                                             const unsigned (&count)[N]) {
   T<V> rin[N][4];
   load_rotations<V, N, kTail>(l.pose, at, count, rin);
   if (l.uniform) {
@@ -370,7 +369,8 @@ inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t 
     blend_blocks<V, 1, false>(args, {j}, {kFull});
   } else if constexpr (kHasTail) {
     if (rest > kLanes) {
-      blend_blocks<V, 2, true>(args, {j, j + kLanes}, {kFull, static_cast<unsigned>(rest - kLanes)});
+      blend_blocks<V, 2, true>(args, {j, j + kLanes},
+                               {kFull, static_cast<unsigned>(rest - kLanes)});
     } else if (rest > 0) {
       blend_blocks<V, 1, true>(args, {j}, {static_cast<unsigned>(rest)});
     }

@@ -40,8 +40,12 @@ struct V4 {
     return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
 #endif
   }
-  [[gnu::always_inline]] static M partial(M a, M b) { return _mm_andnot_ps(b, a); }
-  [[gnu::always_inline]] static bool any(M m) { return _mm_movemask_ps(m) != 0; }
+  [[gnu::always_inline]] static M partial(M a, M b) {
+    return _mm_andnot_ps(b, a);
+  }
+  [[gnu::always_inline]] static bool any(M m) {
+    return _mm_movemask_ps(m) != 0;
+  }
 
   template <bool>
   [[gnu::always_inline]] static T load_aos(const float* p, int v, unsigned) {

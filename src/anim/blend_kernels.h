@@ -39,7 +39,7 @@ inline constexpr float kSlerpSquares[kSlerpTerms + 1] = {0.0f, 1.0f, 4.0f, 9.0f,
 // division: c − 1 = (u − 1)·H(u) with H(u) = 1/(2(1 + c)), to 3.2e-7 relative; and
 // K(u) = 1/(2c), to 8.5e-5 relative (it scales both sine ratios alike, so its error only scales
 // the quaternion, which the final Newton step normalises away to within 1e-8).
-inline constexpr float kHalfCosH[7] = {0.292893142f,  -0.0606534816f, 0.027616743f,
+inline constexpr float kHalfCosH[7] = {0.292893142f,   -0.0606534816f, 0.027616743f,
                                        -0.0157412775f, 0.00876363646f, -0.00361540541f,
                                        0.000736672548f};
 inline constexpr float kHalfInvK[5] = {0.707047045f, -0.350513637f, 0.238551259f, -0.13019146f,

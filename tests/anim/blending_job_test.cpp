@@ -533,8 +533,8 @@ struct RandomStack {
       t.scale = vec3(0.5f + unit(rng), 0.5f + unit(rng), 0.5f + unit(rng));
       const float spreads[4] = {0.02f, 0.3f, 1.0f, 10.0f};
       const float spread = spreads[static_cast<int>(unit(rng) * 3.999f)];
-      const quat r = glm::normalize(near * quat_xyzw(spread * normal(rng), spread * normal(rng),
-                                                     spread * normal(rng), 1.0f));
+      const quat r = glm::normalize(
+          near * quat_xyzw(spread * normal(rng), spread * normal(rng), spread * normal(rng), 1.0f));
       t.rotation = unit(rng) < 0.5f ? r : -r;
       return t;
     };
@@ -554,8 +554,8 @@ struct RandomStack {
         for (Transform& t : poses[i]) {
           t.translation *= 0.1f;
           t.scale = vec3(1.0f) + 0.1f * (t.scale - vec3(1.0f));
-          t.rotation = glm::normalize(quat_xyzw(0.3f * normal(rng), 0.3f * normal(rng),
-                                                0.3f * normal(rng), 1.0f));
+          t.rotation = glm::normalize(
+              quat_xyzw(0.3f * normal(rng), 0.3f * normal(rng), 0.3f * normal(rng), 1.0f));
         }
       }
       l.pose = poses[i];
@@ -590,8 +590,8 @@ struct RandomStack {
   }
 };
 
-constexpr BlendingPath kSimdPaths[] = {BlendingPath::kAuto, BlendingPath::kSse2, BlendingPath::kAvx2,
-                                       BlendingPath::kAvx512};
+constexpr BlendingPath kSimdPaths[] = {BlendingPath::kAuto, BlendingPath::kSse2,
+                                       BlendingPath::kAvx2, BlendingPath::kAvx512};
 
 TEST(BlendingJob, EveryPathEqualsTheScalarReferenceBitForBit) {
   std::mt19937 rng(23);
@@ -633,9 +633,9 @@ glm::dvec4 exact_slerp(const glm::dvec4& a, glm::dvec4 b, double f) {
   }
   d = std::min(d, 1.0);
   const double theta = std::acos(d);
-  const glm::dvec4 r = theta < 1e-12 ? a
-                                     : (std::sin((1.0 - f) * theta) * a + std::sin(f * theta) * b) /
-                                           std::sin(theta);
+  const glm::dvec4 r =
+      theta < 1e-12 ? a
+                    : (std::sin((1.0 - f) * theta) * a + std::sin(f * theta) * b) / std::sin(theta);
   return r / glm::length(r);
 }
 

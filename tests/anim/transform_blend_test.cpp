@@ -143,8 +143,9 @@ TEST(BlendTransforms, RotationWithin3e7OfTheExactSlerp) {
       const glm::dvec4 want = reference_slerp(a, b, f);
       worst = std::max({worst, std::abs(got.x - want.x), std::abs(got.y - want.y),
                         std::abs(got.z - want.z), std::abs(got.w - want.w)});
-      const double length2 = static_cast<double>(got.x) * got.x + static_cast<double>(got.y) * got.y +
-                             static_cast<double>(got.z) * got.z + static_cast<double>(got.w) * got.w;
+      const double length2 =
+          static_cast<double>(got.x) * got.x + static_cast<double>(got.y) * got.y +
+          static_cast<double>(got.z) * got.z + static_cast<double>(got.w) * got.w;
       worst_length = std::max(worst_length, std::abs(std::sqrt(length2) - 1.0));
     }
   }

@@ -80,10 +80,10 @@ struct BlendingJob {
   BlendingPath path = BlendingPath::kAuto;
 
   // Names the first broken rule (ErrorCode::kUsage, path "BlendingJob", location the field or
-  // "layers/<i>/<field>"): a path this CPU cannot run; output size != rest size; output_weights size != default_weights
-  // size; mesh_offsets not as described; a layer weight not finite or < 0; a layer pose size !=
-  // rest size; joint_weights or sampled neither empty nor rest.size(); weights neither empty nor
-  // default_weights.size(); morph_coverage neither empty nor the mesh count.
+  // "layers/<i>/<field>"): a path this CPU cannot run; output size != rest size; output_weights
+  // size != default_weights size; mesh_offsets not as described; a layer weight not finite or < 0;
+  // a layer pose size != rest size; joint_weights or sampled neither empty nor rest.size(); weights
+  // neither empty nor default_weights.size(); morph_coverage neither empty nor the mesh count.
   Status validate() const;
 
   // Validates, then blends (§11). Per joint the output starts at the rest transform; every layer
