@@ -145,11 +145,23 @@ struct V16 {
 }  // namespace critter::anim::detail
 
 #include "anim/blend_kernel_simd.h"
+#include "anim/blend_lanes_4.h"
+#include "anim/blend_lanes_8.h"
 
 namespace critter::anim::detail {
 
+// The eight- and four-lane kernels compiled here again with AVX-512: 32 vector registers, so
+// that the dependency chains need no spills.
 void blend_joints_avx512(const KernelArgs& args, std::size_t first, std::size_t last) {
   blend_simd::blend_joints<V16, false>(args, first, last);
+}
+
+void blend_joints_avx512_8(const KernelArgs& args, std::size_t first, std::size_t last) {
+  blend_simd::blend_joints<V8, false>(args, first, last);
+}
+
+void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_t last) {
+  blend_simd::blend_joints<V4, false>(args, first, last);
 }
 
 }  // namespace critter::anim::detail

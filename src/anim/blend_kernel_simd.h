@@ -277,8 +277,20 @@ CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLaye
 template <class V, bool kTail>
 CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsigned count) {
   const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
-  T<V> s[kTransformFloats];
   const float* start = args.start + at * kTransformFloats;
+  float* out = args.out + at * kTransformFloats;
+  if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
+    // The commonest stack, a crossfade: one vector at a time from the inputs to the output.
+    const T<V> w = V::set1(args.layers[0].weight);
+    const float* in = args.layers[0].pose + at * kTransformFloats;
+    for (int v = 0; v < 10; ++v) {
+      const T<V> a = V::template load_aos<kTail>(start, v, count);
+      const T<V> x = V::template load_aos<kTail>(in, v, count);
+      V::template store_aos<kTail>(out, v, V::add(a, V::mul(V::sub(x, a), w)), count);
+    }
+    return;
+  }
+  T<V> s[kTransformFloats];
   for (int v = 0; v < 10; ++v) s[v] = V::template load_aos<kTail>(start, v, count);
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
@@ -315,7 +327,6 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsi
       }
     }
   }
-  float* out = args.out + at * kTransformFloats;
   for (int v = 0; v < 10; ++v) V::template store_aos<kTail>(out, v, s[v], count);
 }
 

@@ -109,5 +109,8 @@ void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t 
 void blend_joints_sse2(const KernelArgs& args, std::size_t first, std::size_t last);
 void blend_joints_avx2(const KernelArgs& args, std::size_t first, std::size_t last);
 void blend_joints_avx512(const KernelArgs& args, std::size_t first, std::size_t last);
+// Blocks of 8 and 4 joints, as blend_joints_avx2 and blend_joints_sse2 do, for CPUs with AVX-512.
+void blend_joints_avx512_8(const KernelArgs& args, std::size_t first, std::size_t last);
+void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_t last);
 
 }  // namespace critter::anim::detail

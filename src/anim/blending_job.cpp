@@ -61,7 +61,11 @@ BlendingPath widest_path() {
 // kernel does them.
 void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t n) {
 #if defined(CRITTER_BLEND_X86)
-  if (path == BlendingPath::kAvx512 && n >= 16) {
+  using Kernel = void (*)(const detail::KernelArgs&, std::size_t, std::size_t);
+  const bool avx512 = path == BlendingPath::kAvx512;
+  const Kernel by8 = avx512 ? detail::blend_joints_avx512_8 : detail::blend_joints_avx2;
+  const Kernel by4 = avx512 ? detail::blend_joints_avx512_4 : detail::blend_joints_sse2;
+  if (avx512 && n >= 16) {
     const std::size_t rest = n % 16;
     if (rest > 8) {
       detail::blend_joints_avx512(args, 0, n);
@@ -69,24 +73,24 @@ void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t
     }
     detail::blend_joints_avx512(args, 0, n - rest);
     if (rest > 4) {
-      detail::blend_joints_avx2(args, n - 8, n);
+      by8(args, n - 8, n);
     } else if (rest > 0) {
-      detail::blend_joints_sse2(args, n - 4, n);
+      by4(args, n - 4, n);
     }
     return;
   }
-  if ((path == BlendingPath::kAvx512 || path == BlendingPath::kAvx2) && n >= 8) {
+  if ((avx512 || path == BlendingPath::kAvx2) && n >= 8) {
     const std::size_t rest = n % 8;
     if (rest > 4) {
-      detail::blend_joints_avx2(args, 0, n);
+      by8(args, 0, n);
       return;
     }
-    detail::blend_joints_avx2(args, 0, n - rest);
-    if (rest > 0) detail::blend_joints_sse2(args, n - 4, n);
+    by8(args, 0, n - rest);
+    if (rest > 0) by4(args, n - 4, n);
     return;
   }
   if (path != BlendingPath::kScalar && n >= 4) {
-    detail::blend_joints_sse2(args, 0, n);
+    by4(args, 0, n);
     return;
   }
 #else
