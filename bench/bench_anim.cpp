@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Animation job throughput on a 67-joint character built in code: sampling one clip in forward
-// playback, blending two layers, local-to-model, and the whole two-clip pipeline.
+// playback, blending two layers, a masked override and additive stack on each blending path,
+// local-to-model, and the whole two-clip pipeline.
 // Counters: ns_per_character and ns_per_joint (wall time divided by characters or joints done).
 #include <benchmark/benchmark.h>
 
@@ -125,6 +126,60 @@ void BM_BlendTwoLayers(benchmark::State& state) {
   set_counters(state, scene.character.joint_count());
 }
 BENCHMARK(BM_BlendTwoLayers);
+
+// The Controller's kind of stack on each blending path (argument: anim::BlendingPath): a masked
+// full-weight bottom layer (the legs of a walk over rest), a masked override at 0.4 (an upper
+// body action fading in) and an additive layer at 0.5 over everything (breathing).
+void BM_BlendMaskedStack(benchmark::State& state) {
+  const auto path = static_cast<anim::BlendingPath>(state.range(0));
+  if (!anim::blending_path_available(path)) {
+    state.SkipWithError("this CPU cannot run the path");
+    return;
+  }
+  Scene scene;
+  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
+  check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
+  const std::size_t joints = scene.character.rest.size();
+  std::vector<float> legs(joints), upper(joints);
+  for (std::size_t j = 0; j < joints; ++j) {
+    legs[j] = j % 3 == 0 ? 0.0f : 1.0f;
+    upper[j] = 1.0f - legs[j];
+  }
+  std::vector<Transform> breathe(joints);
+  for (std::size_t j = 0; j < joints; ++j) {
+    const float a = 0.01f * static_cast<float>(j % 7);
+    breathe[j].translation = vec3(0.0f, a, 0.0f);
+    breathe[j].rotation = glm::normalize(quat_xyzw(a, 0.0f, 0.0f, 1.0f));
+  }
+  anim::BlendingLayer layers[3];
+  layers[0].pose = scene.pose_a;
+  layers[0].weight = 1.0f;
+  layers[0].joint_weights = legs;
+  layers[1].pose = scene.pose_b;
+  layers[1].weight = 0.4f;
+  layers[1].joint_weights = upper;
+  layers[2].mode = anim::LayerBlendMode::kAdditive;
+  layers[2].pose = breathe;
+  layers[2].weight = 0.5f;
+  anim::BlendingJob job;
+  job.layers = layers;
+  job.rest = scene.character.rest;
+  job.default_weights = scene.no_weights;
+  job.output = scene.blended;
+  job.output_weights = scene.no_weights;
+  job.path = path;
+  for (auto _ : state) {
+    check(job.run());
+    benchmark::DoNotOptimize(scene.blended.data());
+  }
+  set_counters(state, scene.character.joint_count());
+}
+BENCHMARK(BM_BlendMaskedStack)
+    ->ArgName("path")
+    ->Arg(static_cast<int>(anim::BlendingPath::kScalar))
+    ->Arg(static_cast<int>(anim::BlendingPath::kSse2))
+    ->Arg(static_cast<int>(anim::BlendingPath::kAvx2))
+    ->Arg(static_cast<int>(anim::BlendingPath::kAvx512));
 
 void BM_LocalToModel(benchmark::State& state) {
   Scene scene;

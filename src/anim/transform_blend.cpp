@@ -2,8 +2,10 @@
 #include "critter/anim/transform_blend.h"
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 
+#include "anim/blend_kernels.h"
 #include "anim/quat_slerp.h"
 
 namespace critter::anim {
@@ -12,15 +14,17 @@ quat slerp_shortest(const quat& a, const quat& b, float f) {
   return detail::slerp_shortest(a, b, f);
 }
 
-Transform blend_transforms(const Transform& a, const Transform& b, float f) {
-  Transform out;
-  out.translation = a.translation + (b.translation - a.translation) * f;
-  out.rotation = detail::slerp_shortest(a.rotation, b.rotation, f);
-  out.scale = a.scale + (b.scale - a.scale) * f;
-  return out;
-}
-
 namespace {
+
+static_assert(sizeof(Transform) == detail::kTransformFloats * sizeof(float));
+static_assert(offsetof(Transform, rotation) == detail::kRotationOffset * sizeof(float));
+static_assert(offsetof(Transform, scale) == detail::kScaleOffset * sizeof(float));
+
+// The blending job's override of one joint (the same function, so the two agree to the bit).
+void blend_into(const Transform& a, const Transform& b, float f,
+                const detail::SlerpFactors& factors, Transform& out) {
+  detail::blend_joint(&a.translation.x, &b.translation.x, f, factors, &out.translation.x);
+}
 
 Status check_sizes(std::size_t a, std::size_t b, std::size_t out, float f) {
   if (!std::isfinite(f))
@@ -35,10 +39,17 @@ Status check_sizes(std::size_t a, std::size_t b, std::size_t out, float f) {
 
 }  // namespace
 
+Transform blend_transforms(const Transform& a, const Transform& b, float f) {
+  Transform out;
+  blend_into(a, b, f, detail::slerp_factors(f), out);
+  return out;
+}
+
 Status blend_transforms(std::span<const Transform> a, std::span<const Transform> b, float f,
                         std::span<Transform> out) {
   if (auto ok = check_sizes(a.size(), b.size(), out.size(), f); !ok) return ok;
-  for (std::size_t i = 0; i < a.size(); ++i) out[i] = blend_transforms(a[i], b[i], f);
+  const detail::SlerpFactors factors = detail::slerp_factors(f);
+  for (std::size_t i = 0; i < a.size(); ++i) blend_into(a[i], b[i], f, factors, out[i]);
   return {};
 }
 

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -505,6 +507,203 @@ TEST(BlendingJob, OverrideEqualsTheScalarBlendBitForBit) {
       }
     }
   }
+}
+
+// --- paths --------------------------------------------------------------------------------
+
+// A random stack of one to four layers over random poses: override and additive layers, weights
+// of 0, partial, exactly 1 and beyond, masks with 0, 1, partial and > 1 entries, sampled sets,
+// sometimes a full-weight bottom layer; rotations of every arc width and either hemisphere.
+struct RandomStack {
+  std::vector<Transform> rest;
+  std::vector<std::vector<Transform>> poses;
+  std::vector<std::vector<float>> masks;
+  std::vector<std::vector<std::uint8_t>> sampled;
+  std::vector<BlendingLayer> layers;
+
+  RandomStack(std::size_t joints, std::mt19937& rng) {
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const auto random_quat = [&] {
+      return glm::normalize(quat_xyzw(normal(rng), normal(rng), normal(rng), normal(rng)));
+    };
+    const auto random_transform = [&](const quat& near) {
+      Transform t;
+      t.translation = vec3(normal(rng), normal(rng), normal(rng));
+      t.scale = vec3(0.5f + unit(rng), 0.5f + unit(rng), 0.5f + unit(rng));
+      const float spreads[4] = {0.02f, 0.3f, 1.0f, 10.0f};
+      const float spread = spreads[static_cast<int>(unit(rng) * 3.999f)];
+      const quat r = glm::normalize(
+          near * quat_xyzw(spread * normal(rng), spread * normal(rng), spread * normal(rng), 1.0f));
+      t.rotation = unit(rng) < 0.5f ? r : -r;
+      return t;
+    };
+    rest.resize(joints);
+    for (Transform& t : rest) t = random_transform(random_quat());
+    const int count = 1 + static_cast<int>(unit(rng) * 3.999f);
+    poses.resize(static_cast<std::size_t>(count));
+    masks.resize(poses.size());
+    sampled.resize(poses.size());
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+      for (std::size_t j = 0; j < joints; ++j)
+        poses[i].push_back(random_transform(rest[j].rotation));
+      BlendingLayer l;
+      l.mode = unit(rng) < 0.3f ? LayerBlendMode::kAdditive : LayerBlendMode::kOverride;
+      if (l.mode == LayerBlendMode::kAdditive) {
+        // A delta: near identity, scales near 1.
+        for (Transform& t : poses[i]) {
+          t.translation *= 0.1f;
+          t.scale = vec3(1.0f) + 0.1f * (t.scale - vec3(1.0f));
+          t.rotation = glm::normalize(
+              quat_xyzw(0.3f * normal(rng), 0.3f * normal(rng), 0.3f * normal(rng), 1.0f));
+        }
+      }
+      l.pose = poses[i];
+      const float pick = unit(rng);
+      l.weight = pick < 0.1f ? 0.0f : pick < 0.3f ? 1.0f : pick < 0.4f ? 1.7f : unit(rng);
+      if (unit(rng) < 0.5f) {
+        for (std::size_t j = 0; j < joints; ++j) {
+          const float m = unit(rng);
+          masks[i].push_back(m < 0.15f ? 0.0f : m < 0.3f ? 1.0f : m < 0.35f ? 1.5f : unit(rng));
+        }
+        l.joint_weights = masks[i];
+      }
+      if (unit(rng) < 0.3f) {
+        for (std::size_t j = 0; j < joints; ++j)
+          sampled[i].push_back(unit(rng) < 0.7f ? std::uint8_t{1} : std::uint8_t{0});
+        l.sampled = sampled[i];
+      }
+      layers.push_back(l);
+    }
+  }
+
+  std::vector<Transform> run(BlendingPath path) const {
+    std::vector<Transform> out(rest.size());
+    BlendingJob job;
+    job.layers = layers;
+    job.rest = rest;
+    job.output = out;
+    job.path = path;
+    auto ok = job.run();
+    EXPECT_TRUE(ok) << ok.error().to_string();
+    return out;
+  }
+};
+
+constexpr BlendingPath kSimdPaths[] = {BlendingPath::kAuto, BlendingPath::kSse2,
+                                       BlendingPath::kAvx2, BlendingPath::kAvx512};
+
+TEST(BlendingJob, EveryPathEqualsTheScalarReferenceBitForBit) {
+  std::mt19937 rng(23);
+  int compared = 0;
+  for (const std::size_t joints :
+       {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 13u, 15u, 16u, 17u, 24u, 26u, 31u, 33u, 40u, 67u}) {
+    for (int round = 0; round < 12; ++round) {
+      const RandomStack stack(joints, rng);
+      const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
+      for (const BlendingPath path : kSimdPaths) {
+        if (!blending_path_available(path)) continue;
+        const std::vector<Transform> got = stack.run(path);
+        ++compared;
+        for (std::size_t j = 0; j < joints; ++j) {
+          SCOPED_TRACE("joints " + std::to_string(joints) + ", round " + std::to_string(round) +
+                       ", path " + std::to_string(static_cast<int>(path)) + ", joint " +
+                       std::to_string(j));
+          for (int k = 0; k < 3; ++k) {
+            ASSERT_EQ(got[j].translation[k], want[j].translation[k]);
+            ASSERT_EQ(got[j].scale[k], want[j].scale[k]);
+          }
+          ASSERT_EQ(got[j].rotation.x, want[j].rotation.x);
+          ASSERT_EQ(got[j].rotation.y, want[j].rotation.y);
+          ASSERT_EQ(got[j].rotation.z, want[j].rotation.z);
+          ASSERT_EQ(got[j].rotation.w, want[j].rotation.w);
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
+}
+
+// §11 in double precision with the textbook slerp: the reference the scalar path is held to.
+glm::dvec4 exact_slerp(const glm::dvec4& a, glm::dvec4 b, double f) {
+  double d = glm::dot(a, b);
+  if (d < 0.0) {
+    b = -b;
+    d = -d;
+  }
+  d = std::min(d, 1.0);
+  const double theta = std::acos(d);
+  const glm::dvec4 r =
+      theta < 1e-12 ? a
+                    : (std::sin((1.0 - f) * theta) * a + std::sin(f * theta) * b) / std::sin(theta);
+  return r / glm::length(r);
+}
+
+glm::dvec4 as_dvec(const quat& q) {
+  return {q.x, q.y, q.z, q.w};
+}
+
+TEST(BlendingJob, ScalarReferenceFollowsTheStackInDoublePrecision) {
+  std::mt19937 rng(29);
+  double worst_rotation = 0.0, worst_other = 0.0;
+  for (int round = 0; round < 200; ++round) {
+    const RandomStack stack(9, rng);
+    const std::vector<Transform> got = stack.run(BlendingPath::kScalar);
+    for (std::size_t j = 0; j < stack.rest.size(); ++j) {
+      glm::dvec3 t = stack.rest[j].translation, s = stack.rest[j].scale;
+      glm::dvec4 r = as_dvec(stack.rest[j].rotation);
+      for (const BlendingLayer& l : stack.layers) {
+        if (!l.sampled.empty() && l.sampled[j] == 0) continue;
+        const double w =
+            static_cast<double>(l.joint_weights.empty() ? l.weight : l.weight * l.joint_weights[j]);
+        if (!(w > 0.0)) continue;
+        const Transform& in = l.pose[j];
+        const glm::dvec3 it = in.translation, is = in.scale;
+        if (l.mode == LayerBlendMode::kAdditive) {
+          const glm::dvec4 q = exact_slerp({0, 0, 0, 1}, as_dvec(in.rotation), std::min(w, 1.0));
+          const glm::dquat p = glm::dquat(r.w, r.x, r.y, r.z) * glm::dquat(q.w, q.x, q.y, q.z);
+          r = glm::normalize(glm::dvec4(p.x, p.y, p.z, p.w));
+          t += w * it;
+          s *= glm::dvec3(1.0) + w * (is - glm::dvec3(1.0));
+        } else if (w >= 1.0) {
+          t = it;
+          s = is;
+          r = as_dvec(in.rotation);
+        } else {
+          t += (it - t) * w;
+          s += (is - s) * w;
+          r = exact_slerp(r, as_dvec(in.rotation), w);
+        }
+      }
+      for (int k = 0; k < 3; ++k) {
+        worst_other = std::max({worst_other, std::abs(got[j].translation[k] - t[k]),
+                                std::abs(got[j].scale[k] - s[k])});
+      }
+      const glm::dvec4 g = as_dvec(got[j].rotation);
+      worst_rotation = std::max(worst_rotation, glm::length(g - r));
+      EXPECT_NEAR(glm::length(g), 1.0, 1e-6);
+    }
+  }
+  // Up to four slerps or products in a row, each within 3e-7.
+  EXPECT_LT(worst_rotation, 1.5e-6);
+  EXPECT_LT(worst_other, 2e-5);
+}
+
+TEST(BlendingJob, PathsThisCpuLacksAreRefused) {
+  Fixture f;
+  const std::vector<BlendingLayer> none;
+  for (const BlendingPath path : {BlendingPath::kAuto, BlendingPath::kScalar, BlendingPath::kSse2,
+                                  BlendingPath::kAvx2, BlendingPath::kAvx512}) {
+    BlendingJob job = f.job(none);
+    job.path = path;
+    auto v = job.validate();
+    EXPECT_EQ(static_cast<bool>(v), blending_path_available(path));
+    if (!v) {
+      EXPECT_EQ(v.error().location, "path");
+    }
+  }
+  EXPECT_TRUE(blending_path_available(BlendingPath::kAuto));
+  EXPECT_TRUE(blending_path_available(BlendingPath::kScalar));
 }
 
 TEST(BlendingJob, RunAllocatesNothing) {

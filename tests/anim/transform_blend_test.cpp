@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -115,6 +116,41 @@ TEST(BlendTransforms, LerpsTranslationAndScaleSlerpsRotation) {
   // 45° about X.
   EXPECT_NEAR(r.rotation.x, std::sin(kPiD / 8), 1e-6);
   EXPECT_NEAR(r.rotation.w, std::cos(kPiD / 8), 1e-6);
+}
+
+// The rotation of blend_transforms (the blending job's slerp) against the textbook slerp: every
+// arc width from identical to a half turn of the quaternion sphere, both hemispheres, factors
+// over [0, 1] with the endpoints.
+TEST(BlendTransforms, RotationWithin3e7OfTheExactSlerp) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  double worst = 0.0, worst_length = 0.0;
+  for (int i = 0; i <= 20000; ++i) {
+    const quat a = random_unit(rng);
+    quat p = random_unit(rng);
+    const float along = a.x * p.x + a.y * p.y + a.z * p.z + a.w * p.w;
+    p = glm::normalize(
+        quat_xyzw(p.x - along * a.x, p.y - along * a.y, p.z - along * a.z, p.w - along * a.w));
+    const float phi = static_cast<float>(kPiD) * static_cast<float>(i % 2001) / 2000.0f;
+    const float c = std::cos(phi), s = std::sin(phi);
+    const quat b = glm::normalize(
+        quat_xyzw(c * a.x + s * p.x, c * a.y + s * p.y, c * a.z + s * p.z, c * a.w + s * p.w));
+    Transform ta, tb;
+    ta.rotation = a;
+    tb.rotation = b;
+    for (const float f : {0.0f, 0.25f, 0.5f, 1.0f, unit(rng), unit(rng)}) {
+      const quat got = blend_transforms(ta, tb, f).rotation;
+      const glm::dvec4 want = reference_slerp(a, b, f);
+      worst = std::max({worst, std::abs(got.x - want.x), std::abs(got.y - want.y),
+                        std::abs(got.z - want.z), std::abs(got.w - want.w)});
+      const double length2 =
+          static_cast<double>(got.x) * got.x + static_cast<double>(got.y) * got.y +
+          static_cast<double>(got.z) * got.z + static_cast<double>(got.w) * got.w;
+      worst_length = std::max(worst_length, std::abs(std::sqrt(length2) - 1.0));
+    }
+  }
+  EXPECT_LT(worst, 3e-7);
+  EXPECT_LT(worst_length, 3e-7);
 }
 
 TEST(BlendTransforms, PosesAndWeightsCheckSizes) {

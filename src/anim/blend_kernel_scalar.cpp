@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+// The reference kernel: one joint at a time, with the operations the SIMD kernels run on each
+// lane in the same order, so that every path gives the same bits.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "anim/blend_kernels.h"
+
+// A multiply and an add fused into one instruction round once instead of twice.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace critter::anim::detail {
+
+namespace {
+
+constexpr float kIdentity[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+
+// Coefficients of the sine-ratio polynomial for t (2f or 2(1 − f)).
+void ratio_coefficients(float t, float* c) {
+  const float t2 = t * t;
+  float p = t;
+  c[0] = p;
+  for (int m = 1; m <= kSlerpTerms; ++m) {
+    p = p * ((t2 - kSlerpSquares[m]) * kSlerpInv[m]);
+    c[m] = p;
+  }
+}
+
+float ratio(const float* c, float x, float x2) {
+  return (c[0] + c[1] * x) + x2 * ((c[2] + c[3] * x) + x2 * (c[4] + c[5] * x));
+}
+
+// An additive layer at weight w > 0 on one joint (§11, quirk 16): the rotation delta on the
+// local side, normalised (the identity where the product has no length).
+void add_joint(float* t, const float* in, float w, const SlerpFactors& factors) {
+  float q[4];
+  slerp_blend(kIdentity, in + kRotationOffset, factors, q);
+  const float* p = t + kRotationOffset;
+  const float x = (p[3] * q[0] + p[0] * q[3]) + (p[1] * q[2] - p[2] * q[1]);
+  const float y = (p[3] * q[1] + p[1] * q[3]) + (p[2] * q[0] - p[0] * q[2]);
+  const float z = (p[3] * q[2] + p[2] * q[3]) + (p[0] * q[1] - p[1] * q[0]);
+  const float r = (p[3] * q[3] - p[0] * q[0]) - (p[1] * q[1] + p[2] * q[2]);
+  const float len2 = (x * x + y * y) + (z * z + r * r);
+  float* o = t + kRotationOffset;
+  if (len2 > 0.0f) {
+    const float inv = 1.0f / std::sqrt(len2);
+    o[0] = x * inv;
+    o[1] = y * inv;
+    o[2] = z * inv;
+    o[3] = r * inv;
+  } else {
+    std::memcpy(o, kIdentity, sizeof(kIdentity));
+  }
+  for (std::size_t c = 0; c < 3; ++c) t[c] = t[c] + w * in[c];
+  for (std::size_t c = kScaleOffset; c < kScaleOffset + 3; ++c)
+    t[c] = t[c] * (1.0f + (in[c] - 1.0f) * w);
+}
+
+}  // namespace
+
+SlerpFactors slerp_factors(float f) {
+  SlerpFactors s;
+  const float g = 1.0f - f;
+  ratio_coefficients(f + f, s.cf);
+  ratio_coefficients(g + g, s.cg);
+  return s;
+}
+
+void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, float* out) {
+  const float d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+  const float u = std::fabs(d);
+  const float u2 = u * u, u4 = u2 * u2;
+  const float* h = kHalfCosH;
+  const float* k = kHalfInvK;
+  const float hu =
+      ((h[0] + h[1] * u) + u2 * (h[2] + h[3] * u)) + u4 * ((h[4] + h[5] * u) + u2 * h[6]);
+  const float half_inv = ((k[0] + k[1] * u) + u2 * (k[2] + k[3] * u)) + u4 * k[4];
+  const float x = (u - 1.0f) * hu;
+  const float x2 = x * x;
+  const float ca = ratio(factors.cg, x, x2) * half_inv;
+  float cb = ratio(factors.cf, x, x2) * half_inv;
+  if (std::signbit(d)) cb = -cb;
+  const float qx = ca * a[0] + cb * b[0];
+  const float qy = ca * a[1] + cb * b[1];
+  const float qz = ca * a[2] + cb * b[2];
+  const float qw = ca * a[3] + cb * b[3];
+  // The slerp of unit quaternions is unit up to rounding and the series error, so one Newton
+  // step for 1/sqrt(len²) from 1 normalises to within float precision.
+  const float len2 = (qx * qx + qy * qy) + (qz * qz + qw * qw);
+  const float inv_len = 1.5f - 0.5f * len2;
+  out[0] = qx * inv_len;
+  out[1] = qy * inv_len;
+  out[2] = qz * inv_len;
+  out[3] = qw * inv_len;
+}
+
+void blend_joint(const float* a, const float* b, float f, const SlerpFactors& factors, float* out) {
+  float r[4];
+  slerp_blend(a + kRotationOffset, b + kRotationOffset, factors, r);
+  for (std::size_t c = 0; c < 3; ++c) out[c] = a[c] + (b[c] - a[c]) * f;
+  for (std::size_t c = kScaleOffset; c < kScaleOffset + 3; ++c) out[c] = a[c] + (b[c] - a[c]) * f;
+  std::memcpy(out + kRotationOffset, r, sizeof(r));
+}
+
+void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t last) {
+  for (std::size_t j = first; j < last; ++j) {
+    float t[kTransformFloats];
+    std::memcpy(t, args.start + j * kTransformFloats, sizeof(t));
+    for (std::size_t i = 0; i < args.layer_count; ++i) {
+      const KernelLayer& l = args.layers[i];
+      if (l.sampled != nullptr && l.sampled[j] == 0) continue;
+      const float w = l.mask != nullptr ? l.weight * l.mask[j] : l.weight;
+      const float* in = l.pose + j * kTransformFloats;
+      if (l.additive) {
+        if (w > 0.0f) add_joint(t, in, w, l.uniform ? l.factors : slerp_factors(std::min(w, 1.0f)));
+      } else if (w >= 1.0f) {
+        std::memcpy(t, in, sizeof(t));
+      } else if (w > 0.0f) {
+        blend_joint(t, in, w, l.uniform ? l.factors : slerp_factors(w), t);
+      }
+    }
+    std::memcpy(args.out + j * kTransformFloats, t, sizeof(t));
+  }
+}
+
+}  // namespace critter::anim::detail

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+// The blending kernel written once for any lane count: included by each SIMD kernel file after
+// it has defined its vector type V and turned on its instruction set for what follows. Every
+// operation is the scalar kernel's (blend_kernel_scalar.cpp) on each lane, in the same order, so
+// the lanes equal the scalar results bit for bit.
+//
+// A block is V::kLanes consecutive joints: their 10·kLanes floats as ten vectors in the order of
+// memory (translation and scale blend there, where every float is one lane), and the rotations
+// transposed to one vector per component (lane k: joint k), where the slerp and the quaternion
+// product need them. Each layer of the stack folds into the block in registers; the block is
+// stored once, its ten vectors first and the rotations over them. N blocks go together, their
+// steps interleaved, so that the long dependency chain of one block's slerp (a square root, a
+// polynomial, a normalisation) overlaps the others'.
+//
+// V provides: T (kLanes floats), M (a lane mask); set1, add, sub, mul, div, sqrt, min,
+// sign_bits (the sign bits of a vector), xor_; ge, gt (ordered compares), select (m ? a : b),
+// partial (lanes of the first mask that are not in the second), any; and per block of joints
+// (kTail: a last block of `count` < kLanes joints, only where V has masked loads) load_aos,
+// store_aos, load_rot, store_rot, lane_mask (the layer mask), sampled (nonzero bytes), expand
+// (the lane weights spread over the floats of vector v) and scale_floats (the floats of vector v
+// that are scale components).
+#pragma once
+
+#include "anim/blend_kernels.h"
+
+// Everything here inlines into the kernel's entry point: a call between the steps would pass
+// the vectors through memory and cut the interleaved dependency chains apart.
+#define CRITTER_BLEND_INLINE [[gnu::always_inline]] inline
+
+namespace critter::anim::detail::blend_simd {
+
+template <class V>
+using T = typename V::T;
+
+static_assert(kSlerpTerms == 5, "ratio() evaluates a polynomial of degree 5");
+
+// The polynomial coefficients of a uniform layer, broadcast where they are used.
+template <class V>
+struct UniformFactors {
+  const SlerpFactors* s;
+  T<V> cf(int, int k) const { return V::set1(s->cf[k]); }
+  T<V> cg(int, int k) const { return V::set1(s->cg[k]); }
+};
+
+// The polynomial coefficients of lane weights f, as slerp_factors() computes them.
+template <class V, int N>
+struct LaneFactors {
+  T<V> cf_[N][kSlerpTerms + 1];
+  T<V> cg_[N][kSlerpTerms + 1];
+  CRITTER_BLEND_INLINE explicit LaneFactors(const T<V> (&f)[N]) {
+    for (int n = 0; n < N; ++n) {
+      const T<V> g = V::sub(V::set1(1.0f), f[n]);
+      coefficients(V::add(f[n], f[n]), cf_[n]);
+      coefficients(V::add(g, g), cg_[n]);
+    }
+  }
+  CRITTER_BLEND_INLINE static void coefficients(T<V> t, T<V> (&c)[kSlerpTerms + 1]) {
+    const T<V> t2 = V::mul(t, t);
+    T<V> p = t;
+    c[0] = p;
+    for (int m = 1; m <= kSlerpTerms; ++m) {
+      p = V::mul(p, V::mul(V::sub(t2, V::set1(kSlerpSquares[m])), V::set1(kSlerpInv[m])));
+      c[m] = p;
+    }
+  }
+  T<V> cf(int n, int k) const { return cf_[n][k]; }
+  T<V> cg(int n, int k) const { return cg_[n][k]; }
+};
+
+// (c₀ + c₁x) + x²((c₂ + c₃x) + x²(c₄ + c₅x)) for the coefficients c(n, k).
+template <class V, class C>
+CRITTER_BLEND_INLINE T<V> ratio(const C& c, int n, T<V> x, T<V> x2) {
+  const T<V> lo = V::add(c(n, 0), V::mul(c(n, 1), x));
+  const T<V> mid = V::add(c(n, 2), V::mul(c(n, 3), x));
+  const T<V> hi = V::add(c(n, 4), V::mul(c(n, 5), x));
+  return V::add(lo, V::mul(x2, V::add(mid, V::mul(x2, hi))));
+}
+
+template <class F>
+struct CfOf {
+  const F* f;
+  auto operator()(int n, int k) const { return f->cf(n, k); }
+};
+template <class F>
+struct CgOf {
+  const F* f;
+  auto operator()(int n, int k) const { return f->cg(n, k); }
+};
+
+// slerp_blend() on every lane of N groups.
+template <class V, int N, class F>
+CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const F& factors,
+                                T<V> (&out)[N][4]) {
+  const T<V> one = V::set1(1.0f), half = V::set1(0.5f);
+  T<V> sign[N], x[N], x2[N], half_inv[N];
+  const float* h = kHalfCosH;
+  const float* hk = kHalfInvK;
+  for (int n = 0; n < N; ++n) {
+    const T<V> d = V::add(V::add(V::mul(a[n][0], b[n][0]), V::mul(a[n][1], b[n][1])),
+                          V::add(V::mul(a[n][2], b[n][2]), V::mul(a[n][3], b[n][3])));
+    sign[n] = V::sign_bits(d);
+    const T<V> u = V::xor_(d, sign[n]);
+    const T<V> u2 = V::mul(u, u), u4 = V::mul(u2, u2);
+    const T<V> hu = V::add(V::add(V::add(V::set1(h[0]), V::mul(V::set1(h[1]), u)),
+                                  V::mul(u2, V::add(V::set1(h[2]), V::mul(V::set1(h[3]), u)))),
+                           V::mul(u4, V::add(V::add(V::set1(h[4]), V::mul(V::set1(h[5]), u)),
+                                             V::mul(u2, V::set1(h[6])))));
+    half_inv[n] = V::add(V::add(V::add(V::set1(hk[0]), V::mul(V::set1(hk[1]), u)),
+                                V::mul(u2, V::add(V::set1(hk[2]), V::mul(V::set1(hk[3]), u)))),
+                         V::mul(u4, V::set1(hk[4])));
+    x[n] = V::mul(V::sub(u, one), hu);
+    x2[n] = V::mul(x[n], x[n]);
+  }
+  T<V> ca[N], cb[N];
+  for (int n = 0; n < N; ++n) {
+    ca[n] = V::mul(ratio<V>(CgOf<F>{&factors}, n, x[n], x2[n]), half_inv[n]);
+    cb[n] = V::xor_(V::mul(ratio<V>(CfOf<F>{&factors}, n, x[n], x2[n]), half_inv[n]), sign[n]);
+  }
+  for (int n = 0; n < N; ++n) {
+    T<V> q[4];
+    for (int k = 0; k < 4; ++k) q[k] = V::add(V::mul(ca[n], a[n][k]), V::mul(cb[n], b[n][k]));
+    const T<V> len2 = V::add(V::add(V::mul(q[0], q[0]), V::mul(q[1], q[1])),
+                             V::add(V::mul(q[2], q[2]), V::mul(q[3], q[3])));
+    const T<V> inv_len = V::sub(V::set1(1.5f), V::mul(half, len2));
+    for (int k = 0; k < 4; ++k) out[n][k] = V::mul(q[k], inv_len);
+  }
+}
+
+// The additive rotation of add_joint() on every lane of N groups: rot · slerp(identity, in, f),
+// normalised, the identity where the product has no length; lanes outside `apply` keep rot.
+template <class V, int N, class F, class A>
+CRITTER_BLEND_INLINE void add_rotation(T<V> (&rot)[N][4], const T<V> (&in)[N][4], const F& factors,
+                                       const A& apply) {
+  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
+  T<V> identity[N][4];
+  for (int n = 0; n < N; ++n) {
+    identity[n][0] = identity[n][1] = identity[n][2] = zero;
+    identity[n][3] = one;
+  }
+  T<V> q[N][4];
+  slerp<V, N>(identity, in, factors, q);
+  for (int n = 0; n < N; ++n) {
+    const T<V>(&p)[4] = rot[n];
+    const T<V>(&s)[4] = q[n];
+    const T<V> x = V::add(V::add(V::mul(p[3], s[0]), V::mul(p[0], s[3])),
+                          V::sub(V::mul(p[1], s[2]), V::mul(p[2], s[1])));
+    const T<V> y = V::add(V::add(V::mul(p[3], s[1]), V::mul(p[1], s[3])),
+                          V::sub(V::mul(p[2], s[0]), V::mul(p[0], s[2])));
+    const T<V> z = V::add(V::add(V::mul(p[3], s[2]), V::mul(p[2], s[3])),
+                          V::sub(V::mul(p[0], s[1]), V::mul(p[1], s[0])));
+    const T<V> r = V::sub(V::sub(V::mul(p[3], s[3]), V::mul(p[0], s[0])),
+                          V::add(V::mul(p[1], s[1]), V::mul(p[2], s[2])));
+    const T<V> len2 =
+        V::add(V::add(V::mul(x, x), V::mul(y, y)), V::add(V::mul(z, z), V::mul(r, r)));
+    const T<V> inv = V::div(one, V::sqrt(len2));
+    const auto some = V::gt(len2, zero);
+    const T<V> result[4] = {
+        V::select(some, V::mul(x, inv), zero), V::select(some, V::mul(y, inv), zero),
+        V::select(some, V::mul(z, inv), zero), V::select(some, V::mul(r, inv), one)};
+    for (int k = 0; k < 4; ++k) rot[n][k] = apply(n, result[k], rot[n][k]);
+  }
+}
+
+// Every lane applies (uniform layers).
+struct AllLanes {
+  template <class X>
+  X operator()(int, X yes, X) const {
+    return yes;
+  }
+};
+
+// Lanes where the weight is > 0.
+template <class V, int N>
+struct SomeLanes {
+  typename V::M some[N];
+  T<V> operator()(int n, T<V> yes, T<V> no) const { return V::select(some[n], yes, no); }
+};
+
+// The lane weights of a non-uniform layer: weight · mask, 0 where the layer sampled nothing.
+template <class V, bool kTail>
+CRITTER_BLEND_INLINE T<V> lane_weights(const KernelLayer& l, std::size_t j, unsigned count) {
+  T<V> w = V::set1(l.weight);
+  if (l.mask != nullptr) w = V::mul(w, V::template lane_mask<kTail>(l.mask + j, count));
+  if (l.sampled != nullptr)
+    w = V::select(V::template sampled<kTail>(l.sampled + j, count), w, V::set1(0.0f));
+  return w;
+}
+
+// Whether block n is the partial one: the last, where kTail.
+template <int N, bool kTail>
+constexpr bool tail_of(int n) {
+  return kTail && n == N - 1;
+}
+
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void load_rotations(const float* pose, const std::size_t (&at)[N],
+                                         const unsigned (&count)[N], T<V> (&r)[N][4]) {
+  for (int n = 0; n < N; ++n) {
+    const float* p = pose + at[n] * kTransformFloats;
+    if (tail_of<N, kTail>(n)) {
+      V::template load_rot<true>(p, count[n], r[n]);
+    } else {
+      V::template load_rot<false>(p, count[n], r[n]);
+    }
+  }
+}
+
+// The lane weights of a non-uniform layer for N blocks.
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void layer_weights(const KernelLayer& l, const std::size_t (&at)[N],
+                                        const unsigned (&count)[N], T<V> (&w)[N]) {
+  for (int n = 0; n < N; ++n) {
+    w[n] = tail_of<N, kTail>(n) ? lane_weights<V, true>(l, at[n], count[n])
+                                : lane_weights<V, false>(l, at[n], count[n]);
+  }
+}
+
+// The rotations of an override layer on N blocks.
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
+                                             const std::size_t (&at)[N],
+                                             const unsigned (&count)[N]) {
+  T<V> rin[N][4];
+  load_rotations<V, N, kTail>(l.pose, at, count, rin);
+  if (l.uniform) {
+    // 0 < weight < 1 on every joint.
+    slerp<V, N>(rot, rin, UniformFactors<V>{&l.factors}, rot);
+    return;
+  }
+  T<V> w[N];
+  layer_weights<V, N, kTail>(l, at, count, w);
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
+  typename V::M full[N], some[N];
+  bool partial = false;
+  for (int n = 0; n < N; ++n) {
+    full[n] = V::ge(w[n], one);
+    some[n] = V::gt(w[n], zero);
+    partial = partial || V::any(V::partial(some[n], full[n]));
+  }
+  if (partial) {
+    T<V> r[N][4];
+    slerp<V, N>(rot, rin, LaneFactors<V, N>(w), r);
+    for (int n = 0; n < N; ++n)
+      for (int k = 0; k < 4; ++k)
+        rot[n][k] = V::select(full[n], rin[n][k], V::select(some[n], r[n][k], rot[n][k]));
+  } else {
+    for (int n = 0; n < N; ++n)
+      for (int k = 0; k < 4; ++k) rot[n][k] = V::select(full[n], rin[n][k], rot[n][k]);
+  }
+}
+
+// The rotations of an additive layer on N blocks.
+template <class V, int N, bool kTail>
+CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
+                                             const std::size_t (&at)[N],
+                                             const unsigned (&count)[N]) {
+  T<V> rin[N][4];
+  load_rotations<V, N, kTail>(l.pose, at, count, rin);
+  if (l.uniform) {
+    add_rotation<V, N>(rot, rin, UniformFactors<V>{&l.factors}, AllLanes{});
+    return;
+  }
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
+  T<V> w[N], f[N];
+  layer_weights<V, N, kTail>(l, at, count, w);
+  SomeLanes<V, N> some;
+  for (int n = 0; n < N; ++n) {
+    f[n] = V::min(w[n], one);
+    some.some[n] = V::gt(w[n], zero);
+  }
+  add_rotation<V, N>(rot, rin, LaneFactors<V, N>(f), some);
+}
+
+// The translations and scales of one block (the ten vectors of its floats, the rotation floats
+// among them carried along and overwritten when the rotations are stored): every layer in order,
+// then the store.
+template <class V, bool kTail>
+CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsigned count) {
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
+  const float* start = args.start + at * kTransformFloats;
+  float* out = args.out + at * kTransformFloats;
+  if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
+    // The commonest stack, a crossfade: one vector at a time from the inputs to the output.
+    const T<V> w = V::set1(args.layers[0].weight);
+    const float* in = args.layers[0].pose + at * kTransformFloats;
+    for (int v = 0; v < 10; ++v) {
+      const T<V> a = V::template load_aos<kTail>(start, v, count);
+      const T<V> x = V::template load_aos<kTail>(in, v, count);
+      V::template store_aos<kTail>(out, v, V::add(a, V::mul(V::sub(x, a), w)), count);
+    }
+    return;
+  }
+  T<V> s[kTransformFloats];
+  for (int v = 0; v < 10; ++v) s[v] = V::template load_aos<kTail>(start, v, count);
+  for (std::size_t i = 0; i < args.layer_count; ++i) {
+    const KernelLayer& l = args.layers[i];
+    const float* in = l.pose + at * kTransformFloats;
+    if (l.uniform) {
+      const T<V> w = V::set1(l.weight);
+      if (l.additive) {
+        for (int v = 0; v < 10; ++v) {
+          const T<V> x = V::template load_aos<kTail>(in, v, count);
+          const T<V> t = V::add(s[v], V::mul(w, x));
+          const T<V> sc = V::mul(s[v], V::add(one, V::mul(V::sub(x, one), w)));
+          s[v] = V::select(V::scale_floats(v), sc, t);
+        }
+      } else {
+        // 0 < weight < 1 on every joint.
+        for (int v = 0; v < 10; ++v) {
+          const T<V> x = V::template load_aos<kTail>(in, v, count);
+          s[v] = V::add(s[v], V::mul(V::sub(x, s[v]), w));
+        }
+      }
+      continue;
+    }
+    const T<V> w = lane_weights<V, kTail>(l, at, count);
+    for (int v = 0; v < 10; ++v) {
+      const T<V> x = V::template load_aos<kTail>(in, v, count);
+      const T<V> we = V::expand(w, v);
+      if (l.additive) {
+        const T<V> t = V::add(s[v], V::mul(we, x));
+        const T<V> sc = V::mul(s[v], V::add(one, V::mul(V::sub(x, one), we)));
+        s[v] = V::select(V::gt(we, zero), V::select(V::scale_floats(v), sc, t), s[v]);
+      } else {
+        const T<V> lerp = V::add(s[v], V::mul(V::sub(x, s[v]), we));
+        s[v] = V::select(V::ge(we, one), x, V::select(V::gt(we, zero), lerp, s[v]));
+      }
+    }
+  }
+  for (int v = 0; v < 10; ++v) V::template store_aos<kTail>(out, v, s[v], count);
+}
+
+// The N blocks starting at joints at[n] with count[n] joints (kLanes but in the last block where
+// kTail). Translations and scales blend first, block by block; then the rotations of the N
+// blocks, interleaved. The two parts share nothing but the weights, so the first part of the
+// next call runs while the slerps here finish.
+template <class V, int N, bool kTail>
+inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N],
+                         const unsigned (&count)[N]) {
+  for (int n = 0; n < N; ++n) {
+    if (tail_of<N, kTail>(n)) {
+      blend_aos<V, true>(args, at[n], count[n]);
+    } else {
+      blend_aos<V, false>(args, at[n], count[n]);
+    }
+  }
+  T<V> rot[N][4];
+  load_rotations<V, N, kTail>(args.start, at, count, rot);
+  for (std::size_t i = 0; i < args.layer_count; ++i) {
+    const KernelLayer& l = args.layers[i];
+    if (l.additive) {
+      additive_rotations<V, N, kTail>(rot, l, at, count);
+    } else {
+      override_rotations<V, N, kTail>(rot, l, at, count);
+    }
+  }
+  for (int n = 0; n < N; ++n) {
+    float* out = args.out + at[n] * kTransformFloats;
+    if (tail_of<N, kTail>(n)) {
+      V::template store_rot<true>(out, count[n], rot[n]);
+    } else {
+      V::template store_rot<false>(out, count[n], rot[n]);
+    }
+  }
+}
+
+// Joints [first, last), last − first >= kLanes unless kHasTail: pairs of whole blocks, then what
+// is left below two blocks, paired where it is more than one. With kHasTail the last block is
+// partial; without, it overlaps the block before it (the joints they share are computed twice,
+// with the same result).
+template <class V, bool kHasTail>
+inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
+  constexpr std::size_t kLanes = V::kLanes;
+  constexpr unsigned kFull = static_cast<unsigned>(kLanes);
+  std::size_t j = first;
+  for (; last - j >= 2 * kLanes; j += 2 * kLanes)
+    blend_blocks<V, 2, false>(args, {j, j + kLanes}, {kFull, kFull});
+  const std::size_t rest = last - j;
+  if (rest == kLanes) {
+    blend_blocks<V, 1, false>(args, {j}, {kFull});
+  } else if constexpr (kHasTail) {
+    if (rest > kLanes) {
+      blend_blocks<V, 2, true>(args, {j, j + kLanes},
+                               {kFull, static_cast<unsigned>(rest - kLanes)});
+    } else if (rest > 0) {
+      blend_blocks<V, 1, true>(args, {j}, {static_cast<unsigned>(rest)});
+    }
+  } else {
+    if (rest > kLanes) {
+      blend_blocks<V, 2, false>(args, {j, last - kLanes}, {kFull, kFull});
+    } else if (rest > 0) {
+      blend_blocks<V, 1, false>(args, {last - kLanes}, {kFull});
+    }
+  }
+}
+
+}  // namespace critter::anim::detail::blend_simd
+
+#undef CRITTER_BLEND_INLINE
