@@ -18,7 +18,7 @@
 # number of inputs along nearly the same path (CI's): the targets run without address-space
 # randomisation where setarch allows it, so code whose path depends on where the heap lies takes
 # the same one, and a run still drifts after some thousands of inputs. SECONDS then only caps a
-# target, at ten times SECONDS, on a machine far slower than the counts were sized for; such a
+# target, at four times SECONDS, on a machine far slower than the counts were sized for; such a
 # target stops early and its result says "capped".
 set -uo pipefail
 build=$1 seconds=$2
@@ -71,7 +71,7 @@ for t in "${targets[@]}"; do
         -artifact_prefix="$artifacts/")
   want=$(runs_for "$t")
   if [ -n "$want" ]; then
-    limit=$((seconds * 10))
+    limit=$((seconds * 4))
     echo "fuzz: $t for $want inputs"
   else
     limit=$seconds
