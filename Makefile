@@ -41,12 +41,17 @@ bench: build
 # Builds the libFuzzer targets (clang, ASan + UBSan; the fuzz preset) and runs each for
 # FUZZ_SECONDS; FUZZ_TARGETS picks some (gltf gltf_roundtrip insomniac config expression assimp
 # image). A crash, leak, timeout or out-of-memory fails it and keeps the input (path printed).
+# FUZZ_SEED fixes the mutation sequence; FUZZ_RUNS runs a fixed number of inputs per target
+# instead ("2000 expression=90000": a default and per-target counts), as CI does (.ci/run).
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
+FUZZ_SEED    ?=
+FUZZ_RUNS    ?=
 fuzz: deps
 	@cmake --preset fuzz >/dev/null
 	@cmake --build build/fuzz -j $(JOBS)
-	@bash fuzz/run_fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_SEED="$(FUZZ_SEED)" FUZZ_RUNS="$(FUZZ_RUNS)" \
+	  bash fuzz/run_fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Installs the critter and critter-viewer programs, the headers, the libraries, the CMake package
 # (find_package(critter)) and critter.pc under PREFIX.

@@ -11,7 +11,15 @@
 # artifacts/assimp/assimp-*, and the target goes on for the rest of its time; any other fails.
 # Figures per target (executions, exec/s, coverage, features) go to BUILD_DIR/fuzz-summary.txt.
 # FUZZ_NICE (default 0) runs the targets at that niceness. FUZZ_SEED (default: libFuzzer picks
-# one) fixes the mutation sequence, so a short run (CI's) repeats itself instead of wandering.
+# one) fixes the mutation sequence. FUZZ_RUNS (default: none) makes each target run a fixed number
+# of inputs instead of SECONDS: one number for every target, or TARGET=N words with an optional
+# bare number for the others ("2000 expression=90000"). A time-limited run gets as far as the
+# machine lets it; with FUZZ_SEED and FUZZ_RUNS from the same corpus every run tries the same
+# number of inputs along nearly the same path (CI's): the targets run without address-space
+# randomisation where setarch allows it, so code whose path depends on where the heap lies takes
+# the same one, and a run still drifts after some thousands of inputs. SECONDS then only caps a
+# target, at four times SECONDS, on a machine far slower than the counts were sized for; such a
+# target stops early and its result says "capped".
 set -uo pipefail
 build=$1 seconds=$2
 shift 2
@@ -23,6 +31,19 @@ declare -A dict=([gltf]=gltf [gltf_roundtrip]=gltf [insomniac]=insomniac [config
 declare -A max_len=([gltf]=262144 [gltf_roundtrip]=262144 [insomniac]=65536 [config]=16384
                     [expression]=2048 [assimp]=65536 [image]=65536 [crit]=262144)
 
+# The inputs FUZZ_RUNS gives target $1, or nothing (a time-limited run).
+runs_for() {
+  local word n=
+  for word in ${FUZZ_RUNS:-}; do
+    case $word in
+      "$1"=*) n=${word#*=}; break ;;
+      *=*) ;;
+      *) n=$word ;;
+    esac
+  done
+  echo "$n"
+}
+
 rm -rf "$build/seeds"
 "$build/fuzz/make_seeds" "$build/seeds" "$src/../../shared/models" "$src/.." ||
   { echo "fuzz: make_seeds failed"; exit 1; }
@@ -32,6 +53,9 @@ symbolizer=$(command -v llvm-symbolizer-19 || true)
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 export LSAN_OPTIONS="suppressions=$src/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
+
+fixed=()
+[ -n "${FUZZ_RUNS:-}" ] && setarch "$(uname -m)" -R true 2>/dev/null && fixed=(setarch "$(uname -m)" -R)
 
 summary="$build/fuzz-summary.txt"
 printf '%-15s %10s %8s %7s %7s %6s  %s\n' target runs exec/s cov ft secs result >"$summary"
@@ -45,17 +69,35 @@ for t in "${targets[@]}"; do
   args=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10
         -max_len="${max_len[$t]}" -dict="$src/dict/${dict[$t]}.dict" -print_final_stats=1
         -artifact_prefix="$artifacts/")
-  [ -n "${FUZZ_SEED:-}" ] && args+=(-seed="$FUZZ_SEED")
-  echo "fuzz: $t for ${seconds}s"
+  want=$(runs_for "$t")
+  if [ -n "$want" ]; then
+    limit=$((seconds * 4))
+    echo "fuzz: $t for $want inputs"
+  else
+    limit=$seconds
+    echo "fuzz: $t for ${seconds}s"
+  fi
   start=$(date +%s)
   : >"$log"
   result=ok
+  restarts=0
   while :; do
-    left=$((seconds - ($(date +%s) - start)))
+    left=$((limit - ($(date +%s) - start)))
     [ $left -lt 1 ] && left=1
-    nice -n "${FUZZ_NICE:-0}" "$bin" "${args[@]}" -max_total_time="$left" "$corpus" \
+    run_args=(-max_total_time="$left")
+    # A restart after one of Assimp's own failures goes on with the inputs left, from the next
+    # seed, so that a fixed run stays fixed.
+    [ -n "${FUZZ_SEED:-}" ] && run_args+=(-seed=$((FUZZ_SEED + restarts)))
+    if [ -n "$want" ]; then
+      done_runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" |
+                  awk '{n += $2} END {print n + 0}')
+      [ "$done_runs" -ge "$want" ] && { rc=0; break; }
+      run_args+=(-runs=$((want - done_runs)))
+    fi
+    nice -n "${FUZZ_NICE:-0}" "${fixed[@]}" "$bin" "${args[@]}" "${run_args[@]}" "$corpus" \
       "$build/seeds/$t" >>"$log" 2>&1
     rc=$?
+    restarts=$((restarts + 1))
     [ $rc -eq 0 ] || [ "$t" != assimp ] && break
     # Assimp: replay the input that stopped the run; Assimp's own failures are a known limit and
     # the run goes on for the rest of its time.
@@ -73,7 +115,7 @@ for t in "${targets[@]}"; do
     else
       break
     fi
-    [ $(($(date +%s) - start)) -ge "$seconds" ] && { rc=0; break; }
+    [ $(($(date +%s) - start)) -ge "$limit" ] && { rc=0; break; }
   done
   secs=$(($(date +%s) - start))
   if [ $rc -ne 0 ]; then
@@ -84,6 +126,7 @@ for t in "${targets[@]}"; do
   fi
   runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{n += $2} END {print n + 0}')
   eps=$((runs / (secs > 0 ? secs : 1)))
+  [ -n "$want" ] && [ $rc -eq 0 ] && [ "$runs" -lt "$want" ] && result=capped
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -n1 | grep -oE '[0-9]+$')
   ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -n1 | grep -oE '[0-9]+$')
   printf '%-15s %10s %8s %7s %7s %6s  %s\n' "$t" "${runs:-?}" "${eps:-?}" "${cov:-?}" "${ft:-?}" \

@@ -29,6 +29,7 @@
 #include "critter/io/load.h"
 #include "support/config_fuzz.h"
 #include "support/glb_builder.h"
+#include "support/hostile_drive.h"
 #include "support/spec_example.h"
 
 namespace {
@@ -36,9 +37,6 @@ namespace {
 using namespace critter;
 using critter::testing::ScratchDir;
 using critter::testing::write_file;
-
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // ---- the pipeline and its properties ----------------------------------------------------------
 
@@ -48,108 +46,12 @@ void expect_located(const Error& e, std::string_view stage, std::string_view tex
   EXPECT_FALSE(e.message.empty()) << stage << ": " << e.to_string();
 }
 
-anim::ParameterValue random_value(std::mt19937& rng) {
-  static const double kNumbers[] = {0.0,   1.0,  -1.0, 0.5,   3.5,   1e30, -1e30,
-                                    1e300, kNaN, kInf, -kInf, 1e-40, 2.0,  10.0};
-  const auto number = [&] {
-    return kNumbers[std::uniform_int_distribution<std::size_t>(0, std::size(kNumbers) - 1)(rng)];
-  };
-  static const char* const kStrings[] = {"",
-                                         "Idle",
-                                         "Walk",
-                                         "Jump",
-                                         "jump",
-                                         "walk",
-                                         "Nope",
-                                         "[Gait]",
-                                         "animation://Idle",
-                                         "driver:Death"};
-  switch (std::uniform_int_distribution<int>(0, 8)(rng)) {
-    case 0:
-      return anim::ParameterValue::of_float(number());
-    case 1:
-      return anim::ParameterValue::of_int(std::uniform_int_distribution<std::int64_t>(
-          std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max())(rng));
-    case 2:
-      return anim::ParameterValue::of_int(std::uniform_int_distribution<int>(-3, 5)(rng));
-    case 3:
-      return anim::ParameterValue::of_bool(rng() & 1u);
-    case 4: {
-      if ((rng() & 7u) == 0) return anim::ParameterValue::of_string(std::string(300, 'W'));
-      return anim::ParameterValue::of_string(
-          kStrings[std::uniform_int_distribution<std::size_t>(0, std::size(kStrings) - 1)(rng)]);
-    }
-    case 5:
-      return anim::ParameterValue::of_vec2(
-          vec2(static_cast<float>(number()), static_cast<float>(number())));
-    case 6:
-      return anim::ParameterValue::of_vec3(vec3(static_cast<float>(number()),
-                                                static_cast<float>(number()),
-                                                static_cast<float>(number())));
-    case 7:
-      return anim::ParameterValue::of_trigger(rng() & 1u);
-    default:
-      return anim::ParameterValue::unset();
-  }
-}
-
-float random_dt(std::mt19937& rng) {
-  static const float kDts[] = {0.0f,  1.0f / 60.0f, 1.0f / 30.0f, 0.25f, 1e30f,
-                               -1.0f, kNaN,         kInf,         -kInf, 1e-30f,
-                               5.0f,  1.0f / 60.0f, 1.0f / 60.0f};
-  return kDts[std::uniform_int_distribution<std::size_t>(0, std::size(kDts) - 1)(rng)];
-}
-
-// 60 frames of hostile dt and parameter values; checks every pose and the bounded outputs.
+// 60 frames of hostile dt and parameter values (support/hostile_drive.h); fails the test with
+// what broke and the input.
 void drive(const std::shared_ptr<const anim::ControllerProgram>& program, std::mt19937& rng,
            std::string_view text) {
-  anim::Controller c(program);
-  const anim::ParameterSchema& schema = program->schema();
-  for (int frame = 0; frame < 60; ++frame) {
-    const int sets = std::uniform_int_distribution<int>(0, 4)(rng);
-    for (int s = 0; s < sets && schema.size() > 0; ++s) {
-      const auto index = static_cast<anim::ParamIndex>(
-          std::uniform_int_distribution<std::size_t>(0, schema.size() - 1)(rng));
-      const anim::ParameterValue v = random_value(rng);
-      if (rng() & 1u) {
-        c.parameters().set(index, v);
-      } else {
-        c.parameters().set(schema.name(index), v);
-      }
-      if ((rng() & 15u) == 0) c.parameters().fire_trigger(index);
-    }
-    // The host's body: finite (a host's own NaN is not the config's doing), sometimes large.
-    const float vx = std::uniform_real_distribution<float>(-20.0f, 20.0f)(rng);
-    c.set_body(vec3(vx, (rng() & 7u) == 0 ? 1e6f : 0.0f, 0.0f),
-               quat_xyzw(0.0f, std::sin(vx), 0.0f, std::cos(vx)));
-    c.update(random_dt(rng));
-    const std::span<const Transform> pose = c.compute_pose();
-    ASSERT_EQ(pose.size(), static_cast<std::size_t>(program->model().skeleton().joint_count()));
-    for (std::size_t j = 0; j < pose.size(); ++j) {
-      ASSERT_TRUE(all_finite(pose[j].translation) && all_finite(pose[j].rotation) &&
-                  all_finite(pose[j].scale))
-          << "joint " << j << " frame " << frame << "\n--- input:\n"
-          << text;
-    }
-    for (float w : c.morph_weights()) ASSERT_TRUE(std::isfinite(w)) << text;
-    const mat4 root = c.root_matrix();
-    for (int col = 0; col < 4; ++col)
-      for (int row = 0; row < 4; ++row) ASSERT_TRUE(std::isfinite(root[col][row])) << text;
-    const mat4 correction = c.root_correction();
-    for (int col = 0; col < 4; ++col)
-      for (int row = 0; row < 4; ++row) ASSERT_TRUE(std::isfinite(correction[col][row])) << text;
-    const std::optional<vec3> velocity = c.root_motion_velocity();
-    ASSERT_TRUE(!velocity || all_finite(*velocity)) << text;
-    const std::optional<float> scale = c.root_motion_scale();
-    ASSERT_TRUE(!scale || std::isfinite(*scale)) << text;
-    ASSERT_LE(c.records().size(), 4096u) << text;
-    c.clear_records();
-    ASSERT_LE(c.runtime_warnings().size(), anim::Controller::kMaxRuntimeCases + 1) << text;
-    for (const Warning& w : c.runtime_warnings()) {
-      ASSERT_FALSE(w.location.empty()) << w.to_string();
-      ASSERT_FALSE(w.message.empty()) << w.to_string();
-    }
-  }
+  const std::string broken = test_support::drive_hostile_frames(program, rng);
+  ASSERT_EQ(broken, "") << "--- input:\n" << text;
 }
 
 struct Outcome {

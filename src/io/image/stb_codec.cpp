@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 
@@ -47,13 +49,25 @@ std::expected<RgbaImage, std::string> adopt(stbi_uc* data, int w, int h) {
   return image;
 }
 
-// True when a JPEG (SOI at the start) has a Huffman table (DHT segment) of more than 256 codes.
-// stb's JPEG decoder writes such a table's code sizes past the end of its 257-entry array (an
-// out-of-bounds write in the decoder's state), so those files never reach it. Walks the marker
-// segments by their lengths and steps over entropy-coded data (stuffed 0xFF 0x00, restarts).
-bool jpeg_with_oversized_huffman_table(std::span<const std::uint8_t> b) {
-  if (b.size() < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
-  std::size_t i = 2;
+// Where stb would read a JPEG Huffman table (DHT) of more than 256 codes: the byte offset of the
+// table, or kNoTable. stb's build_huffman writes one code size per code and a terminating zero
+// into a 257-entry array, so a larger table writes past its end (an out-of-bounds write in the
+// decoder's state); such files never reach it. The walk follows stb's reading and finds every
+// table stb would build, and possibly more: stb takes the start of image (SOI) after any 0xFF
+// fill bytes, and reads the tables of a DHT segment for as long as the segment's length has bytes
+// left, so the last table may run past the segment (bytes past the data read as zero). Other
+// segments are stepped over by their lengths (stb refuses one whose contents disagree with its
+// length), entropy-coded data byte by byte (stuffed 0xFF 0x00, restart markers); where stb would
+// stop on a bad segment, the walk goes on.
+constexpr std::size_t kNoTable = SIZE_MAX;
+
+std::size_t jpeg_oversized_huffman_table(std::span<const std::uint8_t> b) {
+  const auto at = [b](std::size_t i) -> std::size_t { return i < b.size() ? b[i] : 0; };
+  if (at(0) != 0xFF) return kNoTable;
+  std::size_t i = 1;
+  while (at(i) == 0xFF) ++i;
+  if (at(i) != 0xD8) return kNoTable;
+  ++i;
   while (i + 1 < b.size()) {
     if (b[i] != 0xFF) {
       ++i;
@@ -65,20 +79,22 @@ bool jpeg_with_oversized_huffman_table(std::span<const std::uint8_t> b) {
       ++i;
       continue;
     }
-    if (marker == 0xD9 || i + 3 >= b.size()) return false;
-    const std::size_t length = static_cast<std::size_t>(b[i + 2]) << 8 | b[i + 3];
-    const std::size_t end = std::min(b.size(), i + 2 + length);
+    if (marker == 0xD9 || i + 3 >= b.size()) return kNoTable;
+    const std::size_t length = at(i + 2) << 8 | at(i + 3);
     if (marker == 0xC4) {
-      for (std::size_t t = i + 4; t + 17 <= end;) {
+      // stb: left = length - 2; per table a class/id byte, 16 counts and one value per code.
+      std::ptrdiff_t left = static_cast<std::ptrdiff_t>(length) - 2;
+      for (std::size_t t = i + 4; left > 0;) {
         std::size_t codes = 0;
-        for (std::size_t k = 1; k <= 16; ++k) codes += b[t + k];
-        if (codes > 256) return true;
+        for (std::size_t k = 1; k <= 16; ++k) codes += at(t + k);
+        if (codes > 256) return t;
         t += 17 + codes;
+        left -= static_cast<std::ptrdiff_t>(17 + codes);
       }
     }
-    i = std::max(end, i + 2);
+    i += 2 + length;
   }
-  return false;
+  return kNoTable;
 }
 
 // Why a binary PNM (P5 grey, P6 RGB) header must not reach stb, or empty. stb reads the header's
@@ -113,8 +129,9 @@ std::string pnm_header_problem(std::span<const std::uint8_t> b) {
 }  // namespace
 
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
-  if (jpeg_with_oversized_huffman_table(bytes))
-    return std::unexpected(std::string("bad DHT header: Huffman table of more than 256 codes"));
+  if (const std::size_t table = jpeg_oversized_huffman_table(bytes); table != kNoTable)
+    return std::unexpected("bad DHT header: Huffman table of more than 256 codes (byte " +
+                           std::to_string(table) + ")");
   if (std::string pnm = pnm_header_problem(bytes); !pnm.empty()) return std::unexpected(pnm);
   // stb allocates the declared size and, for TGA, BMP and other raw formats, loops over every
   // pixel even when the data stops after a few bytes. No format packs more than about 1024 pixels

@@ -3,13 +3,18 @@
 // abort Assimp or make it allocate without bound end the child only and come back as errors
 // naming the file; on good files the isolated import gives the same raw model as in-process.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "critter/io/assimp/assimp_importer.h"
 #include "critter/io/load.h"
+#include "io/assimp/assimp_isolation.h"
 #include "support/files.h"
 
 namespace critter {
@@ -137,6 +142,62 @@ TEST(AssimpIsolation, ErrorsAndWarningsOfTheChildComeBack) {
   ASSERT_FALSE(child);
   EXPECT_EQ(child.error().to_string(), in_process.error().to_string());
   EXPECT_EQ(child.error().code, in_process.error().code);
+}
+
+// ---- time limits
+// ---------------------------------------------------------------------------------
+
+// Stand-ins for an import that never ends: one blocked (an importer waiting forever uses no CPU
+// time, so only the parent's wall-clock deadline ends it) and one looping (the CPU-time limit
+// ends it, or the deadline when the machine gives the child less than its share of a core).
+Result<RawModel> import_that_blocks(const std::string&, const io::ImportOptions&, Diagnostics*) {
+  for (;;) pause();
+}
+
+Result<RawModel> import_that_loops(const std::string&, const io::ImportOptions&, Diagnostics*) {
+  volatile std::uint64_t spins = 0;
+  for (;;) spins = spins + 1;
+}
+
+// True when this process has no child left, running or unreaped.
+bool no_child_left() {
+  return waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD;
+}
+
+TEST(AssimpIsolation, AnImportThatBlocksIsStoppedAtTheDeadline) {
+  io::ImportOptions options = isolated();
+  options.isolation_seconds = 0.5;
+  const auto start = std::chrono::steady_clock::now();
+  auto raw = io::assimp_detail::import_in_child("stuck.obj", options, nullptr, import_that_blocks);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(raw);
+  EXPECT_EQ(raw.error().code, ErrorCode::kLimit);
+  EXPECT_EQ(raw.error().path, "stuck.obj");
+  EXPECT_EQ(raw.error().message,
+            "the isolated Assimp import took longer than 0.500000 s and was stopped");
+  // The deadline is the limit plus one second of grace for starting the child and sending back.
+  EXPECT_GE(took.count(), 1.4);
+  EXPECT_LT(took.count(), 10.0);
+  EXPECT_TRUE(no_child_left());
+}
+
+TEST(AssimpIsolation, AnImportThatLoopsIsStoppedByTheTimeLimit) {
+  io::ImportOptions options = isolated();
+  options.isolation_seconds = 0.5;
+  const auto start = std::chrono::steady_clock::now();
+  auto raw = io::assimp_detail::import_in_child("loop.dae", options, nullptr, import_that_loops);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(raw);
+  EXPECT_EQ(raw.error().code, ErrorCode::kLimit);
+  EXPECT_EQ(raw.error().path, "loop.dae");
+  const std::string& message = raw.error().message;
+  EXPECT_TRUE(message ==
+                  "the isolated Assimp import used more than 0.500000 s of CPU time and was "
+                  "stopped (SIGXCPU)" ||
+              message == "the isolated Assimp import took longer than 0.500000 s and was stopped")
+      << message;
+  EXPECT_LT(took.count(), 10.0);
+  EXPECT_TRUE(no_child_left());
 }
 
 // ---- the same model either way ------------------------------------------------------------------

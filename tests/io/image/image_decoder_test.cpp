@@ -135,21 +135,32 @@ TEST(ImageDecoderTest, UnknownChunkOfZeroTypeFailsWithAMessage) {
   EXPECT_EQ(image.error().message, "unknown decoder failure");
 }
 
-// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): a JPEG Huffman table of more than 256 codes made
-// stb write past the end of its code-size array. Such a file is refused before stb decodes it.
-TEST(ImageDecoderTest, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
-  std::vector<std::uint8_t> jpeg = {0xFF, 0xD8, 0xFF, 0xC4, 0, 0, 0x00};  // SOI, DHT, class 0 id 0
-  for (int i = 0; i < 16; ++i) jpeg.push_back(20);                        // 16 x 20 = 320 codes
+// A JPEG of one DHT segment holding a table of 320 codes (16 lengths of 20), after `prefix` (the
+// start of image), with a declared segment length of `length` (the table's own when 0).
+std::vector<std::uint8_t> jpeg_with_huffman_table_of_320_codes(std::vector<std::uint8_t> prefix,
+                                                               std::size_t length = 0) {
+  std::vector<std::uint8_t> jpeg = std::move(prefix);
+  const std::size_t segment = jpeg.size();
+  jpeg.insert(jpeg.end(), {0xFF, 0xC4, 0, 0, 0x00});  // DHT, length, class 0 id 0
+  for (int i = 0; i < 16; ++i) jpeg.push_back(20);
   jpeg.insert(jpeg.end(), 320, 0);
-  const std::size_t length = jpeg.size() - 4;
-  jpeg[4] = static_cast<std::uint8_t>(length >> 8);
-  jpeg[5] = static_cast<std::uint8_t>(length & 0xFF);
+  if (length == 0) length = jpeg.size() - segment - 2;
+  jpeg[segment + 2] = static_cast<std::uint8_t>(length >> 8);
+  jpeg[segment + 3] = static_cast<std::uint8_t>(length & 0xFF);
   jpeg.insert(jpeg.end(), {0xFF, 0xD9});
+  return jpeg;
+}
+
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): a JPEG Huffman table of more than 256 codes made
+// stb write past the end of its code-size array. Such a file is refused before stb decodes it,
+// with the byte where the table starts.
+TEST(ImageDecoderTest, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
+  const std::vector<std::uint8_t> jpeg = jpeg_with_huffman_table_of_320_codes({0xFF, 0xD8});
   Result<RgbaImage> image = decode_image_bytes(jpeg, "huffman.jpg");
   ASSERT_FALSE(image);
   EXPECT_EQ(image.error().code, ErrorCode::kParse);
   EXPECT_EQ(image.error().path, "huffman.jpg");
-  EXPECT_EQ(image.error().message, "bad DHT header: Huffman table of more than 256 codes");
+  EXPECT_EQ(image.error().message, "bad DHT header: Huffman table of more than 256 codes (byte 6)");
 
   const ScratchDir scratch("image_decoder");
   const fs::path path = scratch / "huffman.jpg";
@@ -158,7 +169,43 @@ TEST(ImageDecoderTest, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
   Result<RgbaImage> file = read_image(path.string());
   ASSERT_FALSE(file);
   EXPECT_EQ(file.error().message,
-            "cannot read image: bad DHT header: Huffman table of more than 256 codes");
+            "cannot read image: bad DHT header: Huffman table of more than 256 codes (byte 6)");
+}
+
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan, stb_image.h's build_huffman): stb finds the start
+// of image after any number of 0xFF fill bytes, so a screen that looked for it at byte 0 alone
+// let the oversized table through.
+TEST(ImageDecoderTest, JpegHuffmanTableAfterFillBytesIsRefused) {
+  const std::vector<std::uint8_t> jpeg =
+      jpeg_with_huffman_table_of_320_codes({0xFF, 0xFF, 0xFF, 0xD8});
+  Result<RgbaImage> image = decode_image_bytes(jpeg, "fill.jpg");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().code, ErrorCode::kParse);
+  EXPECT_EQ(image.error().message, "bad DHT header: Huffman table of more than 256 codes (byte 8)");
+}
+
+// stb reads a DHT segment's tables while its declared length has bytes left, so a segment
+// declaring 1 byte of tables still has a whole table read, past the segment's end.
+TEST(ImageDecoderTest, JpegHuffmanTableRunningPastItsSegmentIsRefused) {
+  for (const std::size_t length : {3u, 4u, 18u, 19u}) {
+    const std::vector<std::uint8_t> jpeg =
+        jpeg_with_huffman_table_of_320_codes({0xFF, 0xD8}, length);
+    Result<RgbaImage> image = decode_image_bytes(jpeg, "short.jpg");
+    ASSERT_FALSE(image) << "segment length " << length;
+    EXPECT_EQ(image.error().message,
+              "bad DHT header: Huffman table of more than 256 codes (byte 6)")
+        << "segment length " << length;
+  }
+}
+
+// The screen leaves real JPEGs alone: a baseline JPEG with its Huffman tables decodes.
+TEST(ImageDecoderTest, JpegWithOrdinaryHuffmanTablesDecodes) {
+  Result<RgbaImage> image =
+      read_image(std::string(CRITTER_SHARED_MODELS) + "/MorphPrimitivesTest/uv_texture.jpg");
+  ASSERT_TRUE(image) << image.error().to_string();
+  EXPECT_GT(image->width, 0);
+  EXPECT_EQ(image->pixels.size(),
+            static_cast<std::size_t>(image->width) * static_cast<std::size_t>(image->height) * 4u);
 }
 
 // Found by fuzzing (fuzz/image_fuzz.cpp, a timeout): a 31-byte run-length TGA declaring 39682 x
