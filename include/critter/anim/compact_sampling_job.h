@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "critter/anim/sampling_job.h"
@@ -25,25 +26,49 @@
 
 namespace critter::anim {
 
-// Per-instance key cursors for the clip last sampled with it (reset when the clip changes), and
-// the SamplingContext of its residual clip. Cursors are hints: a stale one costs a search.
+// Per-instance sampling cache for the clip last sampled with it (rebuilt when the clip changes):
+// for every animated compact track, its key cursor and the two keys around the last sampled time,
+// decoded, in groups of eight tracks of one channel kind (struct of arrays); the constant tracks
+// decoded; and the SamplingContext of the residual clip. Forward playback only re-decodes the
+// tracks whose segment the time has left (one key each); a seek, a backward step or a loop wrap
+// finds each such track's segment by a search. The cache never changes a result: a sample equals
+// the sample of a fresh context, bit for bit.
 class CompactSamplingContext {
  public:
   CompactSamplingContext() = default;
   // Pre-sizes for clips of up to `max_tracks` compact tracks so that run() never allocates.
-  explicit CompactSamplingContext(std::size_t max_tracks) : residual_(max_tracks) {
-    cursors_.reserve(max_tracks);
-  }
+  explicit CompactSamplingContext(std::size_t max_tracks);
+  // Forgets the cached clip and keys.
   void invalidate() {
     clip_ = nullptr;
-    cursors_.clear();
     residual_.invalidate();
   }
 
+  // Eight floats, one per lane of a group (32-byte aligned for eight-lane loads).
+  struct alignas(32) Lanes {
+    float v[8];
+  };
+  // A decoded constant track.
+  struct Constant {
+    std::uint32_t joint;
+    float value[4];
+  };
+
  private:
   friend struct CompactSamplingJob;
+  void bind(const CompactClip& clip);
+
   const CompactClip* clip_ = nullptr;
-  std::vector<std::uint32_t> cursors_;
+  // Groups of eight lanes: rotations first, then translations, then scales. A rotation group is
+  // 11 Lanes (segment start time bound, end time, start key time, key a x y z w, key b x y z w),
+  // a translation or scale group 9 (the same with x y z).
+  std::vector<Lanes> cache_;
+  std::vector<std::uint32_t> lane_track_;  // per lane: compact track index; padding lanes none
+  std::vector<std::uint32_t> lane_joint_;  // per lane: the joint it writes
+  std::vector<std::uint32_t> lane_key_;    // per lane: cached segment's first key, or none
+  std::uint32_t lane_count_[3] = {0, 0, 0};  // animated rotation, translation, scale tracks
+  std::vector<Constant> constants_;        // rotations, then translations, then scales
+  std::uint32_t constant_count_[3] = {0, 0, 0};
   SamplingContext residual_;
 };
 
