@@ -35,6 +35,44 @@ inline __m128 fraction4(const Lanes* g, int half, __m128 t) {
 
 }  // namespace
 
+void decode_rotations_sse41(const RotationDecode* keys, std::uint32_t count) {
+  constexpr float kScale = 2.0f * compact::kInvSqrt2 / 32767.0f;
+  for (std::uint32_t i = 0; i < count; i += 4) {
+    const RotationDecode* k = keys + i;
+    const std::uint32_t n = std::min(4u, count - i);
+    alignas(16) std::int32_t w[3][4] = {};
+    for (std::uint32_t l = 0; l < n; ++l)
+      for (int c = 0; c < 3; ++c) w[c][l] = k[l].words[c];
+    const __m128i w0 = _mm_load_si128(reinterpret_cast<const __m128i*>(w[0]));
+    const __m128i w1 = _mm_load_si128(reinterpret_cast<const __m128i*>(w[1]));
+    const __m128i w2 = _mm_load_si128(reinterpret_cast<const __m128i*>(w[2]));
+    const __m128i m15 = _mm_set1_epi32(0x7fff);
+    const __m128i ia = _mm_and_si128(w0, m15);
+    const __m128i ib = _mm_and_si128(_mm_or_si128(_mm_srli_epi32(w0, 15), _mm_slli_epi32(w1, 1)), m15);
+    const __m128i ic = _mm_and_si128(_mm_or_si128(_mm_srli_epi32(w1, 14), _mm_slli_epi32(w2, 2)), m15);
+    const __m128i index = _mm_and_si128(_mm_srli_epi32(w2, 13), _mm_set1_epi32(3));
+    const __m128 scale = _mm_set1_ps(kScale), offset = _mm_set1_ps(compact::kInvSqrt2);
+    const __m128 a = _mm_sub_ps(_mm_mul_ps(_mm_cvtepi32_ps(ia), scale), offset);
+    const __m128 b = _mm_sub_ps(_mm_mul_ps(_mm_cvtepi32_ps(ib), scale), offset);
+    const __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_cvtepi32_ps(ic), scale), offset);
+    const __m128 d = _mm_sqrt_ps(_mm_max_ps(
+        _mm_setzero_ps(),
+        _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_set1_ps(1.0f), _mm_mul_ps(a, a)), _mm_mul_ps(b, b)),
+                   _mm_mul_ps(c, c))));
+    const __m128 is0 = _mm_castsi128_ps(_mm_cmpeq_epi32(index, _mm_setzero_si128()));
+    const __m128 is1 = _mm_castsi128_ps(_mm_cmpeq_epi32(index, _mm_set1_epi32(1)));
+    const __m128 is2 = _mm_castsi128_ps(_mm_cmpeq_epi32(index, _mm_set1_epi32(2)));
+    const __m128 is3 = _mm_castsi128_ps(_mm_cmpeq_epi32(index, _mm_set1_epi32(3)));
+    alignas(16) float q[4][4];
+    _mm_store_ps(q[0], _mm_blendv_ps(a, d, is0));
+    _mm_store_ps(q[1], _mm_blendv_ps(_mm_blendv_ps(b, a, is0), d, is1));
+    _mm_store_ps(q[2], _mm_blendv_ps(_mm_blendv_ps(c, b, _mm_or_ps(is0, is1)), d, is2));
+    _mm_store_ps(q[3], _mm_blendv_ps(c, d, is3));
+    for (std::uint32_t l = 0; l < n; ++l)
+      for (int x = 0; x < 4; ++x) k[l].lane[8 * x] = q[x][l];
+  }
+}
+
 void interpolate_groups_sse41(const CompactGroups& groups, float t, Transform* out) {
   const __m128 time = _mm_set1_ps(t);
   const Lanes* g = groups.cache;
@@ -116,6 +154,50 @@ namespace {
 }
 
 }  // namespace
+
+[[gnu::target("avx2")]] void decode_rotations_avx2(const RotationDecode* keys,
+                                                   std::uint32_t count) {
+  constexpr float kScale = 2.0f * compact::kInvSqrt2 / 32767.0f;
+  for (std::uint32_t i = 0; i < count; i += 8) {
+    const RotationDecode* k = keys + i;
+    const std::uint32_t n = std::min(8u, count - i);
+    alignas(32) std::int32_t w[3][8] = {};
+    for (std::uint32_t l = 0; l < n; ++l)
+      for (int c = 0; c < 3; ++c) w[c][l] = k[l].words[c];
+    const __m256i w0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(w[0]));
+    const __m256i w1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(w[1]));
+    const __m256i w2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(w[2]));
+    const __m256i m15 = _mm256_set1_epi32(0x7fff);
+    const __m256i ia = _mm256_and_si256(w0, m15);
+    const __m256i ib =
+        _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi32(w0, 15), _mm256_slli_epi32(w1, 1)), m15);
+    const __m256i ic =
+        _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi32(w1, 14), _mm256_slli_epi32(w2, 2)), m15);
+    const __m256i index = _mm256_and_si256(_mm256_srli_epi32(w2, 13), _mm256_set1_epi32(3));
+    const __m256 scale = _mm256_set1_ps(kScale), offset = _mm256_set1_ps(compact::kInvSqrt2);
+    const __m256 a = _mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ia), scale), offset);
+    const __m256 b = _mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ib), scale), offset);
+    const __m256 c = _mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ic), scale), offset);
+    const __m256 d = _mm256_sqrt_ps(_mm256_max_ps(
+        _mm256_setzero_ps(),
+        _mm256_sub_ps(
+            _mm256_sub_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_mul_ps(a, a)),
+                          _mm256_mul_ps(b, b)),
+            _mm256_mul_ps(c, c))));
+    const __m256 is0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_setzero_si256()));
+    const __m256 is1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(1)));
+    const __m256 is2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(2)));
+    const __m256 is3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(3)));
+    alignas(32) float q[4][8];
+    _mm256_store_ps(q[0], _mm256_blendv_ps(a, d, is0));
+    _mm256_store_ps(q[1], _mm256_blendv_ps(_mm256_blendv_ps(b, a, is0), d, is1));
+    _mm256_store_ps(q[2],
+                    _mm256_blendv_ps(_mm256_blendv_ps(c, b, _mm256_or_ps(is0, is1)), d, is2));
+    _mm256_store_ps(q[3], _mm256_blendv_ps(c, d, is3));
+    for (std::uint32_t l = 0; l < n; ++l)
+      for (int x = 0; x < 4; ++x) k[l].lane[8 * x] = q[x][l];
+  }
+}
 
 [[gnu::target("avx2")]] void interpolate_groups_avx2(const CompactGroups& groups, float t,
                                                      Transform* out) {

@@ -9,6 +9,8 @@
 
 #include "anim/compact_kernels.h"
 
+#include <smmintrin.h>
+
 namespace critter::anim {
 
 namespace {
@@ -47,9 +49,8 @@ CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residua
   // Every track animated, in the kind with the largest groups, plus one padded group per kind.
   const std::size_t lanes = max_tracks + 24;
   cache_.reserve(lanes / 8 * detail::group_size(4));
-  lane_track_.reserve(lanes);
+  lanes_.reserve(lanes);
   lane_joint_.reserve(lanes);
-  lane_key_.reserve(lanes);
   constants_.reserve(max_tracks);
 }
 
@@ -60,9 +61,8 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
   const auto tracks = clip.tracks();
   const std::uint32_t constants = clip.constant_count();
   constants_.clear();
-  lane_track_.clear();
+  lanes_.clear();
   lane_joint_.clear();
-  lane_key_.clear();
   cache_.clear();
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
     constant_count_[kind] = 0;
@@ -85,15 +85,17 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
       constants_.push_back(c);
       ++constant_count_[kind];
     }
-    const std::size_t first = lane_track_.size();
+    const std::size_t first = lanes_.size();
     for (std::size_t i = constants; i < tracks.size(); ++i) {
-      if (kind_of(tracks[i].target) != kind) continue;
-      lane_track_.push_back(static_cast<std::uint32_t>(i));
-      lane_joint_.push_back(tracks[i].joint);
+      const CompactTrack& t = tracks[i];
+      if (kind_of(t.target) != kind) continue;
+      lanes_.push_back({static_cast<std::uint32_t>(i), t.key_begin, t.key_count, t.value_begin,
+                        kNoKey});
+      lane_joint_.push_back(t.joint);
     }
-    lane_count_[kind] = static_cast<std::uint32_t>(lane_track_.size() - first);
-    while ((lane_track_.size() - first) % 8 != 0) {
-      lane_track_.push_back(kNoTrack);
+    lane_count_[kind] = static_cast<std::uint32_t>(lanes_.size() - first);
+    while ((lanes_.size() - first) % 8 != 0) {
+      lanes_.push_back({kNoTrack, 0, 0, 0, kNoKey});
       lane_joint_.push_back(0);
     }
     const std::uint32_t size = detail::group_size(components_of(kind));
@@ -101,9 +103,11 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
       const std::size_t base = cache_.size();
       cache_.resize(base + size, Lanes{});
       for (int l = 0; l < 8; ++l) {
-        const bool used = lane_track_[first + 8 * g + static_cast<std::uint32_t>(l)] != kNoTrack;
+        const bool used =
+            lanes_[first + 8 * g + static_cast<std::uint32_t>(l)].track != kNoTrack;
         cache_[base + detail::kLaneLow].v[l] = used ? kInf : -kInf;
         cache_[base + detail::kLaneHigh].v[l] = used ? -kInf : kInf;
+        cache_[base + detail::kLaneNext].v[l] = used ? -kInf : kInf;
         if (kind == 0) {
           cache_[base + detail::kLaneA + 3].v[l] = 1.0f;
           cache_[base + detail::lane_b(4) + 3].v[l] = 1.0f;
@@ -111,7 +115,6 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
       }
     }
   }
-  lane_key_.assign(lane_track_.size(), kNoKey);
   clip_ = &clip;
 }
 
@@ -216,49 +219,106 @@ Status CompactSamplingJob::run() const {
     out[c->joint].scale = vec3(c->value[0], c->value[1], c->value[2]);
 
   // Refresh the lanes whose cached segment does not hold the time: the next key when playback
-  // moved one segment on, both keys after a search otherwise.
+  // moved one segment on, both keys after a search otherwise. Quantised rotation keys are
+  // decoded in batches after the search.
   const auto tracks = clip->tracks();
   const float* times = clip->times().data();
   const std::uint16_t* frames = clip->key_frames().data();
   const std::uint16_t* words = clip->words().data();
+#if defined(__x86_64__) && defined(__GNUC__)
+  const bool avx2 = has_avx2();
+#endif
+  constexpr std::uint32_t kBatch = 64;
+  detail::RotationDecode batch[kBatch];
+  static_assert(kBatch % 8 == 0 && kBatch >= 2);
+  std::uint32_t batched = 0;
+  const auto flush = [&] {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (avx2) {
+      detail::decode_rotations_avx2(batch, batched);
+      batched = 0;
+      return;
+    }
+#endif
+    detail::decode_rotations_sse41(batch, batched);
+    batched = 0;
+  };
+  const __m128 now = _mm_set1_ps(time);
   CompactSamplingContext::Lanes* g = ctx.cache_.data();
-  std::uint32_t lane = 0;
+  CompactSamplingContext::LaneTrack* lanes = ctx.lanes_.data();
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
     const std::uint32_t components = components_of(kind);
     const std::uint32_t size = detail::group_size(components);
     const std::uint32_t groups = groups_of(ctx.lane_count_[kind]);
-    for (std::uint32_t group = 0; group < groups; ++group, g += size, lane += 8) {
-      unsigned stale = 0;
-      for (int l = 0; l < 8; ++l)
-        stale |= static_cast<unsigned>(time < g[detail::kLaneLow].v[l] ||
-                                       !(time < g[detail::kLaneHigh].v[l]))
-                 << l;
-      while (stale != 0) {
-        const int l = std::countr_zero(stale);
-        stale &= stale - 1;
-        const std::uint32_t i = lane + static_cast<std::uint32_t>(l);
-        const CompactTrack& track = tracks[ctx.lane_track_[i]];
-        const std::uint32_t old = ctx.lane_key_[i];
-        const std::uint32_t k = find_segment(track, times, frames, time, old);
-        const std::uint32_t n = track.key_count;
-        CompactSamplingContext::Lanes* a = g + detail::kLaneA;
-        CompactSamplingContext::Lanes* b = g + detail::lane_b(components);
-        if (old != kNoKey && k == old + 1) {
-          for (std::uint32_t x = 0; x < components; ++x) a[x].v[l] = b[x].v[l];
+    for (std::uint32_t group = 0; group < groups; ++group, g += size, lanes += 8) {
+      CompactSamplingContext::Lanes* a = g + detail::kLaneA;
+      CompactSamplingContext::Lanes* b = g + detail::lane_b(components);
+      // Lanes whose segment does not hold the time; among them those that moved exactly one
+      // segment on, whose bounds and start key shift in vector form (the end key becomes the
+      // start key) before their new end key is decoded.
+      unsigned stale = 0, forward = 0;
+      for (int h = 0; h < 8; h += 4) {
+        float* low = g[detail::kLaneLow].v + h;
+        float* high = g[detail::kLaneHigh].v + h;
+        float* next = g[detail::kLaneNext].v + h;
+        float* start = g[detail::kLaneStart].v + h;
+        const __m128 lo = _mm_load_ps(low), hi = _mm_load_ps(high), nx = _mm_load_ps(next);
+        const __m128 past = _mm_cmpnlt_ps(now, hi);
+        const __m128 out_of = _mm_or_ps(_mm_cmplt_ps(now, lo), past);
+        const __m128 step = _mm_and_ps(past, _mm_cmplt_ps(now, nx));
+        stale |= static_cast<unsigned>(_mm_movemask_ps(out_of)) << h;
+        const unsigned bits = static_cast<unsigned>(_mm_movemask_ps(step));
+        if (bits == 0) continue;
+        forward |= bits << h;
+        _mm_store_ps(low, _mm_blendv_ps(lo, hi, step));
+        _mm_store_ps(start, _mm_blendv_ps(_mm_load_ps(start), hi, step));
+        _mm_store_ps(high, _mm_blendv_ps(hi, nx, step));
+        for (std::uint32_t x = 0; x < components; ++x)
+          _mm_store_ps(a[x].v + h,
+                       _mm_blendv_ps(_mm_load_ps(a[x].v + h), _mm_load_ps(b[x].v + h), step));
+      }
+      for (unsigned bits = forward; bits != 0; bits &= bits - 1) {
+        const int l = std::countr_zero(bits);
+        CompactSamplingContext::LaneTrack& lt = lanes[l];
+        const std::uint32_t k = ++lt.key;
+        const std::uint32_t n = lt.key_count;
+        g[detail::kLaneNext].v[l] = k + 2 < n ? times[frames[lt.key_begin + k + 2]] : kInf;
+        if (k + 1 >= n) {
+          for (std::uint32_t x = 0; x < components; ++x) b[x].v[l] = a[x].v[l];
+        } else if (kind == 0 && tracks[lt.track].format == CompactFormat::kQuantized) {
+          if (batched + 1 > kBatch) flush();
+          batch[batched++] = {words + lt.value_begin + 3 * std::size_t{k + 1}, &b[0].v[l]};
+        } else {
+          decode_into(tracks[lt.track], words, k + 1, b, components, l);
+        }
+      }
+      // The others: a search from the cached key, both keys decoded.
+      for (unsigned bits = stale & ~forward; bits != 0; bits &= bits - 1) {
+        const int l = std::countr_zero(bits);
+        CompactSamplingContext::LaneTrack& lt = lanes[l];
+        const CompactTrack& track = tracks[lt.track];
+        const std::uint32_t k = find_segment(track, times, frames, time, lt.key);
+        const std::uint32_t n = lt.key_count;
+        const std::uint32_t next = k + 1 < n ? k + 1 : k;
+        if (kind == 0 && track.format == CompactFormat::kQuantized) {
+          const std::uint16_t* values = words + lt.value_begin;
+          if (batched + 2 > kBatch) flush();
+          batch[batched++] = {values + 3 * std::size_t{k}, &a[0].v[l]};
+          batch[batched++] = {values + 3 * std::size_t{next}, &b[0].v[l]};
         } else {
           decode_into(track, words, k, a, components, l);
+          decode_into(track, words, next, b, components, l);
         }
-        if (k + 1 < n)
-          decode_into(track, words, k + 1, b, components, l);
-        else
-          for (std::uint32_t x = 0; x < components; ++x) b[x].v[l] = a[x].v[l];
-        const float start = times[frames[track.key_begin + k]];
+        const std::uint16_t* f = frames + lt.key_begin;
+        const float start = times[f[k]];
         g[detail::kLaneStart].v[l] = start;
         g[detail::kLaneLow].v[l] = k == 0 ? -kInf : start;
-        g[detail::kLaneHigh].v[l] = k + 1 < n ? times[frames[track.key_begin + k + 1]] : kInf;
-        ctx.lane_key_[i] = k;
+        g[detail::kLaneHigh].v[l] = k + 1 < n ? times[f[k + 1]] : kInf;
+        g[detail::kLaneNext].v[l] = k + 2 < n ? times[f[k + 2]] : kInf;
+        lt.key = k;
       }
     }
+    if (batched != 0) flush();
   }
 
   const detail::CompactGroups groups{ctx.cache_.data(), ctx.lane_joint_.data(), ctx.lane_count_};

@@ -60,12 +60,20 @@ class CompactSamplingContext {
 
   const CompactClip* clip_ = nullptr;
   // Groups of eight lanes: rotations first, then translations, then scales. A rotation group is
-  // 11 Lanes (segment start time bound, end time, start key time, key a x y z w, key b x y z w),
-  // a translation or scale group 9 (the same with x y z).
+  // 12 Lanes (time from which the segment holds, its end key's time, the time of the key after,
+  // its start key's time, key a x y z w, key b x y z w), a translation or scale group 10 (the
+  // same with x y z).
   std::vector<Lanes> cache_;
-  std::vector<std::uint32_t> lane_track_;  // per lane: compact track index; padding lanes none
+  // The track behind a lane (padding lanes have none) and the first key of its cached segment.
+  struct LaneTrack {
+    std::uint32_t track;
+    std::uint32_t key_begin;
+    std::uint32_t key_count;
+    std::uint32_t value_begin;
+    std::uint32_t key;
+  };
+  std::vector<LaneTrack> lanes_;
   std::vector<std::uint32_t> lane_joint_;  // per lane: the joint it writes
-  std::vector<std::uint32_t> lane_key_;    // per lane: cached segment's first key, or none
   std::uint32_t lane_count_[3] = {0, 0, 0};  // animated rotation, translation, scale tracks
   std::vector<Constant> constants_;        // rotations, then translations, then scales
   std::uint32_t constant_count_[3] = {0, 0, 0};
