@@ -48,8 +48,10 @@ void decode_rotations_sse41(const RotationDecode* keys, std::uint32_t count) {
     const __m128i w2 = _mm_load_si128(reinterpret_cast<const __m128i*>(w[2]));
     const __m128i m15 = _mm_set1_epi32(0x7fff);
     const __m128i ia = _mm_and_si128(w0, m15);
-    const __m128i ib = _mm_and_si128(_mm_or_si128(_mm_srli_epi32(w0, 15), _mm_slli_epi32(w1, 1)), m15);
-    const __m128i ic = _mm_and_si128(_mm_or_si128(_mm_srli_epi32(w1, 14), _mm_slli_epi32(w2, 2)), m15);
+    const __m128i ib =
+        _mm_and_si128(_mm_or_si128(_mm_srli_epi32(w0, 15), _mm_slli_epi32(w1, 1)), m15);
+    const __m128i ic =
+        _mm_and_si128(_mm_or_si128(_mm_srli_epi32(w1, 14), _mm_slli_epi32(w2, 2)), m15);
     const __m128i index = _mm_and_si128(_mm_srli_epi32(w2, 13), _mm_set1_epi32(3));
     const __m128 scale = _mm_set1_ps(kScale), offset = _mm_set1_ps(compact::kInvSqrt2);
     const __m128 a = _mm_sub_ps(_mm_mul_ps(_mm_cvtepi32_ps(ia), scale), offset);
@@ -180,10 +182,9 @@ namespace {
     const __m256 c = _mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ic), scale), offset);
     const __m256 d = _mm256_sqrt_ps(_mm256_max_ps(
         _mm256_setzero_ps(),
-        _mm256_sub_ps(
-            _mm256_sub_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_mul_ps(a, a)),
-                          _mm256_mul_ps(b, b)),
-            _mm256_mul_ps(c, c))));
+        _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_mul_ps(a, a)),
+                                    _mm256_mul_ps(b, b)),
+                      _mm256_mul_ps(c, c))));
     const __m256 is0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_setzero_si256()));
     const __m256 is1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(1)));
     const __m256 is2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(2)));
@@ -191,8 +192,7 @@ namespace {
     alignas(32) float q[4][8];
     _mm256_store_ps(q[0], _mm256_blendv_ps(a, d, is0));
     _mm256_store_ps(q[1], _mm256_blendv_ps(_mm256_blendv_ps(b, a, is0), d, is1));
-    _mm256_store_ps(q[2],
-                    _mm256_blendv_ps(_mm256_blendv_ps(c, b, _mm256_or_ps(is0, is1)), d, is2));
+    _mm256_store_ps(q[2], _mm256_blendv_ps(_mm256_blendv_ps(c, b, _mm256_or_ps(is0, is1)), d, is2));
     _mm256_store_ps(q[3], _mm256_blendv_ps(c, d, is3));
     for (std::uint32_t l = 0; l < n; ++l)
       for (int x = 0; x < 4; ++x) k[l].lane[8 * x] = q[x][l];
@@ -208,9 +208,9 @@ namespace {
   for (std::uint32_t done = 0; done < groups.lane_count[0]; done += 8) {
     const Quat8 a[1] = {Quat8{_mm256_load_ps(g[kLaneA].v), _mm256_load_ps(g[kLaneA + 1].v),
                               _mm256_load_ps(g[kLaneA + 2].v), _mm256_load_ps(g[kLaneA + 3].v)}};
-    const Quat8 b[1] = {
-        Quat8{_mm256_load_ps(g[lane_b(4)].v), _mm256_load_ps(g[lane_b(4) + 1].v),
-              _mm256_load_ps(g[lane_b(4) + 2].v), _mm256_load_ps(g[lane_b(4) + 3].v)}};
+    const Quat8 b[1] = {Quat8{_mm256_load_ps(g[lane_b(4)].v), _mm256_load_ps(g[lane_b(4) + 1].v),
+                              _mm256_load_ps(g[lane_b(4) + 2].v),
+                              _mm256_load_ps(g[lane_b(4) + 3].v)}};
     const __m256 f = fraction8(g, time);
     Quat8 r[1];
     slerp_shortest8<1>(a, b, f, r);
@@ -221,7 +221,8 @@ namespace {
                _mm256_blendv_ps(r[0].z, a[0].z, at_key), _mm256_blendv_ps(r[0].w, a[0].w, at_key),
                rows);
     const std::uint32_t lanes = std::min(8u, groups.lane_count[0] - done);
-    for (std::uint32_t l = 0; l < lanes; ++l) _mm_storeu_ps(&out[joint[l]].rotation.x, row(rows, l));
+    for (std::uint32_t l = 0; l < lanes; ++l)
+      _mm_storeu_ps(&out[joint[l]].rotation.x, row(rows, l));
     g += group_size(4);
     joint += 8;
   }
@@ -238,7 +239,8 @@ namespace {
       __m256 rows[4];
       transpose8(c[0], c[1], c[2], zero, rows);
       const std::uint32_t lanes = std::min(8u, groups.lane_count[kind] - done);
-      for (std::uint32_t l = 0; l < lanes; ++l) store_vec3(channel(out[joint[l]], kind), row(rows, l));
+      for (std::uint32_t l = 0; l < lanes; ++l)
+        store_vec3(channel(out[joint[l]], kind), row(rows, l));
       g += group_size(3);
       joint += 8;
     }

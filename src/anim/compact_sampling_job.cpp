@@ -36,14 +36,16 @@ std::uint32_t groups_of(std::uint32_t lanes) {
   return (lanes + 7) / 8;
 }
 
+}  // namespace
+
+bool cpu_has_compact_avx2() {
 #if defined(__x86_64__) && defined(__GNUC__)
-bool has_avx2() {
   static const bool has = __builtin_cpu_supports("avx2");
   return has;
-}
+#else
+  return false;
 #endif
-
-}  // namespace
+}
 
 CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residual_(max_tracks) {
   // Every track animated, in the kind with the largest groups, plus one padded group per kind.
@@ -52,6 +54,7 @@ CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residua
   lanes_.reserve(lanes);
   lane_joint_.reserve(lanes);
   constants_.reserve(max_tracks);
+  offsets_.reserve(max_tracks);
 }
 
 // Lays out the groups of `clip`: lanes of each kind in track order, padded to eight, every lane
@@ -64,20 +67,29 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
   lanes_.clear();
   lane_joint_.clear();
   cache_.clear();
+  std::vector<CompactOffsets>& offsets = offsets_;
+  offsets.clear();
+  CompactOffsets at;
+  for (const CompactTrack& t : tracks) {
+    offsets.push_back(at);
+    at.advance(t);
+  }
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
     constant_count_[kind] = 0;
     for (std::uint32_t i = 0; i < constants; ++i) {
       const CompactTrack& track = tracks[i];
       if (kind_of(track.target) != kind) continue;
       Constant c{track.joint, {0.0f, 0.0f, 0.0f, 0.0f}};
+      const std::uint16_t* w = clip.words().data() + offsets[i].word;
       if (kind == 0) {
-        const quat q = compact::decode_quat(track, clip.words().data(), 0);
+        const quat q = compact::decode_quat(track.format, w);
         c.value[0] = q.x;
         c.value[1] = q.y;
         c.value[2] = q.z;
         c.value[3] = q.w;
       } else {
-        const vec3 v = compact::decode_vec3(track, clip.words().data(), 0);
+        const vec3 v =
+            compact::decode_vec3(track.format, w, clip.ranges().data() + offsets[i].range);
         c.value[0] = v.x;
         c.value[1] = v.y;
         c.value[2] = v.z;
@@ -89,13 +101,12 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
     for (std::size_t i = constants; i < tracks.size(); ++i) {
       const CompactTrack& t = tracks[i];
       if (kind_of(t.target) != kind) continue;
-      lanes_.push_back({static_cast<std::uint32_t>(i), t.key_begin, t.key_count, t.value_begin,
-                        kNoKey});
+      lanes_.push_back({static_cast<std::uint32_t>(i), offsets[i], t.key_count, kNoKey});
       lane_joint_.push_back(t.joint);
     }
     lane_count_[kind] = static_cast<std::uint32_t>(lanes_.size() - first);
     while ((lanes_.size() - first) % 8 != 0) {
-      lanes_.push_back({kNoTrack, 0, 0, 0, kNoKey});
+      lanes_.push_back({kNoTrack, {}, 0, kNoKey});
       lane_joint_.push_back(0);
     }
     const std::uint32_t size = detail::group_size(components_of(kind));
@@ -103,8 +114,7 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
       const std::size_t base = cache_.size();
       cache_.resize(base + size, Lanes{});
       for (int l = 0; l < 8; ++l) {
-        const bool used =
-            lanes_[first + 8 * g + static_cast<std::uint32_t>(l)].track != kNoTrack;
+        const bool used = lanes_[first + 8 * g + static_cast<std::uint32_t>(l)].track != kNoTrack;
         cache_[base + detail::kLaneLow].v[l] = used ? kInf : -kInf;
         cache_[base + detail::kLaneHigh].v[l] = used ? -kInf : kInf;
         cache_[base + detail::kLaneNext].v[l] = used ? -kInf : kInf;
@@ -120,13 +130,11 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
 
 namespace {
 
-// The key k of `track` with times[frames[k]] <= t < times[frames[k + 1]] (0 before the first
-// key, the last key at and after it), starting from the hint: forward playback moves it by a key
-// or two; anything else is a binary search.
-std::uint32_t find_segment(const CompactTrack& track, const float* times,
-                           const std::uint16_t* key_frames, float t, std::uint32_t hint) {
-  const std::uint16_t* frames = key_frames + track.key_begin;
-  const std::uint32_t n = track.key_count;
+// The key k of a track (its `n` key frames at `frames`) with times[frames[k]] <= t < times[frames[k
+// + 1]] (0 before the first key, the last key at and after it), starting from the hint: forward
+// playback moves it by a key or two; anything else is a binary search.
+std::uint32_t find_segment(const std::uint16_t* frames, std::uint32_t n, const float* times,
+                           float t, std::uint32_t hint) {
   std::uint32_t lo = 0, hi = n;
   if (hint < n && times[frames[hint]] <= t) {
     if (hint + 1 >= n || t < times[frames[hint + 1]]) return hint;
@@ -147,17 +155,20 @@ std::uint32_t find_segment(const CompactTrack& track, const float* times,
   return lo;
 }
 
-// Decodes key k of `track` into lane `l` of the `components` key lanes starting at `dst`.
-inline void decode_into(const CompactTrack& track, const std::uint16_t* words, std::uint32_t k,
-                        CompactSamplingContext::Lanes* dst, std::uint32_t components, int l) {
+// Decodes key k of `track` (its words at `words`, its range at `range`) into lane `l` of the
+// `components` key lanes starting at `dst`.
+inline void decode_into(const CompactTrack& track, const std::uint16_t* words, const float* range,
+                        std::uint32_t k, CompactSamplingContext::Lanes* dst,
+                        std::uint32_t components, int l) {
+  const std::uint16_t* w = words + std::size_t{k} * track.stride();
   if (components == 4) {
-    const quat q = compact::decode_quat(track, words, k);
+    const quat q = compact::decode_quat(track.format, w);
     dst[0].v[l] = q.x;
     dst[1].v[l] = q.y;
     dst[2].v[l] = q.z;
     dst[3].v[l] = q.w;
   } else {
-    const vec3 v = compact::decode_vec3(track, words, k);
+    const vec3 v = compact::decode_vec3(track.format, w, range);
     dst[0].v[l] = v.x;
     dst[1].v[l] = v.y;
     dst[2].v[l] = v.z;
@@ -170,6 +181,8 @@ Status CompactSamplingJob::validate() const {
   if (clip == nullptr) return job_error("clip", "clip is null");
   if (context == nullptr) return job_error("context", "context is null");
   if (!std::isfinite(time)) return job_error("time", "time is not finite");
+  if (path == CompactSamplingPath::kAvx2 && !cpu_has_compact_avx2())
+    return job_error("path", "this CPU has no AVX2");
   if (clip->max_joint() >= static_cast<std::int64_t>(rest.size()))
     return job_error("clip", "a track targets joint " + std::to_string(clip->max_joint()) +
                                  ", rest pose has " + std::to_string(rest.size()) + " joints");
@@ -225,8 +238,10 @@ Status CompactSamplingJob::run() const {
   const float* times = clip->times().data();
   const std::uint16_t* frames = clip->key_frames().data();
   const std::uint16_t* words = clip->words().data();
+  const float* ranges = clip->ranges().data();
 #if defined(__x86_64__) && defined(__GNUC__)
-  const bool avx2 = has_avx2();
+  const bool avx2 = path == CompactSamplingPath::kAvx2 ||
+                    (path == CompactSamplingPath::kAuto && cpu_has_compact_avx2());
 #endif
   constexpr std::uint32_t kBatch = 64;
   detail::RotationDecode batch[kBatch];
@@ -282,14 +297,15 @@ Status CompactSamplingJob::run() const {
         CompactSamplingContext::LaneTrack& lt = lanes[l];
         const std::uint32_t k = ++lt.key;
         const std::uint32_t n = lt.key_count;
-        g[detail::kLaneNext].v[l] = k + 2 < n ? times[frames[lt.key_begin + k + 2]] : kInf;
+        g[detail::kLaneNext].v[l] = k + 2 < n ? times[frames[lt.begin.frame + k + 2]] : kInf;
         if (k + 1 >= n) {
           for (std::uint32_t x = 0; x < components; ++x) b[x].v[l] = a[x].v[l];
         } else if (kind == 0 && tracks[lt.track].format == CompactFormat::kQuantized) {
           if (batched + 1 > kBatch) flush();
-          batch[batched++] = {words + lt.value_begin + 3 * std::size_t{k + 1}, &b[0].v[l]};
+          batch[batched++] = {words + lt.begin.word + 3 * std::size_t{k + 1}, &b[0].v[l]};
         } else {
-          decode_into(tracks[lt.track], words, k + 1, b, components, l);
+          decode_into(tracks[lt.track], words + lt.begin.word, ranges + lt.begin.range, k + 1, b,
+                      components, l);
         }
       }
       // The others: a search from the cached key, both keys decoded.
@@ -297,19 +313,20 @@ Status CompactSamplingJob::run() const {
         const int l = std::countr_zero(bits);
         CompactSamplingContext::LaneTrack& lt = lanes[l];
         const CompactTrack& track = tracks[lt.track];
-        const std::uint32_t k = find_segment(track, times, frames, time, lt.key);
+        const std::uint16_t* f = frames + lt.begin.frame;
         const std::uint32_t n = lt.key_count;
+        const std::uint32_t k = find_segment(f, n, times, time, lt.key);
         const std::uint32_t next = k + 1 < n ? k + 1 : k;
         if (kind == 0 && track.format == CompactFormat::kQuantized) {
-          const std::uint16_t* values = words + lt.value_begin;
+          const std::uint16_t* values = words + lt.begin.word;
           if (batched + 2 > kBatch) flush();
           batch[batched++] = {values + 3 * std::size_t{k}, &a[0].v[l]};
           batch[batched++] = {values + 3 * std::size_t{next}, &b[0].v[l]};
         } else {
-          decode_into(track, words, k, a, components, l);
-          decode_into(track, words, next, b, components, l);
+          decode_into(track, words + lt.begin.word, ranges + lt.begin.range, k, a, components, l);
+          decode_into(track, words + lt.begin.word, ranges + lt.begin.range, next, b, components,
+                      l);
         }
-        const std::uint16_t* f = frames + lt.key_begin;
         const float start = times[f[k]];
         g[detail::kLaneStart].v[l] = start;
         g[detail::kLaneLow].v[l] = k == 0 ? -kInf : start;
@@ -323,7 +340,7 @@ Status CompactSamplingJob::run() const {
 
   const detail::CompactGroups groups{ctx.cache_.data(), ctx.lane_joint_.data(), ctx.lane_count_};
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (has_avx2()) {
+  if (avx2) {
     detail::interpolate_groups_avx2(groups, time, out);
     return {};
   }

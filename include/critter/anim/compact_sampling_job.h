@@ -67,18 +67,25 @@ class CompactSamplingContext {
   // The track behind a lane (padding lanes have none) and the first key of its cached segment.
   struct LaneTrack {
     std::uint32_t track;
-    std::uint32_t key_begin;
+    CompactOffsets begin;  // of the track's key frames, words and range
     std::uint32_t key_count;
-    std::uint32_t value_begin;
     std::uint32_t key;
   };
   std::vector<LaneTrack> lanes_;
-  std::vector<std::uint32_t> lane_joint_;  // per lane: the joint it writes
+  std::vector<std::uint32_t> lane_joint_;    // per lane: the joint it writes
   std::uint32_t lane_count_[3] = {0, 0, 0};  // animated rotation, translation, scale tracks
-  std::vector<Constant> constants_;        // rotations, then translations, then scales
+  std::vector<Constant> constants_;          // rotations, then translations, then scales
+  std::vector<CompactOffsets> offsets_;      // bind's scratch: where each track's data starts
   std::uint32_t constant_count_[3] = {0, 0, 0};
   SamplingContext residual_;
 };
+
+// Which interpolation and decoding kernels CompactSamplingJob runs. kAuto takes AVX2 where the CPU
+// has it, else SSE4.1; every path gives the same pose, bit for bit.
+enum class CompactSamplingPath : std::uint8_t { kAuto, kSse41, kAvx2 };
+
+// True when this CPU can run CompactSamplingPath::kAvx2, checked once at run time.
+bool cpu_has_compact_avx2();
 
 struct CompactSamplingJob {
   const CompactClip* clip = nullptr;
@@ -89,10 +96,11 @@ struct CompactSamplingJob {
   std::span<const std::uint32_t> weight_offsets;  // MorphLayout::offsets
   std::span<Transform> output;                    // rest.size() entries
   std::span<float> output_weights;                // default_weights.size() entries
+  CompactSamplingPath path = CompactSamplingPath::kAuto;
 
   // Names the first broken rule (ErrorCode::kUsage, path "CompactSamplingJob"): missing clip or
-  // context, non-finite time, a compact track's joint outside the rest pose, and every rule of
-  // SamplingJob::validate for the residual clip and the buffers.
+  // context, non-finite time, a compact track's joint outside the rest pose, a path this CPU
+  // cannot run, and every rule of SamplingJob::validate for the residual clip and the buffers.
   Status validate() const;
   // Validates, then samples. Never throws or logs; allocates only when the context is too small.
   Status run() const;

@@ -25,7 +25,7 @@
 
 namespace critter::io {
 
-inline constexpr std::uint32_t kCritVersion = 1;
+inline constexpr std::uint32_t kCritVersion = 2;
 inline constexpr std::size_t kCritHeaderBytes = 32;
 
 // True when `head` starts with the .crit magic.
