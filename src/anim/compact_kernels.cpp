@@ -5,13 +5,16 @@
 
 #include "anim/quat_slerp.h"
 
-#if defined(__SSE4_1__)
-#include <smmintrin.h>
-#endif
+#include <emmintrin.h>
 
 namespace critter::anim::detail {
 
 namespace {
+
+// mask ? yes : no, lane by lane (SSE2: the kernels run on every x86-64 CPU).
+inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
+  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
+}
 
 using Lanes = CompactSamplingContext::Lanes;
 
@@ -35,7 +38,7 @@ inline __m128 fraction4(const Lanes* g, int half, __m128 t) {
 
 }  // namespace
 
-void decode_rotations_sse41(const RotationDecode* keys, std::uint32_t count) {
+void decode_rotations_sse2(const RotationDecode* keys, std::uint32_t count) {
   constexpr float kScale = 2.0f * compact::kInvSqrt2 / 32767.0f;
   for (std::uint32_t i = 0; i < count; i += 4) {
     const RotationDecode* k = keys + i;
@@ -66,16 +69,16 @@ void decode_rotations_sse41(const RotationDecode* keys, std::uint32_t count) {
     const __m128 is2 = _mm_castsi128_ps(_mm_cmpeq_epi32(index, _mm_set1_epi32(2)));
     const __m128 is3 = _mm_castsi128_ps(_mm_cmpeq_epi32(index, _mm_set1_epi32(3)));
     alignas(16) float q[4][4];
-    _mm_store_ps(q[0], _mm_blendv_ps(a, d, is0));
-    _mm_store_ps(q[1], _mm_blendv_ps(_mm_blendv_ps(b, a, is0), d, is1));
-    _mm_store_ps(q[2], _mm_blendv_ps(_mm_blendv_ps(c, b, _mm_or_ps(is0, is1)), d, is2));
-    _mm_store_ps(q[3], _mm_blendv_ps(c, d, is3));
+    _mm_store_ps(q[0], select4(is0, d, a));
+    _mm_store_ps(q[1], select4(is1, d, select4(is0, a, b)));
+    _mm_store_ps(q[2], select4(is2, d, select4(_mm_or_ps(is0, is1), b, c)));
+    _mm_store_ps(q[3], select4(is3, d, c));
     for (std::uint32_t l = 0; l < n; ++l)
       for (int x = 0; x < 4; ++x) k[l].lane[8 * x] = q[x][l];
   }
 }
 
-void interpolate_groups_sse41(const CompactGroups& groups, float t, Transform* out) {
+void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* out) {
   const __m128 time = _mm_set1_ps(t);
   const Lanes* g = groups.cache;
   const std::uint32_t* joint = groups.lane_joint;
@@ -114,7 +117,7 @@ void interpolate_groups_sse41(const CompactGroups& groups, float t, Transform* o
         for (int k = 0; k < 3; ++k) {
           const __m128 a = _mm_load_ps(g[kLaneA + k].v + o);
           const __m128 b = _mm_load_ps(g[lane_b(3) + k].v + o);
-          c[k] = _mm_blendv_ps(_mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), f)), a, at_key);
+          c[k] = select4(at_key, a, _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), f)));
         }
         c[3] = _mm_setzero_ps();
         _MM_TRANSPOSE4_PS(c[0], c[1], c[2], c[3]);

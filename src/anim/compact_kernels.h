@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The interpolation kernels of CompactSamplingJob: every group of eight cached segments of one
 // channel kind is interpolated with vertical operations only and written to its joints. One
-// kernel for SSE4.1 (two halves of four lanes) and one for AVX2 (eight lanes), chosen at run time;
-// both give the scalar result lane by lane (see quat_slerp.h), so the choice never shows.
+// kernel for SSE2 (two halves of four lanes; CompactSamplingPath::kSse41) and one for AVX2 (eight
+// lanes), chosen at run time; both give the scalar result lane by lane (see quat_slerp.h), so the
+// choice never shows.
 #pragma once
 
 #include <cstdint>
@@ -42,14 +43,14 @@ struct RotationDecode {
 
 // Decodes `count` quantised rotation keys (compact::decode_rotation, bit for bit) four or eight at
 // a time.
-void decode_rotations_sse41(const RotationDecode* keys, std::uint32_t count);
+void decode_rotations_sse2(const RotationDecode* keys, std::uint32_t count);
 #if defined(__x86_64__) && defined(__GNUC__)
 void decode_rotations_avx2(const RotationDecode* keys, std::uint32_t count);
 #endif
 
 // Writes every cached segment at time t: rotations slerped along the shorter arc, translations
 // and scales lerped, each the start key itself where the fraction is 0.
-void interpolate_groups_sse41(const CompactGroups& groups, float t, Transform* out);
+void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* out);
 #if defined(__x86_64__) && defined(__GNUC__)
 void interpolate_groups_avx2(const CompactGroups& groups, float t, Transform* out);
 #endif

@@ -9,11 +9,16 @@
 
 #include "anim/compact_kernels.h"
 
-#include <smmintrin.h>
+#include <emmintrin.h>
 
 namespace critter::anim {
 
 namespace {
+
+// mask ? yes : no, lane by lane (SSE2: the kernels run on every x86-64 CPU).
+inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
+  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
+}
 
 constexpr std::uint32_t kNoKey = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint32_t kNoTrack = std::numeric_limits<std::uint32_t>::max();
@@ -255,7 +260,7 @@ Status CompactSamplingJob::run() const {
       return;
     }
 #endif
-    detail::decode_rotations_sse41(batch, batched);
+    detail::decode_rotations_sse2(batch, batched);
     batched = 0;
   };
   const __m128 now = _mm_set1_ps(time);
@@ -285,12 +290,11 @@ Status CompactSamplingJob::run() const {
         const unsigned bits = static_cast<unsigned>(_mm_movemask_ps(step));
         if (bits == 0) continue;
         forward |= bits << h;
-        _mm_store_ps(low, _mm_blendv_ps(lo, hi, step));
-        _mm_store_ps(start, _mm_blendv_ps(_mm_load_ps(start), hi, step));
-        _mm_store_ps(high, _mm_blendv_ps(hi, nx, step));
+        _mm_store_ps(low, select4(step, hi, lo));
+        _mm_store_ps(start, select4(step, hi, _mm_load_ps(start)));
+        _mm_store_ps(high, select4(step, nx, hi));
         for (std::uint32_t x = 0; x < components; ++x)
-          _mm_store_ps(a[x].v + h,
-                       _mm_blendv_ps(_mm_load_ps(a[x].v + h), _mm_load_ps(b[x].v + h), step));
+          _mm_store_ps(a[x].v + h, select4(step, _mm_load_ps(b[x].v + h), _mm_load_ps(a[x].v + h)));
       }
       for (unsigned bits = forward; bits != 0; bits &= bits - 1) {
         const int l = std::countr_zero(bits);
@@ -345,7 +349,7 @@ Status CompactSamplingJob::run() const {
     return {};
   }
 #endif
-  detail::interpolate_groups_sse41(groups, time, out);
+  detail::interpolate_groups_sse2(groups, time, out);
   return {};
 }
 
