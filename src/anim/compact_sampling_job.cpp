@@ -2,18 +2,182 @@
 #include "critter/anim/compact_sampling_job.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <string>
 
-#include "anim/quat_slerp.h"
+#include "anim/compact_kernels.h"
+
+#include <emmintrin.h>
 
 namespace critter::anim {
 
 namespace {
 
+// mask ? yes : no, lane by lane (SSE2: the kernels run on every x86-64 CPU).
+inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
+  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
+}
+
+constexpr std::uint32_t kNoKey = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNoTrack = std::numeric_limits<std::uint32_t>::max();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
 Status job_error(std::string location, std::string message) {
   return fail(
       Error::at(ErrorCode::kUsage, "CompactSamplingJob", std::move(location), std::move(message)));
+}
+
+std::uint32_t kind_of(TrackTarget target) {
+  return target == TrackTarget::kRotation ? 0u : target == TrackTarget::kTranslation ? 1u : 2u;
+}
+
+std::uint32_t components_of(std::uint32_t kind) {
+  return kind == 0 ? 4u : 3u;
+}
+
+std::uint32_t groups_of(std::uint32_t lanes) {
+  return (lanes + 7) / 8;
+}
+
+}  // namespace
+
+bool cpu_has_compact_avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+#else
+  return false;
+#endif
+}
+
+CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residual_(max_tracks) {
+  // Every track animated, in the kind with the largest groups, plus one padded group per kind.
+  const std::size_t lanes = max_tracks + 24;
+  cache_.reserve(lanes / 8 * detail::group_size(4));
+  lanes_.reserve(lanes);
+  lane_joint_.reserve(lanes);
+  constants_.reserve(max_tracks);
+  offsets_.reserve(max_tracks);
+}
+
+// Lays out the groups of `clip`: lanes of each kind in track order, padded to eight, every lane
+// empty (its bounds make the first sample refresh it); padding lanes hold a segment that covers
+// every time, so they are never refreshed, and are never written out.
+void CompactSamplingContext::bind(const CompactClip& clip) {
+  const auto tracks = clip.tracks();
+  const std::uint32_t constants = clip.constant_count();
+  constants_.clear();
+  lanes_.clear();
+  lane_joint_.clear();
+  cache_.clear();
+  std::vector<CompactOffsets>& offsets = offsets_;
+  offsets.clear();
+  CompactOffsets at;
+  for (const CompactTrack& t : tracks) {
+    offsets.push_back(at);
+    at.advance(t);
+  }
+  for (std::uint32_t kind = 0; kind < 3; ++kind) {
+    constant_count_[kind] = 0;
+    for (std::uint32_t i = 0; i < constants; ++i) {
+      const CompactTrack& track = tracks[i];
+      if (kind_of(track.target) != kind) continue;
+      Constant c{track.joint, {0.0f, 0.0f, 0.0f, 0.0f}};
+      const std::uint16_t* w = clip.words().data() + offsets[i].word;
+      if (kind == 0) {
+        const quat q = compact::decode_quat(track.format, w);
+        c.value[0] = q.x;
+        c.value[1] = q.y;
+        c.value[2] = q.z;
+        c.value[3] = q.w;
+      } else {
+        const vec3 v =
+            compact::decode_vec3(track.format, w, clip.ranges().data() + offsets[i].range);
+        c.value[0] = v.x;
+        c.value[1] = v.y;
+        c.value[2] = v.z;
+      }
+      constants_.push_back(c);
+      ++constant_count_[kind];
+    }
+    const std::size_t first = lanes_.size();
+    for (std::size_t i = constants; i < tracks.size(); ++i) {
+      const CompactTrack& t = tracks[i];
+      if (kind_of(t.target) != kind) continue;
+      lanes_.push_back({static_cast<std::uint32_t>(i), offsets[i], t.key_count, kNoKey});
+      lane_joint_.push_back(t.joint);
+    }
+    lane_count_[kind] = static_cast<std::uint32_t>(lanes_.size() - first);
+    while ((lanes_.size() - first) % 8 != 0) {
+      lanes_.push_back({kNoTrack, {}, 0, kNoKey});
+      lane_joint_.push_back(0);
+    }
+    const std::uint32_t size = detail::group_size(components_of(kind));
+    for (std::uint32_t g = 0; g < groups_of(lane_count_[kind]); ++g) {
+      const std::size_t base = cache_.size();
+      cache_.resize(base + size, Lanes{});
+      for (int l = 0; l < 8; ++l) {
+        const bool used = lanes_[first + 8 * g + static_cast<std::uint32_t>(l)].track != kNoTrack;
+        cache_[base + detail::kLaneLow].v[l] = used ? kInf : -kInf;
+        cache_[base + detail::kLaneHigh].v[l] = used ? -kInf : kInf;
+        cache_[base + detail::kLaneNext].v[l] = used ? -kInf : kInf;
+        if (kind == 0) {
+          cache_[base + detail::kLaneA + 3].v[l] = 1.0f;
+          cache_[base + detail::lane_b(4) + 3].v[l] = 1.0f;
+        }
+      }
+    }
+  }
+  clip_ = &clip;
+}
+
+namespace {
+
+// The key k of a track (its `n` key frames at `frames`) with times[frames[k]] <= t < times[frames[k
+// + 1]] (0 before the first key, the last key at and after it), starting from the hint: forward
+// playback moves it by a key or two; anything else is a binary search.
+std::uint32_t find_segment(const std::uint16_t* frames, std::uint32_t n, const float* times,
+                           float t, std::uint32_t hint) {
+  std::uint32_t lo = 0, hi = n;
+  if (hint < n && times[frames[hint]] <= t) {
+    if (hint + 1 >= n || t < times[frames[hint + 1]]) return hint;
+    if (hint + 2 >= n || t < times[frames[hint + 2]]) return hint + 1;
+    lo = hint + 2;
+  } else if (hint < n) {
+    hi = hint;
+  }
+  if (times[frames[0]] > t) return 0;
+  // The last key in [lo, hi) at or before t; keys before lo are known to be.
+  while (hi - lo > 1) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (times[frames[mid]] <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Decodes key k of `track` (its words at `words`, its range at `range`) into lane `l` of the
+// `components` key lanes starting at `dst`.
+inline void decode_into(const CompactTrack& track, const std::uint16_t* words, const float* range,
+                        std::uint32_t k, CompactSamplingContext::Lanes* dst,
+                        std::uint32_t components, int l) {
+  const std::uint16_t* w = words + std::size_t{k} * track.stride();
+  if (components == 4) {
+    const quat q = compact::decode_quat(track.format, w);
+    dst[0].v[l] = q.x;
+    dst[1].v[l] = q.y;
+    dst[2].v[l] = q.z;
+    dst[3].v[l] = q.w;
+  } else {
+    const vec3 v = compact::decode_vec3(track.format, w, range);
+    dst[0].v[l] = v.x;
+    dst[1].v[l] = v.y;
+    dst[2].v[l] = v.z;
+  }
 }
 
 }  // namespace
@@ -22,6 +186,8 @@ Status CompactSamplingJob::validate() const {
   if (clip == nullptr) return job_error("clip", "clip is null");
   if (context == nullptr) return job_error("context", "context is null");
   if (!std::isfinite(time)) return job_error("time", "time is not finite");
+  if (path == CompactSamplingPath::kAvx2 && !cpu_has_compact_avx2())
+    return job_error("path", "this CPU has no AVX2");
   if (clip->max_joint() >= static_cast<std::int64_t>(rest.size()))
     return job_error("clip", "a track targets joint " + std::to_string(clip->max_joint()) +
                                  ", rest pose has " + std::to_string(rest.size()) + " joints");
@@ -44,11 +210,7 @@ Status CompactSamplingJob::validate() const {
 Status CompactSamplingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
   CompactSamplingContext& ctx = *context;
-  const auto tracks = clip->tracks();
-  if (ctx.clip_ != clip || ctx.cursors_.size() != tracks.size()) {
-    ctx.cursors_.assign(tracks.size(), 0u);
-    ctx.clip_ = clip;
-  }
+  if (ctx.clip_ != clip) ctx.bind(*clip);
   if (clip->residual().tracks().empty()) {
     std::copy(rest.begin(), rest.end(), output.begin());
     std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
@@ -63,49 +225,131 @@ Status CompactSamplingJob::run() const {
                                .output_weights = output_weights};
     if (auto ok = residual.run(); !ok) return ok;
   }
+  Transform* out = output.data();
 
-  const std::uint16_t* words = clip->words().data();
+  // Constant tracks, decoded at bind.
+  const CompactSamplingContext::Constant* c = ctx.constants_.data();
+  for (std::uint32_t i = 0; i < ctx.constant_count_[0]; ++i, ++c)
+    out[c->joint].rotation = quat_xyzw(c->value[0], c->value[1], c->value[2], c->value[3]);
+  for (std::uint32_t i = 0; i < ctx.constant_count_[1]; ++i, ++c)
+    out[c->joint].translation = vec3(c->value[0], c->value[1], c->value[2]);
+  for (std::uint32_t i = 0; i < ctx.constant_count_[2]; ++i, ++c)
+    out[c->joint].scale = vec3(c->value[0], c->value[1], c->value[2]);
+
+  // Refresh the lanes whose cached segment does not hold the time: the next key when playback
+  // moved one segment on, both keys after a search otherwise. Quantised rotation keys are
+  // decoded in batches after the search.
+  const auto tracks = clip->tracks();
   const float* times = clip->times().data();
   const std::uint16_t* frames = clip->key_frames().data();
-  Transform* out = output.data();
-  const std::uint32_t constants = clip->constant_count();
-  for (std::uint32_t i = 0; i < constants; ++i) {
-    const CompactTrack& track = tracks[i];
-    Transform& o = out[track.joint];
-    switch (track.target) {
-      case TrackTarget::kRotation:
-        o.rotation = compact::decode_quat(track, words, 0);
-        break;
-      case TrackTarget::kTranslation:
-        o.translation = compact::decode_vec3(track, words, 0);
-        break;
-      default:
-        o.scale = compact::decode_vec3(track, words, 0);
-        break;
+  const std::uint16_t* words = clip->words().data();
+  const float* ranges = clip->ranges().data();
+#if defined(__x86_64__) && defined(__GNUC__)
+  const bool avx2 = path == CompactSamplingPath::kAvx2 ||
+                    (path == CompactSamplingPath::kAuto && cpu_has_compact_avx2());
+#endif
+  constexpr std::uint32_t kBatch = 64;
+  detail::RotationDecode batch[kBatch];
+  static_assert(kBatch % 8 == 0 && kBatch >= 2);
+  std::uint32_t batched = 0;
+  const auto flush = [&] {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (avx2) {
+      detail::decode_rotations_avx2(batch, batched);
+      batched = 0;
+      return;
     }
-  }
-  std::uint32_t* cursors = ctx.cursors_.data();
-  for (std::size_t i = constants; i < tracks.size(); ++i) {
-    const CompactTrack& track = tracks[i];
-    std::uint32_t k = 0;
-    float s = 0.0f;
-    compact::locate(track, times, frames, time, cursors[i], k, s);
-    Transform& o = out[track.joint];
-    switch (track.target) {
-      case TrackTarget::kRotation: {
-        const quat a = compact::decode_quat(track, words, k);
-        o.rotation =
-            s == 0.0f ? a : detail::slerp_shortest(a, compact::decode_quat(track, words, k + 1), s);
-        break;
+#endif
+    detail::decode_rotations_sse2(batch, batched);
+    batched = 0;
+  };
+  const __m128 now = _mm_set1_ps(time);
+  CompactSamplingContext::Lanes* g = ctx.cache_.data();
+  CompactSamplingContext::LaneTrack* lanes = ctx.lanes_.data();
+  for (std::uint32_t kind = 0; kind < 3; ++kind) {
+    const std::uint32_t components = components_of(kind);
+    const std::uint32_t size = detail::group_size(components);
+    const std::uint32_t groups = groups_of(ctx.lane_count_[kind]);
+    for (std::uint32_t group = 0; group < groups; ++group, g += size, lanes += 8) {
+      CompactSamplingContext::Lanes* a = g + detail::kLaneA;
+      CompactSamplingContext::Lanes* b = g + detail::lane_b(components);
+      // Lanes whose segment does not hold the time; among them those that moved exactly one
+      // segment on, whose bounds and start key shift in vector form (the end key becomes the
+      // start key) before their new end key is decoded.
+      unsigned stale = 0, forward = 0;
+      for (int h = 0; h < 8; h += 4) {
+        float* low = g[detail::kLaneLow].v + h;
+        float* high = g[detail::kLaneHigh].v + h;
+        float* next = g[detail::kLaneNext].v + h;
+        float* start = g[detail::kLaneStart].v + h;
+        const __m128 lo = _mm_load_ps(low), hi = _mm_load_ps(high), nx = _mm_load_ps(next);
+        const __m128 past = _mm_cmpnlt_ps(now, hi);
+        const __m128 out_of = _mm_or_ps(_mm_cmplt_ps(now, lo), past);
+        const __m128 step = _mm_and_ps(past, _mm_cmplt_ps(now, nx));
+        stale |= static_cast<unsigned>(_mm_movemask_ps(out_of)) << h;
+        const unsigned bits = static_cast<unsigned>(_mm_movemask_ps(step));
+        if (bits == 0) continue;
+        forward |= bits << h;
+        _mm_store_ps(low, select4(step, hi, lo));
+        _mm_store_ps(start, select4(step, hi, _mm_load_ps(start)));
+        _mm_store_ps(high, select4(step, nx, hi));
+        for (std::uint32_t x = 0; x < components; ++x)
+          _mm_store_ps(a[x].v + h, select4(step, _mm_load_ps(b[x].v + h), _mm_load_ps(a[x].v + h)));
       }
-      case TrackTarget::kTranslation:
-        o.translation = compact::sample_vec3(track, words, k, s);
-        break;
-      default:
-        o.scale = compact::sample_vec3(track, words, k, s);
-        break;
+      for (unsigned bits = forward; bits != 0; bits &= bits - 1) {
+        const int l = std::countr_zero(bits);
+        CompactSamplingContext::LaneTrack& lt = lanes[l];
+        const std::uint32_t k = ++lt.key;
+        const std::uint32_t n = lt.key_count;
+        g[detail::kLaneNext].v[l] = k + 2 < n ? times[frames[lt.begin.frame + k + 2]] : kInf;
+        if (k + 1 >= n) {
+          for (std::uint32_t x = 0; x < components; ++x) b[x].v[l] = a[x].v[l];
+        } else if (kind == 0 && tracks[lt.track].format == CompactFormat::kQuantized) {
+          if (batched + 1 > kBatch) flush();
+          batch[batched++] = {words + lt.begin.word + 3 * std::size_t{k + 1}, &b[0].v[l]};
+        } else {
+          decode_into(tracks[lt.track], words + lt.begin.word, ranges + lt.begin.range, k + 1, b,
+                      components, l);
+        }
+      }
+      // The others: a search from the cached key, both keys decoded.
+      for (unsigned bits = stale & ~forward; bits != 0; bits &= bits - 1) {
+        const int l = std::countr_zero(bits);
+        CompactSamplingContext::LaneTrack& lt = lanes[l];
+        const CompactTrack& track = tracks[lt.track];
+        const std::uint16_t* f = frames + lt.begin.frame;
+        const std::uint32_t n = lt.key_count;
+        const std::uint32_t k = find_segment(f, n, times, time, lt.key);
+        const std::uint32_t next = k + 1 < n ? k + 1 : k;
+        if (kind == 0 && track.format == CompactFormat::kQuantized) {
+          const std::uint16_t* values = words + lt.begin.word;
+          if (batched + 2 > kBatch) flush();
+          batch[batched++] = {values + 3 * std::size_t{k}, &a[0].v[l]};
+          batch[batched++] = {values + 3 * std::size_t{next}, &b[0].v[l]};
+        } else {
+          decode_into(track, words + lt.begin.word, ranges + lt.begin.range, k, a, components, l);
+          decode_into(track, words + lt.begin.word, ranges + lt.begin.range, next, b, components,
+                      l);
+        }
+        const float start = times[f[k]];
+        g[detail::kLaneStart].v[l] = start;
+        g[detail::kLaneLow].v[l] = k == 0 ? -kInf : start;
+        g[detail::kLaneHigh].v[l] = k + 1 < n ? times[f[k + 1]] : kInf;
+        g[detail::kLaneNext].v[l] = k + 2 < n ? times[f[k + 2]] : kInf;
+        lt.key = k;
+      }
     }
+    if (batched != 0) flush();
   }
+
+  const detail::CompactGroups groups{ctx.cache_.data(), ctx.lane_joint_.data(), ctx.lane_count_};
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (avx2) {
+    detail::interpolate_groups_avx2(groups, time, out);
+    return {};
+  }
+#endif
+  detail::interpolate_groups_sse2(groups, time, out);
   return {};
 }
 

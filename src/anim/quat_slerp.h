@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Shortest-path spherical interpolation of unit quaternions for the sampling code: the scalar
-// form and four lanes at once, equal to the last bit. (Blending has its own branch-free slerp in
-// blend_kernel_simd.h.)
+// Shortest-path spherical interpolation of unit quaternions for the samplers (exact and compact
+// clips): the scalar form, four lanes and eight lanes at once, equal to the last bit. (Blending
+// has its own branch-free slerp in blend_kernel_simd.h.)
 #pragma once
 
 #include <cmath>
@@ -107,6 +107,9 @@ enum class Slerp4Use {
   // Consecutive keys: arcs are nearly always narrow, so a block of four narrow lanes takes the
   // 3-term series alone; a lane with f == 0 returns its `a` unchanged.
   kSampling,
+  // Poses of two sources: arcs of any width, f in (0, 1]; the 6-term series always runs, so no
+  // branch depends on how the four arcs fall between the bands.
+  kBlending,
 };
 
 // slerp_shortest on four lanes at once, for N independent groups of four (their steps
@@ -208,6 +211,89 @@ template <Slerp4Use kUse>
   Quat4 out[1];
   slerp_shortest4<kUse, 1>(as, bs, fs, out);
   return out[0];
+}
+
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CRITTER_SLERP8 1
+
+// Eight quaternions, one per lane.
+struct Quat8 {
+  __m256 x, y, z, w;
+};
+
+// slerp_shortest4<Slerp4Use::kBlending> on eight lanes (N independent groups of eight, their steps
+// interleaved): the same operations in the same order, so each lane equals the scalar result bit
+// for bit. For callers compiled for AVX2 (without fused multiply-add, which would change the
+// rounding).
+template <int N>
+[[gnu::target("avx2"), gnu::always_inline]] inline void slerp_shortest8(const Quat8 (&a)[N],
+                                                                        const Quat8 (&b)[N],
+                                                                        __m256 f, Quat8 (&out)[N]) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 half = _mm256_set1_ps(0.5f);
+  __m256 sign[N], d[N], g[N], ff[N], xm1[N], beyond3[N], wide[N];
+  int wide_bits = 0;
+  for (int n = 0; n < N; ++n) {
+    d[n] = _mm256_add_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[n].x, b[n].x), _mm256_mul_ps(a[n].y, b[n].y)),
+                      _mm256_mul_ps(a[n].z, b[n].z)),
+        _mm256_mul_ps(a[n].w, b[n].w));
+    sign[n] = _mm256_and_ps(d[n], _mm256_set1_ps(-0.0f));
+    d[n] = _mm256_xor_ps(d[n], sign[n]);
+    g[n] = _mm256_sub_ps(one, f);
+    ff[n] = f;
+    xm1[n] = _mm256_sub_ps(d[n], one);
+    beyond3[n] = _mm256_cmp_ps(d[n], _mm256_set1_ps(0.95f), _CMP_NGE_UQ);
+    wide[n] = _mm256_cmp_ps(d[n], _mm256_set1_ps(0.7f), _CMP_NGE_UQ);
+    wide_bits |= _mm256_movemask_ps(wide[n]);
+  }
+  __m256 half_inv[N];
+  if (wide_bits != 0) {
+    for (int n = 0; n < N; ++n) {
+      const __m256 c = _mm256_sqrt_ps(_mm256_add_ps(half, _mm256_mul_ps(half, d[n])));
+      xm1[n] = _mm256_blendv_ps(xm1[n], _mm256_sub_ps(c, one), wide[n]);
+      ff[n] = _mm256_blendv_ps(f, _mm256_add_ps(f, f), wide[n]);
+      g[n] = _mm256_blendv_ps(g[n], _mm256_add_ps(g[n], g[n]), wide[n]);
+      half_inv[n] = _mm256_blendv_ps(one, _mm256_div_ps(half, c), wide[n]);
+    }
+  }
+  __m256 f2[N], g2[N], hf[N], hg[N], xm1_high[N];
+  for (int n = 0; n < N; ++n) {
+    f2[n] = _mm256_mul_ps(ff[n], ff[n]);
+    g2[n] = _mm256_mul_ps(g[n], g[n]);
+    hf[n] = hg[n] = one;
+    xm1_high[n] = _mm256_and_ps(beyond3[n], xm1[n]);
+  }
+  for (int m = 6; m >= 1; --m) {
+    const __m256 inv = _mm256_broadcast_ss(&kSeriesInv4[m].v[0]);
+    const __m256 mm = _mm256_broadcast_ss(&kSquares4[m].v[0]);
+    for (int n = 0; n < N; ++n) {
+      const __m256 k = _mm256_mul_ps(inv, m > 3 ? xm1_high[n] : xm1[n]);
+      hf[n] = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(f2[n], mm), k), hf[n]));
+      hg[n] = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(g2[n], mm), k), hg[n]));
+    }
+  }
+  for (int n = 0; n < N; ++n) {
+    __m256 ca = _mm256_mul_ps(g[n], hg[n]);
+    __m256 cb = _mm256_mul_ps(ff[n], hf[n]);
+    if (wide_bits != 0) {
+      ca = _mm256_mul_ps(ca, half_inv[n]);
+      cb = _mm256_mul_ps(cb, half_inv[n]);
+    }
+    cb = _mm256_xor_ps(cb, sign[n]);
+    const __m256 x = _mm256_add_ps(_mm256_mul_ps(ca, a[n].x), _mm256_mul_ps(cb, b[n].x));
+    const __m256 y = _mm256_add_ps(_mm256_mul_ps(ca, a[n].y), _mm256_mul_ps(cb, b[n].y));
+    const __m256 z = _mm256_add_ps(_mm256_mul_ps(ca, a[n].z), _mm256_mul_ps(cb, b[n].z));
+    const __m256 w = _mm256_add_ps(_mm256_mul_ps(ca, a[n].w), _mm256_mul_ps(cb, b[n].w));
+    const __m256 len2 = _mm256_add_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)),
+        _mm256_mul_ps(w, w));
+    const __m256 inv_len = _mm256_sub_ps(_mm256_set1_ps(1.5f), _mm256_mul_ps(half, len2));
+    out[n] = Quat8{_mm256_mul_ps(x, inv_len), _mm256_mul_ps(y, inv_len), _mm256_mul_ps(z, inv_len),
+                   _mm256_mul_ps(w, inv_len)};
+  }
 }
 
 #endif

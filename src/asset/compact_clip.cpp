@@ -119,6 +119,7 @@ void store_float(float f, std::uint16_t* out) {
 // One encoded track before it joins the clip.
 struct Encoded {
   CompactTrack track;
+  float range[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};  // quantised T/S: minimum, extent
   std::vector<std::uint16_t> frames;
   std::vector<std::uint16_t> words;
 };
@@ -130,7 +131,7 @@ Encoded encode(const Source& src, CompactFormat format, std::span<const std::uin
   e.track.joint = src.joint;
   e.track.target = src.target;
   e.track.format = format;
-  e.track.key_count = static_cast<std::uint32_t>(keys.size());
+  e.track.key_count = static_cast<std::uint16_t>(keys.size());
   if (format == CompactFormat::kQuantized && src.target != TrackTarget::kRotation) {
     vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
     for (std::size_t k = 0; k < src.times.size(); ++k) {
@@ -138,8 +139,8 @@ Encoded encode(const Source& src, CompactFormat format, std::span<const std::uin
       hi = glm::max(hi, vec3(value_at(src, k)));
     }
     for (int c = 0; c < 3; ++c) {
-      e.track.range_min[c] = lo[c];
-      e.track.range_extent[c] = hi[c] - lo[c];
+      e.range[c] = lo[c];
+      e.range[3 + c] = hi[c] - lo[c];
     }
   }
   const std::uint32_t stride = e.track.stride();
@@ -154,8 +155,8 @@ Encoded encode(const Source& src, CompactFormat format, std::span<const std::uin
       encode_rotation(v, w);
     } else {
       for (int c = 0; c < 3; ++c) {
-        const float extent = e.track.range_extent[c];
-        const float u = extent > 0.0f ? (v[c] - e.track.range_min[c]) / extent * 65535.0f : 0.0f;
+        const float extent = e.range[3 + c];
+        const float u = extent > 0.0f ? (v[c] - e.range[c]) / extent * 65535.0f : 0.0f;
         w[c] = static_cast<std::uint16_t>(std::clamp(std::lround(u), 0l, 65535l));
       }
     }
@@ -163,15 +164,18 @@ Encoded encode(const Source& src, CompactFormat format, std::span<const std::uin
     e.frames.push_back(static_cast<std::uint16_t>(
         std::lower_bound(union_times.begin(), union_times.end(), t) - union_times.begin()));
   }
+  // A constant has no key frame: it holds at every time.
+  if (keys.size() == 1) e.frames.clear();
   return e;
 }
 
 vec4 decoded(const Encoded& e, std::uint32_t i) {
+  const std::uint16_t* w = e.words.data() + std::size_t{i} * e.track.stride();
   if (e.track.target == TrackTarget::kRotation) {
-    const quat q = compact::decode_quat(e.track, e.words.data(), i);
+    const quat q = compact::decode_quat(e.track.format, w);
     return vec4(q.x, q.y, q.z, q.w);
   }
-  return vec4(compact::decode_vec3(e.track, e.words.data(), i), 0.0f);
+  return vec4(compact::decode_vec3(e.track.format, w, e.range), 0.0f);
 }
 
 // Reduces one track within `budget` (model units at radius r): the stored value of every kept key
@@ -201,13 +205,20 @@ Encoded reduce(const Source& src, float budget, float r, std::span<const float> 
     for (int p = 0; p < 3; ++p)
       inner[3 * k + static_cast<std::size_t>(p)] = exact_at(src, between(k, p));
 
-  // A constant: one stored value within the budget everywhere.
+  // A constant: one stored value within the budget everywhere. A constant translation or scale
+  // is stored as floats (12 bytes, no range), a rotation in the track's format.
+  const bool rotation = src.target == TrackTarget::kRotation;
+  const vec4 held = rotation ? stored[0] : exact[0];
   bool constant = true;
   for (std::size_t k = 0; k < n && constant; ++k) {
-    constant = local_error(src.target, exact[k], stored[0], r) <= budget;
+    constant = local_error(src.target, exact[k], held, r) <= budget;
     for (int p = 0; p < 3 && constant && k + 1 < n; ++p)
-      constant = local_error(src.target, inner[3 * k + static_cast<std::size_t>(p)], stored[0],
-                             r) <= budget;
+      constant =
+          local_error(src.target, inner[3 * k + static_cast<std::size_t>(p)], held, r) <= budget;
+  }
+  if (constant && !rotation) {
+    const std::uint32_t first[1] = {0};
+    return encode(src, CompactFormat::kFloat, first, union_times);
   }
   std::vector<std::uint32_t> kept{0};
   if (!constant) {
@@ -259,20 +270,20 @@ void model_points(std::span<const std::int16_t> parents, std::span<const Transfo
 
 // Appends encoded tracks to a clip: constants first, then animated tracks by joint.
 void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
-              std::vector<std::uint16_t>& frames, std::vector<std::uint16_t>& words,
-              std::uint32_t& constants) {
+              std::vector<float>& ranges, std::vector<std::uint16_t>& frames,
+              std::vector<std::uint16_t>& words, std::uint32_t& constants) {
   std::ranges::stable_sort(encoded, [](const Encoded& a, const Encoded& b) {
     const bool ca = a.track.key_count == 1, cb = b.track.key_count == 1;
     if (ca != cb) return ca;
     return a.track.joint < b.track.joint;
   });
   tracks.clear();
+  ranges.clear();
   frames.clear();
   words.clear();
   constants = 0;
   for (Encoded& e : encoded) {
-    e.track.key_begin = static_cast<std::uint32_t>(frames.size());
-    e.track.value_begin = static_cast<std::uint32_t>(words.size());
+    ranges.insert(ranges.end(), e.range, e.range + e.track.range_count());
     frames.insert(frames.end(), e.frames.begin(), e.frames.end());
     words.insert(words.end(), e.words.begin(), e.words.end());
     tracks.push_back(e.track);
@@ -280,23 +291,39 @@ void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
   }
 }
 
-// Samples the compacted channels of `clip` at t over `pose` (the sampler's arithmetic).
+// Samples the compacted channels of `clip` at t over `pose` (the sampler's arithmetic, with the
+// reference slerp).
 void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) {
-  const auto tracks = clip.tracks();
-  for (const CompactTrack& track : tracks) {
-    std::uint32_t cursor = 0, k = 0;
+  const float* times = clip.times().data();
+  CompactOffsets at;
+  for (const CompactTrack& track : clip.tracks()) {
+    const std::uint16_t* frames = clip.key_frames().data() + at.frame;
+    const std::uint16_t* words = clip.words().data() + at.word;
+    const float* range = clip.ranges().data() + at.range;
+    at.advance(track);
+    // The last kept key at or before t, and the fraction of the way to the next.
+    std::uint32_t k = 0;
     float s = 0.0f;
-    compact::locate(track, clip.times().data(), clip.key_frames().data(), t, cursor, k, s);
+    if (track.key_count > 1) {
+      const auto end = frames + track.key_count;
+      const auto after =
+          std::upper_bound(frames, end, t, [&](float x, std::uint16_t f) { return x < times[f]; });
+      if (after != frames) {
+        k = static_cast<std::uint32_t>(after - frames) - 1;
+        if (after != end) s = (t - times[frames[k]]) / (times[frames[k + 1]] - times[frames[k]]);
+      }
+    }
+    const std::uint16_t* w0 = words + std::size_t{k} * track.stride();
+    const std::uint16_t* w1 = w0 + track.stride();
     Transform& out = pose[track.joint];
     if (track.target == TrackTarget::kRotation) {
-      const quat a = compact::decode_quat(track, clip.words().data(), k);
-      out.rotation = s == 0.0f ? a
-                               : slerp_reference(
-                                     a, compact::decode_quat(track, clip.words().data(), k + 1), s);
-    } else if (track.target == TrackTarget::kTranslation)
-      out.translation = compact::sample_vec3(track, clip.words().data(), k, s);
-    else
-      out.scale = compact::sample_vec3(track, clip.words().data(), k, s);
+      const quat a = compact::decode_quat(track.format, w0);
+      out.rotation = s == 0.0f ? a : slerp_reference(a, compact::decode_quat(track.format, w1), s);
+    } else {
+      const vec3 a = compact::decode_vec3(track.format, w0, range);
+      const vec3 v = s == 0.0f ? a : a + (compact::decode_vec3(track.format, w1, range) - a) * s;
+      (track.target == TrackTarget::kTranslation ? out.translation : out.scale) = v;
+    }
   }
 }
 
@@ -304,8 +331,8 @@ void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) 
 
 std::size_t CompactClip::byte_size() const {
   return times_.size() * sizeof(float) + tracks_.size() * sizeof(CompactTrack) +
-         key_frames_.size() * sizeof(std::uint16_t) + words_.size() * sizeof(std::uint16_t) +
-         residual_.byte_size();
+         ranges_.size() * sizeof(float) + key_frames_.size() * sizeof(std::uint16_t) +
+         words_.size() * sizeof(std::uint16_t) + residual_.byte_size();
 }
 
 Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleton,
@@ -461,16 +488,16 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     encoded.reserve(sources.size());
     for (const Source& s : sources)
       encoded.push_back(reduce(s, options.tolerance * scale, radius[s.joint], out.times_));
-    assemble(encoded, candidate.tracks_, candidate.key_frames_, candidate.words_,
+    assemble(encoded, candidate.tracks_, candidate.ranges_, candidate.key_frames_, candidate.words_,
              candidate.constant_count_);
     const float error = measure(candidate);
-    const std::size_t bytes = candidate.words_.size() * 2 + candidate.key_frames_.size() * 2 +
-                              candidate.tracks_.size() * sizeof(CompactTrack);
+    const std::size_t bytes = candidate.byte_size();
     if (error <= options.tolerance && bytes < best_bytes) {
       have_best = true;
       best_bytes = bytes;
       best_error = error;
       out.tracks_ = candidate.tracks_;
+      out.ranges_ = candidate.ranges_;
       out.key_frames_ = candidate.key_frames_;
       out.words_ = candidate.words_;
       out.constant_count_ = candidate.constant_count_;
@@ -500,7 +527,7 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
       for (std::size_t k = 0; k < all.size(); ++k) all[k] = static_cast<std::uint32_t>(k);
       encoded.push_back(encode(s, CompactFormat::kFloat, all, out.times_));
     }
-    assemble(encoded, out.tracks_, out.key_frames_, out.words_, out.constant_count_);
+    assemble(encoded, out.tracks_, out.ranges_, out.key_frames_, out.words_, out.constant_count_);
     best_error = measure(out);
   }
   if (stats) {
@@ -509,7 +536,8 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     stats->exact_bytes = clip.byte_size();
     stats->bytes = out.byte_size();
     stats->keys_in = keys_in;
-    stats->keys_out = static_cast<std::uint32_t>(out.key_frames_.size());
+    stats->keys_out = 0;
+    for (const CompactTrack& t : out.tracks_) stats->keys_out += t.key_count;
   }
   return out;
 }
@@ -520,6 +548,7 @@ CompactClipParts CompactClip::parts() const {
   p.duration = duration_;
   p.times = times_;
   p.tracks = tracks_;
+  p.ranges = ranges_;
   p.key_frames = key_frames_;
   p.words = words_;
   p.residual.name = residual_.name();
@@ -555,6 +584,7 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
   CompactClip out;
   std::uint32_t constants = 0;
   bool animated_seen = false;
+  CompactOffsets at;
   for (std::size_t i = 0; i < parts.tracks.size(); ++i) {
     const CompactTrack& t = parts.tracks[i];
     const std::string where = "tracks/" + std::to_string(i);
@@ -571,35 +601,40 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
     } else {
       animated_seen = true;
     }
-    if (std::uint64_t{t.key_begin} + t.key_count > parts.key_frames.size())
-      return bad(where, "keys run past the key frames");
-    if (std::uint64_t{t.value_begin} + std::uint64_t{t.key_count} * t.stride() > parts.words.size())
-      return bad(where, "values run past the words");
-    for (std::uint32_t k = 0; k < t.key_count; ++k) {
-      const std::uint16_t f = parts.key_frames[t.key_begin + k];
-      if (f >= parts.times.size() || (k > 0 && f <= parts.key_frames[t.key_begin + k - 1]))
+    const CompactOffsets begin = at;
+    at.advance(t);
+    if (at.frame > parts.key_frames.size()) return bad(where, "keys run past the key frames");
+    if (at.word > parts.words.size()) return bad(where, "values run past the words");
+    if (at.range > parts.ranges.size()) return bad(where, "ranges run past the range array");
+    for (std::uint32_t k = begin.frame; k < at.frame; ++k) {
+      const std::uint16_t f = parts.key_frames[k];
+      if (f >= parts.times.size() || (k > begin.frame && f <= parts.key_frames[k - 1]))
         return bad(where, "key frames must be increasing indices of the key times");
     }
-    for (int c = 0; c < 3; ++c) {
-      if (!std::isfinite(t.range_min[c]) || !std::isfinite(t.range_extent[c]) ||
-          t.range_extent[c] < 0.0f)
-        return bad(where, "value range is not finite");
+    for (std::uint32_t c = 0; c < t.range_count(); ++c) {
+      const float v = parts.ranges[begin.range + c];
+      if (!std::isfinite(v) || (c >= 3 && v < 0.0f)) return bad(where, "value range is not finite");
     }
     if (t.format == CompactFormat::kFloat) {
       const std::size_t floats = std::size_t{t.key_count} * t.stride() / 2;
       for (std::size_t v = 0; v < floats; ++v) {
-        if (!std::isfinite(compact::load_float(parts.words.data() + t.value_begin + 2 * v)))
+        if (!std::isfinite(compact::load_float(parts.words.data() + begin.word + 2 * v)))
           return bad(where, "value " + std::to_string(v) + " is not finite");
       }
       // Float rotations must be unit quaternions: the sampler does not renormalise keys.
       for (std::uint32_t k = 0; t.target == TrackTarget::kRotation && k < t.key_count; ++k) {
-        const quat q = compact::decode_quat(t, parts.words.data(), k);
+        const quat q =
+            compact::decode_quat(t.format, parts.words.data() + begin.word + std::size_t{k} * 8);
         if (std::abs(glm::dot(q, q) - 1.0f) > 1e-3f)
           return bad(where, "rotation key " + std::to_string(k) + " is not a unit quaternion");
       }
     }
     out.max_joint_ = std::max<std::int32_t>(out.max_joint_, t.joint);
   }
+  if (at.frame != parts.key_frames.size())
+    return bad("key_frames", "key frames that no track uses");
+  if (at.word != parts.words.size()) return bad("words", "words that no track uses");
+  if (at.range != parts.ranges.size()) return bad("ranges", "ranges that no track uses");
   auto residual = build_clip(parts.residual, joint_count, morph_counts, path);
   if (!residual) return fail(residual.error());
   out.residual_ = std::move(*residual);
@@ -607,6 +642,7 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
   out.duration_ = parts.duration;
   out.times_ = std::move(parts.times);
   out.tracks_ = std::move(parts.tracks);
+  out.ranges_ = std::move(parts.ranges);
   out.key_frames_ = std::move(parts.key_frames);
   out.words_ = std::move(parts.words);
   out.constant_count_ = constants;

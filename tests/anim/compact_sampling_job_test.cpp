@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -199,6 +202,12 @@ TEST(CompactSamplingJobTest, ValidateNamesBrokenFields) {
   broken.rest = rest.first(3);
   EXPECT_EQ(broken.validate().error().location, "clip");
   broken = job;
+  broken.path = CompactSamplingPath::kAvx2;
+  if (cpu_has_compact_avx2())
+    EXPECT_TRUE(broken.validate());
+  else
+    EXPECT_EQ(broken.validate().error().location, "path");
+  broken = job;
   broken.output = std::span<Transform>(out).first(3);
   EXPECT_EQ(broken.validate().error().location, "output");
   EXPECT_EQ(broken.validate().error().path, "CompactSamplingJob");
@@ -228,6 +237,68 @@ TEST(CompactSamplingJobTest, SeeksAndBackwardsEqualForwardPlayback) {
     ASSERT_TRUE(job(fresh, b, 2.0f - t).run());  // a seek backwards on a fresh context
     ASSERT_TRUE(job(fresh, b, t).run());         // then a jump forward
     for (std::size_t j = 0; j < a.size(); ++j) ASSERT_EQ(a[j], b[j]) << "t " << t << " joint " << j;
+  }
+}
+
+// The sampling cache never shows: playback forward at 60 Hz across loop wraps, backward steps,
+// random seeks (before, inside and after the clip, and at key times) give, bit for bit, the pose
+// of a fresh context, on every kernel path this CPU runs.
+TEST(CompactSamplingJobTest, CursorPlaybackEqualsFreshSamplesOnEveryPath) {
+  std::vector<Model> models;
+  models.push_back(*with_compact_clips(*build_model(make_synthetic_character()), 1e-4f));
+  for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"}) {
+    auto m = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative);
+    ASSERT_TRUE(m.has_value());
+    models.push_back(*with_compact_clips(std::move(*m), 1e-4f));
+  }
+  std::vector<CompactSamplingPath> paths{CompactSamplingPath::kSse41};
+  if (cpu_has_compact_avx2()) paths.push_back(CompactSamplingPath::kAvx2);
+  for (const Model& model : models) {
+    const MorphLayout layout = MorphLayout::of(model);
+    const auto rest = model.skeleton().rest_pose();
+    for (std::size_t c = 0; c < std::min<std::size_t>(2, model.compact_clips().size()); ++c) {
+      const CompactClip& clip = model.compact_clips()[c];
+      const float d = clip.duration();
+      std::vector<float> times;
+      for (int f = 0; f < 200; ++f) times.push_back(std::fmod(static_cast<float>(f) / 60.0f, d));
+      for (int f = 0; f < 40; ++f) times.push_back(d - static_cast<float>(f) / 60.0f);
+      std::mt19937 random(7);
+      std::uniform_real_distribution<float> seek(-0.2f * d, 1.2f * d);
+      for (int i = 0; i < 60; ++i) times.push_back(seek(random));
+      for (const float t : clip.times()) times.push_back(t);
+      std::vector<std::vector<Transform>> first_path;
+      for (const CompactSamplingPath path : paths) {
+        CompactSamplingContext cursor(clip.tracks().size());
+        std::vector<Transform> a(rest.begin(), rest.end()), b(a);
+        std::vector<float> wa(layout.defaults), wb(layout.defaults);
+        for (std::size_t i = 0; i < times.size(); ++i) {
+          const auto job = [&](CompactSamplingContext& ctx, std::vector<Transform>& out,
+                               std::vector<float>& w) {
+            return CompactSamplingJob{.clip = &clip,
+                                      .time = times[i],
+                                      .context = &ctx,
+                                      .rest = rest,
+                                      .default_weights = layout.defaults,
+                                      .weight_offsets = layout.offsets,
+                                      .output = out,
+                                      .output_weights = w,
+                                      .path = path};
+          };
+          CompactSamplingContext fresh;
+          ASSERT_TRUE(job(cursor, a, wa).run());
+          ASSERT_TRUE(job(fresh, b, wb).run());
+          ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
+              << model.name() << " clip " << c << " time " << times[i] << " sample " << i;
+          ASSERT_EQ(wa, wb);
+          if (path == paths.front()) {
+            first_path.push_back(a);
+          } else {
+            ASSERT_EQ(std::memcmp(a.data(), first_path[i].data(), a.size() * sizeof(Transform)), 0)
+                << "SSE4.1 and AVX2 differ at time " << times[i];
+          }
+        }
+      }
+    }
   }
 }
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "critter/anim/sampling_job.h"
@@ -25,27 +26,66 @@
 
 namespace critter::anim {
 
-// Per-instance key cursors for the clip last sampled with it (reset when the clip changes), and
-// the SamplingContext of its residual clip. Cursors are hints: a stale one costs a search.
+// Per-instance sampling cache for the clip last sampled with it (rebuilt when the clip changes):
+// for every animated compact track, its key cursor and the two keys around the last sampled time,
+// decoded, in groups of eight tracks of one channel kind (struct of arrays); the constant tracks
+// decoded; and the SamplingContext of the residual clip. Forward playback only re-decodes the
+// tracks whose segment the time has left (one key each); a seek, a backward step or a loop wrap
+// finds each such track's segment by a search. The cache never changes a result: a sample equals
+// the sample of a fresh context, bit for bit.
 class CompactSamplingContext {
  public:
   CompactSamplingContext() = default;
   // Pre-sizes for clips of up to `max_tracks` compact tracks so that run() never allocates.
-  explicit CompactSamplingContext(std::size_t max_tracks) : residual_(max_tracks) {
-    cursors_.reserve(max_tracks);
-  }
+  explicit CompactSamplingContext(std::size_t max_tracks);
+  // Forgets the cached clip and keys.
   void invalidate() {
     clip_ = nullptr;
-    cursors_.clear();
     residual_.invalidate();
   }
 
+  // Eight floats, one per lane of a group (32-byte aligned for eight-lane loads).
+  struct alignas(32) Lanes {
+    float v[8];
+  };
+  // A decoded constant track.
+  struct Constant {
+    std::uint32_t joint;
+    float value[4];
+  };
+
  private:
   friend struct CompactSamplingJob;
+  void bind(const CompactClip& clip);
+
   const CompactClip* clip_ = nullptr;
-  std::vector<std::uint32_t> cursors_;
+  // Groups of eight lanes: rotations first, then translations, then scales. A rotation group is
+  // 12 Lanes (time from which the segment holds, its end key's time, the time of the key after,
+  // its start key's time, key a x y z w, key b x y z w), a translation or scale group 10 (the
+  // same with x y z).
+  std::vector<Lanes> cache_;
+  // The track behind a lane (padding lanes have none) and the first key of its cached segment.
+  struct LaneTrack {
+    std::uint32_t track;
+    CompactOffsets begin;  // of the track's key frames, words and range
+    std::uint32_t key_count;
+    std::uint32_t key;
+  };
+  std::vector<LaneTrack> lanes_;
+  std::vector<std::uint32_t> lane_joint_;    // per lane: the joint it writes
+  std::uint32_t lane_count_[3] = {0, 0, 0};  // animated rotation, translation, scale tracks
+  std::vector<Constant> constants_;          // rotations, then translations, then scales
+  std::vector<CompactOffsets> offsets_;      // bind's scratch: where each track's data starts
+  std::uint32_t constant_count_[3] = {0, 0, 0};
   SamplingContext residual_;
 };
+
+// Which interpolation and decoding kernels CompactSamplingJob runs. kAuto takes AVX2 where the CPU
+// has it, else SSE4.1; every path gives the same pose, bit for bit.
+enum class CompactSamplingPath : std::uint8_t { kAuto, kSse41, kAvx2 };
+
+// True when this CPU can run CompactSamplingPath::kAvx2, checked once at run time.
+bool cpu_has_compact_avx2();
 
 struct CompactSamplingJob {
   const CompactClip* clip = nullptr;
@@ -56,10 +96,11 @@ struct CompactSamplingJob {
   std::span<const std::uint32_t> weight_offsets;  // MorphLayout::offsets
   std::span<Transform> output;                    // rest.size() entries
   std::span<float> output_weights;                // default_weights.size() entries
+  CompactSamplingPath path = CompactSamplingPath::kAuto;
 
   // Names the first broken rule (ErrorCode::kUsage, path "CompactSamplingJob"): missing clip or
-  // context, non-finite time, a compact track's joint outside the rest pose, and every rule of
-  // SamplingJob::validate for the residual clip and the buffers.
+  // context, non-finite time, a compact track's joint outside the rest pose, a path this CPU
+  // cannot run, and every rule of SamplingJob::validate for the residual clip and the buffers.
   Status validate() const;
   // Validates, then samples. Never throws or logs; allocates only when the context is too small.
   Status run() const;

@@ -62,20 +62,37 @@ enum class CompactFormat : std::uint8_t {
   kFloat = 1,      // 2 words per float: 6 words per T/S key, 8 per rotation key (x, y, z, w)
 };
 
+// One compacted channel. Its key frames, values and range follow those of the tracks before it
+// in CompactClip's arrays (offsets are running sums, see CompactClip::offsets).
 struct CompactTrack {
   std::uint16_t joint = 0;
+  std::uint16_t key_count = 0;                  // >= 1; 1 for a constant, which has no key frame
   TrackTarget target = TrackTarget::kRotation;  // kTranslation, kRotation or kScale
   CompactFormat format = CompactFormat::kQuantized;
-  std::uint32_t key_begin = 0;                 // first entry in CompactClip::key_frames()
-  std::uint32_t key_count = 0;                 // >= 1; 1 for a constant
-  std::uint32_t value_begin = 0;               // first word in CompactClip::words()
-  float range_min[3] = {0.0f, 0.0f, 0.0f};     // quantised T/S only
-  float range_extent[3] = {0.0f, 0.0f, 0.0f};  // quantised T/S only, >= 0
 
   // Words per key.
   std::uint32_t stride() const {
     if (format == CompactFormat::kQuantized) return 3;
     return target == TrackTarget::kRotation ? 8u : 6u;
+  }
+  // Entries in CompactClip::key_frames().
+  std::uint32_t frame_count() const { return key_count > 1 ? key_count : 0u; }
+  // Entries in CompactClip::ranges(): quantised translations and scales have a range (minimum
+  // x y z, extent x y z).
+  std::uint32_t range_count() const {
+    return format == CompactFormat::kQuantized && target != TrackTarget::kRotation ? 6u : 0u;
+  }
+};
+
+// Where a track's data starts in CompactClip's arrays.
+struct CompactOffsets {
+  std::uint32_t frame = 0;  // first entry in key_frames()
+  std::uint32_t word = 0;   // first entry in words()
+  std::uint32_t range = 0;  // first entry in ranges()
+  void advance(const CompactTrack& t) {
+    frame += t.frame_count();
+    word += std::uint32_t{t.key_count} * t.stride();
+    range += t.range_count();
   }
 };
 
@@ -85,7 +102,8 @@ struct CompactClipParts {
   float duration = 0.0f;
   std::vector<float> times;  // every distinct key time of the compacted tracks, increasing
   std::vector<CompactTrack> tracks;
-  std::vector<std::uint16_t> key_frames;  // per key, its index in times
+  std::vector<float> ranges;              // per quantised T/S track: minimum, extent (3 each)
+  std::vector<std::uint16_t> key_frames;  // per key of an animated track, its index in times
   std::vector<std::uint16_t> words;       // key values
   RawClip residual;                       // tracks kept exactly; indices of the built model
 };
@@ -99,6 +117,7 @@ class CompactClip {
   // Constant tracks first (key_count == 1), then animated tracks sorted by joint.
   std::span<const CompactTrack> tracks() const { return tracks_; }
   std::uint32_t constant_count() const { return constant_count_; }
+  std::span<const float> ranges() const { return ranges_; }
   std::span<const std::uint16_t> key_frames() const { return key_frames_; }
   std::span<const std::uint16_t> words() const { return words_; }
   // The tracks kept exactly (STEP, CUBICSPLINE, weights); an empty clip when there are none.
@@ -106,17 +125,18 @@ class CompactClip {
   // The largest joint index of a compact track; -1 when there is none.
   std::int32_t max_joint() const { return max_joint_; }
 
-  // Bytes of the clip's data: times, tracks, key frames, words and the residual clip.
+  // Bytes of the clip's data: times, tracks, ranges, key frames, words and the residual clip
+  // (everything it holds; a sampler's per-instance cache is not part of it).
   std::size_t byte_size() const;
 
   // The arrays of this clip (for writers); residual tracks as raw tracks.
   CompactClipParts parts() const;
   // Rebuilds a clip from its arrays, checking every index and range against the arrays and the
   // model (joints < joint_count, residual as build_clip checks it against morph_counts): times
-  // finite and non-decreasing, every track's keys inside key_frames with frames < times.size()
-  // and increasing, values inside words, float values and ranges finite, formats and targets
-  // known, constant tracks before animated ones. An ErrorCode::kInvalid error at `path` naming
-  // the field otherwise.
+  // finite and increasing, the tracks' key frames, words and ranges adding up to the arrays'
+  // sizes, key frames increasing indices of times, float values and ranges finite (extents
+  // >= 0), float rotations of unit length, formats and targets known, constant tracks before
+  // animated ones. An ErrorCode::kInvalid error at `path` naming the field otherwise.
   static Result<CompactClip> from_parts(CompactClipParts parts, int joint_count,
                                         std::span<const std::size_t> morph_counts,
                                         std::string_view path = {});
@@ -129,6 +149,7 @@ class CompactClip {
   float duration_ = 0.0f;
   std::vector<float> times_;
   std::vector<CompactTrack> tracks_;
+  std::vector<float> ranges_;
   std::vector<std::uint16_t> key_frames_;
   std::vector<std::uint16_t> words_;
   Clip residual_;
@@ -181,73 +202,22 @@ inline float load_float(const std::uint16_t* w) {
   return f;
 }
 
-// Key `k` of `track` (values from `words`) as a vector (T/S) or quaternion (R).
-inline vec3 decode_vec3(const CompactTrack& track, const std::uint16_t* words, std::uint32_t k) {
-  const std::uint16_t* w = words + track.value_begin + std::size_t{k} * track.stride();
-  if (track.format == CompactFormat::kFloat)
+// A translation or scale key of `format` at `w`; `range` (minimum x y z, extent x y z) for a
+// quantised key.
+inline vec3 decode_vec3(CompactFormat format, const std::uint16_t* w, const float* range) {
+  if (format == CompactFormat::kFloat)
     return vec3(load_float(w), load_float(w + 2), load_float(w + 4));
   constexpr float kInv = 1.0f / 65535.0f;
-  return vec3(track.range_min[0] + track.range_extent[0] * (static_cast<float>(w[0]) * kInv),
-              track.range_min[1] + track.range_extent[1] * (static_cast<float>(w[1]) * kInv),
-              track.range_min[2] + track.range_extent[2] * (static_cast<float>(w[2]) * kInv));
+  return vec3(range[0] + range[3] * (static_cast<float>(w[0]) * kInv),
+              range[1] + range[4] * (static_cast<float>(w[1]) * kInv),
+              range[2] + range[5] * (static_cast<float>(w[2]) * kInv));
 }
 
-inline quat decode_quat(const CompactTrack& track, const std::uint16_t* words, std::uint32_t k) {
-  const std::uint16_t* w = words + track.value_begin + std::size_t{k} * track.stride();
-  if (track.format == CompactFormat::kFloat)
+// A rotation key of `format` at `w`.
+inline quat decode_quat(CompactFormat format, const std::uint16_t* w) {
+  if (format == CompactFormat::kFloat)
     return quat_xyzw(load_float(w), load_float(w + 2), load_float(w + 4), load_float(w + 6));
   return decode_rotation(w);
-}
-
-// Where time `t` falls among the keys of `track`: key k and the fraction s of the way to key
-// k + 1 (s == 0 before the first key, at a key and after the last). `cursor` is a hint from the
-// previous call (forward playback finds the key in O(1)); it is updated.
-inline void locate(const CompactTrack& track, const float* times, const std::uint16_t* key_frames,
-                   float t, std::uint32_t& cursor, std::uint32_t& k, float& s) {
-  const std::uint16_t* frames = key_frames + track.key_begin;
-  const std::uint32_t n = track.key_count;
-  std::uint32_t c = cursor < n ? cursor : 0;
-  if (times[frames[c]] > t) {
-    c = 0;
-    if (times[frames[0]] > t) {
-      cursor = 0;
-      k = 0;
-      s = 0.0f;
-      return;
-    }
-  }
-  while (c + 1 < n && times[frames[c + 1]] <= t) {
-    // Long jumps forward (a seek) use a binary search instead of a walk.
-    if (c + 8 < n && times[frames[c + 8]] <= t) {
-      std::uint32_t lo = c + 8, hi = n;
-      while (hi - lo > 1) {
-        const std::uint32_t mid = (lo + hi) / 2;
-        if (times[frames[mid]] <= t)
-          lo = mid;
-        else
-          hi = mid;
-      }
-      c = lo;
-      break;
-    }
-    ++c;
-  }
-  cursor = c;
-  k = c;
-  if (c + 1 >= n) {
-    s = 0.0f;
-    return;
-  }
-  const float t0 = times[frames[c]];
-  s = (t - t0) / (times[frames[c + 1]] - t0);
-}
-
-inline vec3 sample_vec3(const CompactTrack& track, const std::uint16_t* words, std::uint32_t k,
-                        float s) {
-  const vec3 a = decode_vec3(track, words, k);
-  if (s == 0.0f) return a;
-  const vec3 b = decode_vec3(track, words, k + 1);
-  return a + (b - a) * s;
 }
 
 }  // namespace compact

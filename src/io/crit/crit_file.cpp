@@ -398,18 +398,15 @@ void visit_compact_clip(Io& io, CompactClipParts& c) {
   io.string(c.name);
   io.pod(c.duration);
   io.array(c.times);
-  const std::size_t tracks = io.count(c.tracks, 40);
+  const std::size_t tracks = io.count(c.tracks, 6);
   for (std::size_t i = 0; i < tracks && io.ok(); ++i) {
     CompactTrack& t = c.tracks[i];
     io.pod(t.joint);
+    io.pod(t.key_count);
     io.enumeration(t.target, 3);
     io.enumeration(t.format, 1);
-    io.pod(t.key_begin);
-    io.pod(t.key_count);
-    io.pod(t.value_begin);
-    for (float& f : t.range_min) io.pod(f);
-    for (float& f : t.range_extent) io.pod(f);
   }
+  io.array(c.ranges);
   io.array(c.key_frames);
   io.array(c.words);
   visit_raw_clip(io, c.residual);

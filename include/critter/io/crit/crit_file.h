@@ -26,7 +26,8 @@
 
 namespace critter::io {
 
-// The version written and read (version 1 files, XXH64 and no array padding, are refused).
+// The version written and read (version 1 files — XXH64, no array padding, another compact clip
+// layout — are refused).
 inline constexpr std::uint32_t kCritVersion = 2;
 inline constexpr std::size_t kCritHeaderBytes = 32;
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The interpolation kernels of CompactSamplingJob: every group of eight cached segments of one
+// channel kind is interpolated with vertical operations only and written to its joints. One
+// kernel for SSE2 (two halves of four lanes; CompactSamplingPath::kSse41) and one for AVX2 (eight
+// lanes), chosen at run time; both give the scalar result lane by lane (see quat_slerp.h), so the
+// choice never shows.
+#pragma once
+
+#include <cstdint>
+
+#include "critter/anim/compact_sampling_job.h"
+#include "critter/core/transform.h"
+
+namespace critter::anim::detail {
+
+// Offsets, in Lanes, inside a cached group.
+inline constexpr std::uint32_t kLaneLow = 0;    // time from which the segment holds (-inf first)
+inline constexpr std::uint32_t kLaneHigh = 1;   // time of the segment's end key (+inf after last)
+inline constexpr std::uint32_t kLaneNext = 2;   // time of the key after the end key (+inf none)
+inline constexpr std::uint32_t kLaneStart = 3;  // time of the segment's start key
+inline constexpr std::uint32_t kLaneA = 4;      // start key components
+// Lanes in a group of `components` (4 rotation, 3 translation or scale) and its end key's offset.
+constexpr std::uint32_t group_size(std::uint32_t components) {
+  return kLaneA + 2 * components;
+}
+constexpr std::uint32_t lane_b(std::uint32_t components) {
+  return kLaneA + components;
+}
+
+// The cached groups of one context, as the kernels read them.
+struct CompactGroups {
+  const CompactSamplingContext::Lanes* cache;
+  const std::uint32_t* lane_joint;
+  const std::uint32_t* lane_count;  // 3 entries: rotation, translation, scale lanes in use
+};
+
+// A quantised rotation key to decode into a cache lane: its three words, and the lane's x in the
+// cache (y, z and w follow at 8, 16 and 24 floats).
+struct RotationDecode {
+  const std::uint16_t* words;
+  float* lane;
+};
+
+// Decodes `count` quantised rotation keys (compact::decode_rotation, bit for bit) four or eight at
+// a time.
+void decode_rotations_sse2(const RotationDecode* keys, std::uint32_t count);
+#if defined(__x86_64__) && defined(__GNUC__)
+void decode_rotations_avx2(const RotationDecode* keys, std::uint32_t count);
+#endif
+
+// Writes every cached segment at time t: rotations slerped along the shorter arc, translations
+// and scales lerped, each the start key itself where the fraction is 0.
+void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* out);
+#if defined(__x86_64__) && defined(__GNUC__)
+void interpolate_groups_avx2(const CompactGroups& groups, float t, Transform* out);
+#endif
+
+}  // namespace critter::anim::detail

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "critter/asset/compact_clip.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "critter/asset/model.h"
+#include "critter/asset/synthetic_character.h"
+
+namespace critter {
+namespace {
+
+Model compact_synthetic() {
+  auto model = build_model(make_synthetic_character());
+  EXPECT_TRUE(model.has_value());
+  auto compact = with_compact_clips(std::move(*model), 1e-4f);
+  EXPECT_TRUE(compact.has_value());
+  return std::move(*compact);
+}
+
+TEST(CompactClipTest, PartsRoundTripAndTracksStayShort) {
+  const Model model = compact_synthetic();
+  const CompactClip& clip = model.compact_clips()[0];
+  EXPECT_EQ(sizeof(CompactTrack), 6u) << "a track is its joint, key count, target and format";
+  auto again = CompactClip::from_parts(clip.parts(), model.skeleton().joint_count(), {});
+  ASSERT_TRUE(again.has_value()) << again.error().to_string();
+  EXPECT_EQ(again->byte_size(), clip.byte_size());
+  EXPECT_EQ(again->constant_count(), clip.constant_count());
+  EXPECT_EQ(again->max_joint(), clip.max_joint());
+  // Every constant translation or scale is stored as floats, without a range.
+  for (const CompactTrack& t : clip.tracks()) {
+    if (t.key_count == 1 && t.target != TrackTarget::kRotation) {
+      EXPECT_EQ(t.format, CompactFormat::kFloat);
+    }
+  }
+}
+
+// One broken field at a time: each is refused with ErrorCode::kInvalid naming it.
+TEST(CompactClipTest, HostilePartsAreRejected) {
+  const Model model = compact_synthetic();
+  const CompactClipParts good = model.compact_clips()[0].parts();
+  const int joints = model.skeleton().joint_count();
+  std::size_t animated = 0, quantised_vec3 = 0;
+  for (std::size_t i = 0; i < good.tracks.size(); ++i) {
+    if (good.tracks[i].key_count > 1 && animated == 0) animated = i;
+    if (good.tracks[i].range_count() > 0 && quantised_vec3 == 0) quantised_vec3 = i;
+  }
+  ASSERT_GT(animated, 0u);
+  ASSERT_GT(quantised_vec3, 0u);
+  const auto rejects = [&](const char* what, const std::function<void(CompactClipParts&)>& edit,
+                           const std::string& where) {
+    CompactClipParts parts = good;
+    edit(parts);
+    auto r = CompactClip::from_parts(std::move(parts), joints, {}, "hostile.crit");
+    ASSERT_FALSE(r.has_value()) << what;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalid) << what;
+    EXPECT_NE(r.error().location.find(where), std::string::npos)
+        << what << ": " << r.error().to_string();
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  rejects(
+      "time not finite", [&](CompactClipParts& p) { p.times[1] = nan; }, "times/1");
+  rejects(
+      "times decrease", [&](CompactClipParts& p) { p.times[2] = p.times[0]; }, "times/2");
+  rejects(
+      "duration", [&](CompactClipParts& p) { p.duration = -1.0f; }, "duration");
+  rejects(
+      "joint", [&](CompactClipParts& p) { p.tracks[0].joint = 65535; }, "tracks/0");
+  rejects(
+      "no keys", [&](CompactClipParts& p) { p.tracks[0].key_count = 0; }, "tracks/0");
+  rejects(
+      "target", [&](CompactClipParts& p) { p.tracks[0].target = TrackTarget::kWeights; },
+      "tracks/0");
+  rejects(
+      "format", [&](CompactClipParts& p) { p.tracks[0].format = static_cast<CompactFormat>(7); },
+      "tracks/0");
+  rejects(
+      "constant after animated",
+      [&](CompactClipParts& p) {
+        p.tracks.push_back(p.tracks[0]);
+        p.tracks.back().key_count = 1;
+      },
+      "tracks/");
+  rejects(
+      "key frames past the end", [&](CompactClipParts& p) { p.tracks[animated].key_count = 65535; },
+      "tracks/");
+  rejects(
+      "key frame outside the times",
+      [&](CompactClipParts& p) { p.key_frames[1] = static_cast<std::uint16_t>(p.times.size()); },
+      "tracks/");
+  rejects(
+      "key frames not increasing", [&](CompactClipParts& p) { p.key_frames[1] = p.key_frames[0]; },
+      "tracks/");
+  rejects(
+      "words missing", [&](CompactClipParts& p) { p.words.pop_back(); }, "tracks/");
+  rejects(
+      "words left over", [&](CompactClipParts& p) { p.words.push_back(0); }, "words");
+  rejects(
+      "key frames left over", [&](CompactClipParts& p) { p.key_frames.push_back(0); },
+      "key_frames");
+  rejects(
+      "ranges left over", [&](CompactClipParts& p) { p.ranges.push_back(0.0f); }, "ranges");
+  rejects(
+      "ranges missing", [&](CompactClipParts& p) { p.ranges.pop_back(); }, "tracks/");
+  rejects(
+      "range not finite", [&](CompactClipParts& p) { p.ranges[0] = nan; }, "tracks/");
+  rejects(
+      "negative extent", [&](CompactClipParts& p) { p.ranges[4] = -1.0f; }, "tracks/");
+  rejects(
+      "float value not finite",
+      [&](CompactClipParts& p) {
+        // The first track stored as floats: a constant translation or scale.
+        for (std::size_t i = 0, word = 0; i < p.tracks.size(); ++i) {
+          if (p.tracks[i].format == CompactFormat::kFloat) {
+            std::memcpy(&p.words[word], &nan, sizeof nan);
+            return;
+          }
+          word += p.tracks[i].key_count * p.tracks[i].stride();
+        }
+        FAIL() << "no float track";
+      },
+      "tracks/");
+  rejects(
+      "float rotation not unit",
+      [&](CompactClipParts& p) {
+        CompactTrack t{.joint = 0,
+                       .key_count = 1,
+                       .target = TrackTarget::kRotation,
+                       .format = CompactFormat::kFloat};
+        std::vector<CompactTrack> tracks(p.tracks.size() + 1, t);
+        std::copy(p.tracks.begin(), p.tracks.end(), tracks.begin() + 1);
+        p.tracks = std::move(tracks);
+        const float q[4] = {0.0f, 0.0f, 0.0f, 2.0f};
+        std::uint16_t qw[8];
+        std::memcpy(qw, q, sizeof q);
+        std::vector<std::uint16_t> words(qw, qw + 8);
+        words.insert(words.end(), p.words.begin(), p.words.end());
+        p.words = std::move(words);
+      },
+      "tracks/0");
+}
+
+}  // namespace
+}  // namespace critter
