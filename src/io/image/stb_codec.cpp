@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <utility>
+#include <vector>
 
 // stb's implementation is compiled here once, with static linkage so that another copy linked
 // into a program (a system libstb, a library that bundles stb) cannot clash with it.
@@ -128,6 +130,38 @@ std::string pnm_header_problem(std::span<const std::uint8_t> b) {
 
 }  // namespace
 
+// A PNG's IDAT chunks of length 0 carry no data, but stb copies each chunk into its buffer, which
+// is still unallocated before the first non-empty one: a zero-length copy from a null pointer
+// (undefined behaviour; found by fuzzing, UBSan). Returns the PNG without its empty IDAT chunks,
+// or an empty vector when it has none (or is not a PNG whose chunks fit the bytes).
+std::vector<std::uint8_t> png_without_empty_idat(std::span<const std::uint8_t> b) {
+  static constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  if (b.size() < 8 || !std::equal(std::begin(kSignature), std::end(kSignature), b.begin())) {
+    return {};
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> empty;  // [begin, end) of each empty IDAT
+  std::size_t at = 8;
+  while (b.size() - at >= 12) {
+    const std::uint32_t length = (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) |
+                                 (std::uint32_t{b[at + 2]} << 8) | std::uint32_t{b[at + 3]};
+    if (length > b.size() - at - 12) break;
+    const bool idat = b[at + 4] == 'I' && b[at + 5] == 'D' && b[at + 6] == 'A' && b[at + 7] == 'T';
+    if (idat && length == 0) empty.emplace_back(at, at + 12);
+    at += 12 + std::size_t{length};
+  }
+  if (empty.empty()) return {};
+  std::vector<std::uint8_t> out;
+  out.reserve(b.size());
+  std::size_t from = 0;
+  for (const auto& [begin, end] : empty) {
+    out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from),
+               b.begin() + static_cast<std::ptrdiff_t>(begin));
+    from = end;
+  }
+  out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from), b.end());
+  return out;
+}
+
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
   if (const std::size_t table = jpeg_oversized_huffman_table(bytes); table != kNoTable)
     return std::unexpected("bad DHT header: Huffman table of more than 256 codes (byte " +
@@ -150,11 +184,13 @@ std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes
                              std::to_string(declared_h) + " pixels is larger than its " +
                              std::to_string(bytes.size()) + " bytes can hold or 64 megapixels");
   }
+  const std::vector<std::uint8_t> trimmed = png_without_empty_idat(bytes);
+  const std::span<const std::uint8_t> input = trimmed.empty() ? bytes : std::span(trimmed);
   int w = 0;
   int h = 0;
   int channels = 0;
   stbi_uc* data =
-      stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels, 4);
+      stbi_load_from_memory(input.data(), static_cast<int>(input.size()), &w, &h, &channels, 4);
   return adopt(data, w, h);
 }
 

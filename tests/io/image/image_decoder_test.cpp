@@ -135,6 +135,23 @@ TEST(ImageDecoderTest, UnknownChunkOfZeroTypeFailsWithAMessage) {
   EXPECT_EQ(image.error().message, "unknown decoder failure");
 }
 
+// An IDAT chunk of length 0 before the image data (found by fuzzing: stb copied it from its still
+// unallocated buffer, UBSan) decodes like the PNG without it.
+TEST(ImageDecoderTest, EmptyIdatChunksAreSkipped) {
+  const ScratchDir scratch("image_decoder");
+  std::vector<std::uint8_t> png = png_file(scratch / "plain.png");
+  // The first chunk after the 8-byte signature is IHDR: 4 + 4 + 13 + 4 bytes.
+  const std::vector<std::uint8_t> empty_idat = {0,   0,   0,    0,    'I',  'D',
+                                                'A', 'T', 0x35, 0xAF, 0x06, 0x1E};
+  png.insert(png.begin() + 8 + 25, empty_idat.begin(), empty_idat.end());
+  png.insert(png.begin() + 8 + 25, empty_idat.begin(), empty_idat.end());
+  Result<RgbaImage> image = decode_image_bytes(png, "empty-idat.png");
+  ASSERT_TRUE(image) << image.error().to_string();
+  EXPECT_EQ(image->width, 2);
+  EXPECT_EQ(image->height, 2);
+  EXPECT_EQ(image->pixels, two_by_two().pixels);
+}
+
 // A JPEG of one DHT segment holding a table of 320 codes (16 lengths of 20), after `prefix` (the
 // start of image), with a declared segment length of `length` (the table's own when 0).
 std::vector<std::uint8_t> jpeg_with_huffman_table_of_320_codes(std::vector<std::uint8_t> prefix,
