@@ -343,8 +343,7 @@ py::object load(const std::string& path, const py::object& clips, std::optional<
   Diagnostics diag;
   {
     py::gil_scoped_release release;
-    loaded = tools::with_limbs(cli::load_model(path, options, &diag), limbs, &diag, nullptr,
-                               options.compact_tolerance);
+    loaded = tools::with_limbs(cli::load_model(path, options, &diag), limbs, &diag);
   }
   auto handle = std::make_shared<ModelHandle>(
       std::make_shared<const Model>(value_or_raise(std::move(loaded))));

@@ -469,6 +469,9 @@ Result<Model> append_joints(const Model& model, std::vector<RawJoint> joints,
   auto built = build_model(std::move(raw), diag);
   if (!built) return built;
   built->clips_ = model.clips_;
+  // A compact clip names joints by index and is sampled over any pose at least that long; the
+  // appended joints have no tracks, so the model's compact clips hold as they are.
+  built->compact_clips_ = model.compact_clips_;
   return built;
 }
 

@@ -343,6 +343,19 @@ TEST(AppendJoints, AddsJointsAfterTheModelsAndKeepsItsClips) {
   EXPECT_EQ(model->skeleton().joint_count(), 2);
 }
 
+TEST(AppendJoints, KeepsTheCompactClips) {
+  auto model = with_compact_clips(*build_model(make_synthetic_character()), 1e-4f);
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_FALSE(model->compact_clips().empty());
+  const RawJoint extra{"extra", 0, {}, -1};
+  std::vector<Mesh> meshes(model->meshes().begin(), model->meshes().end());
+  std::vector<Skin> skins(model->skins().begin(), model->skins().end());
+  auto out = append_joints(*model, {extra}, meshes, skins);
+  ASSERT_TRUE(out) << out.error().to_string();
+  ASSERT_EQ(out->compact_clips().size(), model->compact_clips().size());
+  EXPECT_EQ(out->compact_clips()[0].byte_size(), model->compact_clips()[0].byte_size());
+}
+
 TEST(AppendJoints, AJointBeforeItsParentOrABrokenSkinIsAnError) {
   auto model = build_model(valid_model());
   ASSERT_TRUE(model);

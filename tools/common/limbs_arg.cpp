@@ -8,7 +8,7 @@
 namespace critter::tools {
 
 Result<Model> with_limbs(Result<Model> model, bool limbs, Diagnostics* diag,
-                         std::vector<creature::Limb>* limbs_out, double compact_tolerance) {
+                         std::vector<creature::Limb>* limbs_out) {
   if (!model || !limbs) return model;
   // Splitting a split model again would cut its upper halves a second time: recognise it first.
   creature::FoundLimbs recovered = creature::recover_limbs(*model);
@@ -25,10 +25,6 @@ Result<Model> with_limbs(Result<Model> model, bool limbs, Diagnostics* diag,
     for (Warning& w : split->warnings)
       diag->warn(std::move(w.path), std::move(w.location), std::move(w.message));
   if (limbs_out) *limbs_out = std::move(split->limbs);
-  if (compact_tolerance > 0.0 && !model->compact_clips().empty() &&
-      split->model.compact_clips().empty()) {
-    return with_compact_clips(std::move(split->model), static_cast<float>(compact_tolerance));
-  }
   return std::move(split->model);
 }
 

@@ -20,11 +20,7 @@ namespace critter::tools {
 // "<limb>.lower" and "<limb>.seam" joints) is kept as it is, and any other model is split; a
 // model without splittable limbs is kept unchanged. Why a limb was not split goes to `diag` (may
 // be null) as warnings. `limbs_out` (may be null) receives the limbs, with their added joints.
-// `compact_tolerance` is the relative tolerance of the model's compact clips
-// (io::LoadOptions::compact_tolerance; 0: it has none): a model that is split gets its compact
-// clips built again (the split makes a new model without them).
 Result<Model> with_limbs(Result<Model> model, bool limbs, Diagnostics* diag,
-                         std::vector<creature::Limb>* limbs_out = nullptr,
-                         double compact_tolerance = 0.0);
+                         std::vector<creature::Limb>* limbs_out = nullptr);
 
 }  // namespace critter::tools

@@ -99,9 +99,8 @@ void convert_one(Job& job, const ConvertOptions& o, const io::LoadOptions& load_
                             "is also the input; converting a file onto itself is refused so that "
                             "the original stays as it is (write to another path)"));
   }
-  Result<Model> model =
-      tools::with_limbs(with_textures(load_model(job.input, load_options, &diag), textures),
-                        o.limbs, &diag, nullptr, load_options.compact_tolerance);
+  Result<Model> model = tools::with_limbs(
+      with_textures(load_model(job.input, load_options, &diag), textures), o.limbs, &diag);
   if (!model) return finish(std::move(model.error()));
   if (Status folder = create_output_folder(job.output); !folder)
     return finish(std::move(folder.error()));

@@ -29,10 +29,22 @@ Status check_limb_usage(const LimbFlags& flags, const std::string& path) {
 Result<LimbPose> LimbPose::load(std::shared_ptr<const Model> model, int clip,
                                 const LimbFlags& flags, const Timeline* timeline,
                                 const std::string& path, std::vector<Warning>* warnings) {
+  return make(std::move(model), clip, false, flags, timeline, path, warnings);
+}
+
+Result<LimbPose> LimbPose::follow(std::shared_ptr<const Model> model, const LimbFlags& flags,
+                                  const std::string& path, std::vector<Warning>* warnings) {
+  return make(std::move(model), -1, true, flags, nullptr, path, warnings);
+}
+
+Result<LimbPose> LimbPose::make(std::shared_ptr<const Model> model, int clip, bool following,
+                                const LimbFlags& flags, const Timeline* timeline,
+                                const std::string& path, std::vector<Warning>* warnings) {
   LimbPose p;
   p.model_ = std::move(model);
   p.path_ = path;
   p.clip_ = clip;
+  p.following_ = following;
   for (const std::string& m : flags.motion) {
     if (Status s = tools::set_limb_motion(p.base_, m, path); !s) return fail(s.error());
   }
@@ -82,15 +94,6 @@ Status LimbPose::restart() {
   }
   // Frame 0: the pose at time 0, stepped with no time passing (a follower's source does that).
   return following_ ? Status{} : advance_step(0.0);
-}
-
-Result<LimbPose> LimbPose::follow(std::shared_ptr<const Model> model, const LimbFlags& flags,
-                                  const std::string& path, std::vector<Warning>* warnings) {
-  Result<LimbPose> p = load(std::move(model), -1, flags, nullptr, path, warnings);
-  if (!p) return p;
-  p->following_ = true;
-  if (Status s = p->restart(); !s) return fail(s.error());
-  return p;
 }
 
 Status LimbPose::step_after(double dt, std::span<const Transform> local_pose,

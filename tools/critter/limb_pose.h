@@ -80,6 +80,10 @@ class LimbPose {
   std::vector<creature::StrokeEvent> take_events();
 
  private:
+  // load() and follow(): the clip's own simulation, or (following) one stepped by its caller.
+  static Result<LimbPose> make(std::shared_ptr<const Model> model, int clip, bool following,
+                               const LimbFlags& flags, const Timeline* timeline,
+                               const std::string& path, std::vector<Warning>* warnings);
   Status advance_step(double dt);
   struct Key {
     double t = 0.0;

@@ -84,7 +84,10 @@ Status advance_followed(OpenedPose& pose, double t, anim::Instance& instance) {
   if (t < limbs.time() - 1e-9) {
     if (Status s = restart_followed(pose, instance); !s) return s;
   }
-  if (Status s = place_source(pose, instance); !s) return s;
+  if (limbs.time() >= t - 1e-9) {
+    // No step to take: the source's pose as it is, with the last step's limbs.
+    if (Status s = place_source(pose, instance); !s) return s;
+  }
   while (limbs.time() < t - 1e-9) {
     const double dt = std::min(kControllerStep, t - limbs.time());
     const double to = limbs.time() + dt;

@@ -42,6 +42,21 @@ struct PoseRequest {
   const Timeline* timeline = nullptr;  // --timeline; null: none
 };
 
+// The request of `pose` or `render`, whose options share the fields named here: `creature` is the
+// parsed --creature (none: unset), --config counts when it names a file.
+template <class Options>
+PoseRequest pose_request(const Options& o, const std::optional<CreatureSpec>& creature,
+                         const io::LoadOptions& load_options,
+                         const std::optional<Timeline>& timeline) {
+  return {.file = o.file,
+          .creature = creature ? &*creature : nullptr,
+          .controller = o.controller.config.empty() ? nullptr : &o.controller,
+          .load_options = load_options,
+          .anim = o.anim,
+          .limbs = o.limbs,
+          .timeline = timeline ? &*timeline : nullptr};
+}
+
 // Opens the source `request` names for `model`. The controller's load warnings go to `diag`.
 // Errors: those of CreaturePose::load, ControllerPose::load (and its set_timeline), the clip
 // lookup, and LimbPose::load, unchanged.

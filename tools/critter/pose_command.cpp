@@ -298,18 +298,12 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
   Result<io::LoadOptions> load_options = load_options_from(o.load);
   if (!load_options) return report(load_options.error(), err);
   Diagnostics diag;
-  Result<Model> loaded = tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs.limbs,
-                                           &diag, nullptr, load_options->compact_tolerance);
+  Result<Model> loaded =
+      tools::with_limbs(load_model(o.file, *load_options, &diag), o.limbs.limbs, &diag);
   if (!loaded) return report(loaded.error(), err);
   const auto model = std::make_shared<const Model>(std::move(*loaded));
-  const PoseRequest request{.file = o.file,
-                            .creature = creature ? &*spec : nullptr,
-                            .controller = controlled ? &o.controller : nullptr,
-                            .load_options = *load_options,
-                            .anim = o.anim,
-                            .limbs = o.limbs,
-                            .timeline = timeline ? &*timeline : nullptr};
-  Result<OpenedPose> opened = open_pose(request, model, &diag);
+  Result<OpenedPose> opened =
+      open_pose(pose_request(o, spec, *load_options, timeline), model, &diag);
   if (!opened) return report(opened.error(), err);
   std::optional<ControllerPose>& controller = opened->controller;
   std::optional<CreaturePose>& simulated = opened->simulated;

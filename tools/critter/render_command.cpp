@@ -184,18 +184,12 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   Diagnostics limb_diag;
   Result<Model> loaded =
       tools::with_limbs(with_textures(load_model(o.file, *load_options, &diag), *textures),
-                        o.limbs.limbs, &limb_diag, nullptr, load_options->compact_tolerance);
+                        o.limbs.limbs, &limb_diag);
   if (!loaded) return report(loaded.error(), err);
   for (const Warning& w : limb_diag.items()) err << w.to_string() << "\n";
   const auto model = std::make_shared<const Model>(std::move(*loaded));
-  const PoseRequest pose_request{.file = o.file,
-                                 .creature = creature ? &*spec : nullptr,
-                                 .controller = controlled ? &o.controller : nullptr,
-                                 .load_options = *load_options,
-                                 .anim = o.anim,
-                                 .limbs = o.limbs,
-                                 .timeline = timeline ? &*timeline : nullptr};
-  Result<OpenedPose> opened = open_pose(pose_request, model, &diag);
+  Result<OpenedPose> opened =
+      open_pose(pose_request(o, spec, *load_options, timeline), model, &diag);
   if (!opened) return report(opened.error(), err);
   if (opened->controller) print_warnings(diag.items(), err);
   std::optional<ControllerPose>& controller = opened->controller;

@@ -183,8 +183,8 @@ Result<std::unique_ptr<Session>> App::open_session(const std::string& path, Diag
   if (!options_.limbs) return Session::open(path, diag, load_options_, textures_);
   // Only the split's warnings are printed here: the plain path shows none of the loader's.
   Diagnostics limb_diag;
-  Result<Model> model = tools::with_limbs(tools::load_model(path, load_options_, diag), true,
-                                          &limb_diag, nullptr, load_options_.compact_tolerance);
+  Result<Model> model =
+      tools::with_limbs(tools::load_model(path, load_options_, diag), true, &limb_diag);
   for (const Warning& w : limb_diag.items())
     std::fprintf(stderr, "critter-viewer: %s\n", w.to_string().c_str());
   if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
@@ -241,8 +241,7 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
                            bool strict) {
   Diagnostics diag;
   Result<Model> model =
-      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag,
-                        nullptr, load_options_.compact_tolerance);
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
   if (!model) return fail_open(model.error().to_string());
   io::ControllerLoadOptions load_options;
@@ -292,8 +291,7 @@ bool App::open_with_config(const std::string& model_path, const std::string& con
 bool App::open_with_creature(const std::string& model_path) {
   Diagnostics diag;
   Result<Model> model =
-      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag,
-                        nullptr, load_options_.compact_tolerance);
+      tools::with_limbs(tools::load_model(model_path, load_options_, &diag), options_.limbs, &diag);
   if (model && !textures_.empty()) model = io::apply_texture_overrides(*model, textures_);
   if (!model) return fail_open(model.error().to_string());
   auto panel = CreaturePanel::load(options_.creature,

@@ -152,8 +152,8 @@ Result<Model> replace_materials(const Model& model, std::vector<Material> materi
 // joints keep their indices, so its clips are kept as they are (the new joints have no tracks);
 // materials and images are kept too. `joints[i].parent` indexes the new skeleton and must be below
 // model.skeleton().joint_count() + i (parents first). Meshes and skins follow build_model's rules
-// and report its errors; rest transforms and bounds are recomputed. The result has no compact
-// clips (build them again with with_compact_clips). `model` is not changed.
+// and report its errors; rest transforms and bounds are recomputed. The model's compact clips are
+// kept too (the new joints have no tracks). `model` is not changed.
 Result<Model> append_joints(const Model& model, std::vector<RawJoint> joints,
                             std::vector<Mesh> meshes, std::vector<Skin> skins,
                             Diagnostics* diag = nullptr);
