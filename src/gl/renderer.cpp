@@ -203,8 +203,7 @@ struct Renderer::Impl {
   // Buffer paths: kBufferTexture uses ring[0]; kPersistentBuffer all of them in turn.
   std::array<PaletteBuffer, kRing> ring{};
   int ring_index = 0;
-  bool ring_prepared = false;      // prepare() handed ring[ring_index] to draws this frame
-  std::size_t palette_texels = 0;  // reserved this frame
+  bool ring_prepared = false;  // prepare() handed ring[ring_index] to draws this frame
 
   std::vector<Submitted> instances;
   // Palette staging (not on the persistent path), row-major, palette_width texels per row.
@@ -292,7 +291,8 @@ struct Renderer::Impl {
       return fail(Error::at(ErrorCode::kLimit, "renderer", "submit",
                             "cannot map a palette buffer of " + std::to_string(bytes) + " bytes"));
     }
-    if (b.map != nullptr) std::memcpy(map, b.map, palette_texels * sizeof(vec4));
+    // Every texel reserved so far: 3 per palette joint.
+    if (b.map != nullptr) std::memcpy(map, b.map, std::size_t{palette_joints} * 3 * sizeof(vec4));
     glDeleteBuffers(1, &b.buffer);
     b.buffer = buffer;
     b.map = map;
@@ -484,7 +484,6 @@ void Renderer::begin_frame() {
   }
   m.instances.clear();
   m.texels.clear();
-  m.palette_texels = 0;
   m.weights.clear();
   m.palette_joints = 0;
   m.items.clear();
@@ -534,9 +533,8 @@ Status Renderer::queue_one(const RenderInstance& in) {
   s.radius = glm::length(s.bounds.extent()) * 0.5f * max_scale(s.world);
 
   s.transforms = in.model_transforms.empty() ? model.rest_model_transforms() : in.model_transforms;
-  const std::size_t texels = m.palette_texels + std::size_t{g.palette_joints()} * 3;
+  const std::size_t texels = (std::size_t{m.palette_joints} + g.palette_joints()) * 3;
   if (Status reserved = m.reserve_palette(texels); !reserved) return reserved;
-  m.palette_texels = texels;
   m.palette_joints += g.palette_joints();
   if (in.morph_weights.empty()) {
     m.weights.insert(m.weights.end(), g.default_weights().begin(), g.default_weights().end());
