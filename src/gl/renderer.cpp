@@ -164,7 +164,7 @@ struct PaletteBuffer {
   GLuint buffer = 0;
   GLuint texture = 0;
   vec4* map = nullptr;       // persistent path only
-  std::size_t capacity = 0;  // texels
+  std::size_t capacity = 0;  // bytes
   GLsync fence = nullptr;
 };
 
@@ -203,8 +203,7 @@ struct Renderer::Impl {
   // Buffer paths: kBufferTexture uses ring[0]; kPersistentBuffer all of them in turn.
   std::array<PaletteBuffer, kRing> ring{};
   int ring_index = 0;
-  bool ring_prepared = false;      // prepare() handed ring[ring_index] to draws this frame
-  std::size_t palette_texels = 0;  // reserved this frame
+  bool ring_prepared = false;  // prepare() handed ring[ring_index] to draws this frame
 
   std::vector<Submitted> instances;
   // Palette staging (not on the persistent path), row-major, palette_width texels per row.
@@ -275,15 +274,17 @@ struct Renderer::Impl {
       return {};
     }
     PaletteBuffer& b = ring[static_cast<std::size_t>(ring_index)];
-    if (texels_needed <= b.capacity) return {};
+    if (texels_needed * sizeof(vec4) <= b.capacity) return {};
     // Immutable storage cannot grow: a bigger buffer takes over, with the texels packed so far.
     // The old one is deleted at once; OpenGL keeps its store until draws reading it are done.
-    const std::size_t capacity = std::min(
-        max_buffer_texels, std::max({texels_needed, 2 * b.capacity, std::size_t{1} << 16}));
+    const std::size_t capacity =
+        sizeof(vec4) *
+        std::min(max_buffer_texels,
+                 std::max({texels_needed, 2 * b.capacity / sizeof(vec4), std::size_t{1} << 16}));
     GLuint buffer = 0;
     glGenBuffers(1, &buffer);
     glBindBuffer(GL_TEXTURE_BUFFER, buffer);
-    const auto bytes = static_cast<GLsizeiptr>(capacity * sizeof(vec4));
+    const auto bytes = static_cast<GLsizeiptr>(capacity);
     glBufferStorage(GL_TEXTURE_BUFFER, bytes, nullptr, kPersistentFlags);
     auto* map = static_cast<vec4*>(glMapBufferRange(GL_TEXTURE_BUFFER, 0, bytes, kPersistentFlags));
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
@@ -292,7 +293,8 @@ struct Renderer::Impl {
       return fail(Error::at(ErrorCode::kLimit, "renderer", "submit",
                             "cannot map a palette buffer of " + std::to_string(bytes) + " bytes"));
     }
-    if (b.map != nullptr) std::memcpy(map, b.map, palette_texels * sizeof(vec4));
+    // Every texel reserved so far: 3 per palette joint.
+    if (b.map != nullptr) std::memcpy(map, b.map, std::size_t{palette_joints} * 3 * sizeof(vec4));
     glDeleteBuffers(1, &b.buffer);
     b.buffer = buffer;
     b.map = map;
@@ -432,7 +434,7 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererOptions& option
       glGenBuffers(1, &b.buffer);
       glBindBuffer(GL_TEXTURE_BUFFER, b.buffer);
       glBufferData(GL_TEXTURE_BUFFER, sizeof(vec4), nullptr, GL_STREAM_DRAW);
-      b.capacity = 1;
+      b.capacity = sizeof(vec4);
       glBindBuffer(GL_TEXTURE_BUFFER, 0);
       glBindTexture(GL_TEXTURE_BUFFER, b.texture);
       glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, b.buffer);
@@ -484,7 +486,6 @@ void Renderer::begin_frame() {
   }
   m.instances.clear();
   m.texels.clear();
-  m.palette_texels = 0;
   m.weights.clear();
   m.palette_joints = 0;
   m.items.clear();
@@ -534,9 +535,8 @@ Status Renderer::queue_one(const RenderInstance& in) {
   s.radius = glm::length(s.bounds.extent()) * 0.5f * max_scale(s.world);
 
   s.transforms = in.model_transforms.empty() ? model.rest_model_transforms() : in.model_transforms;
-  const std::size_t texels = m.palette_texels + std::size_t{g.palette_joints()} * 3;
+  const std::size_t texels = (std::size_t{m.palette_joints} + g.palette_joints()) * 3;
   if (Status reserved = m.reserve_palette(texels); !reserved) return reserved;
-  m.palette_texels = texels;
   m.palette_joints += g.palette_joints();
   if (in.morph_weights.empty()) {
     m.weights.insert(m.weights.end(), g.default_weights().begin(), g.default_weights().end());
@@ -716,10 +716,8 @@ void Renderer::upload_palettes() {
       return;
     case PaletteUpload::kBufferTexture: {
       PaletteBuffer& b = m.ring[0];
-      std::size_t bytes = b.capacity * sizeof(vec4);
-      upload_grow_only(GL_TEXTURE_BUFFER, b.buffer, bytes, m.texels.data(),
+      upload_grow_only(GL_TEXTURE_BUFFER, b.buffer, b.capacity, m.texels.data(),
                        m.texels.size() * sizeof(vec4));
-      b.capacity = bytes / sizeof(vec4);
       return;
     }
     case PaletteUpload::kAuto:
@@ -770,10 +768,8 @@ void Renderer::draw(RenderMode mode) {
 
   glActiveTexture(GL_TEXTURE0 + kUnitPalette);
   if (m.buffer_palette()) {
-    glBindTexture(GL_TEXTURE_BUFFER,
-                  m.ring[static_cast<std::size_t>(
-                             m.upload == PaletteUpload::kPersistentBuffer ? m.ring_index : 0)]
-                      .texture);
+    // ring_index stays 0 on kBufferTexture: only the persistent path turns the ring.
+    glBindTexture(GL_TEXTURE_BUFFER, m.ring[static_cast<std::size_t>(m.ring_index)].texture);
   } else {
     glBindTexture(GL_TEXTURE_2D, m.palette[m.palette_index]);
   }

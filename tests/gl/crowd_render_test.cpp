@@ -63,6 +63,13 @@ RenderInstance crowd_member(const GpuModel& gpu, const creature::Crowd& crowd, s
   return r;
 }
 
+// Every creature of `crowd`, in order, as crowd_member() gives it.
+std::vector<RenderInstance> crowd_list(const GpuModel& gpu, const creature::Crowd& crowd) {
+  std::vector<RenderInstance> list;
+  for (std::size_t i = 0; i < crowd.size(); ++i) list.push_back(crowd_member(gpu, crowd, i));
+  return list;
+}
+
 void clear(const RenderTarget& target) {
   target.bind();
   glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
@@ -75,8 +82,7 @@ TEST_F(CrowdRenderTest, BatchSubmitStopsAtTheFirstRefusalKeepingThoseBefore) {
   o.count = 3;
   auto crowd = creature::Crowd::create(*model_, o);
   ASSERT_TRUE(crowd) << crowd.error().to_string();
-  std::vector<RenderInstance> list;
-  for (std::size_t i = 0; i < 3; ++i) list.push_back(crowd_member(*gpu_, **crowd, i));
+  std::vector<RenderInstance> list = crowd_list(*gpu_, **crowd);
   list[2].model = nullptr;
   JobPool pool(2);
   renderer_->begin_frame();
@@ -93,34 +99,36 @@ TEST_F(CrowdRenderTest, AWarmFrameOfAnimationAndBatchSubmitAllocatesNothing) {
   o.clip = 2;
   auto crowd = creature::Crowd::create(*model_, o);
   ASSERT_TRUE(crowd) << crowd.error().to_string();
-  std::vector<RenderInstance> list;
-  for (std::size_t i = 0; i < (*crowd)->size(); ++i)
-    list.push_back(crowd_member(*gpu_, **crowd, i));
+  const std::vector<RenderInstance> list = crowd_list(*gpu_, **crowd);
   JobPool pool(2);
   const Camera camera = frame_bounds((*crowd)->bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f);
-  const auto frame = [&] {
-    (*crowd)->update(1.0f / 60.0f, &pool);
+  const auto frame = [&](JobPool* jobs) {
+    (*crowd)->update(1.0f / 60.0f, jobs);
     renderer_->begin_frame();
-    const Status s = renderer_->submit(list, &pool);
+    const Status s = renderer_->submit(list, jobs);
     renderer_->prepare(camera);
     return s;
   };
   // Packed right after posing: queue(), then update() packing each chunk as it is posed.
-  const auto fused_frame = [&] {
+  const auto fused_frame = [&](JobPool* jobs) {
     renderer_->begin_frame();
     const Status s = renderer_->queue(list);
-    (*crowd)->update(1.0f / 60.0f, &pool,
+    (*crowd)->update(1.0f / 60.0f, jobs,
                      [this](std::size_t begin, std::size_t end) { renderer_->pack(begin, end); });
     renderer_->prepare(camera);
     return s;
   };
   // The first frames grow the staging and GPU buffers (three of them on the persistent path).
-  for (int f = 0; f < 4; ++f) ASSERT_TRUE(frame());
+  for (int f = 0; f < 4; ++f) ASSERT_TRUE(frame(&pool));
   ASSERT_TRUE(critter::testing::AllocationCounter::works());
+  // The counter sees only this thread, i.e. its share of the pooled work: frames without a pool
+  // put all of the animation and packing on it.
   critter::testing::AllocationCounter counter;
-  for (int f = 0; f < 5; ++f) {
-    ASSERT_TRUE(frame());
-    ASSERT_TRUE(fused_frame());
+  for (JobPool* jobs : {&pool, static_cast<JobPool*>(nullptr)}) {
+    for (int f = 0; f < 5; ++f) {
+      ASSERT_TRUE(frame(jobs));
+      ASSERT_TRUE(fused_frame(jobs));
+    }
   }
   EXPECT_EQ(counter.count(), 0);
   EXPECT_EQ(renderer_->stats().visible, 50u);
@@ -133,12 +141,8 @@ TEST_F(CrowdRenderTest, PackingRightAfterPosingDrawsWhatSubmitDraws) {
   auto two_pass = creature::Crowd::create(*model_, o);
   auto fused = creature::Crowd::create(*model_, o);
   ASSERT_TRUE(two_pass && fused);
-  std::vector<RenderInstance> two_pass_list;
-  std::vector<RenderInstance> fused_list;
-  for (std::size_t i = 0; i < o.count; ++i) {
-    two_pass_list.push_back(crowd_member(*gpu_, **two_pass, i));
-    fused_list.push_back(crowd_member(*gpu_, **fused, i));
-  }
+  const std::vector<RenderInstance> two_pass_list = crowd_list(*gpu_, **two_pass);
+  const std::vector<RenderInstance> fused_list = crowd_list(*gpu_, **fused);
   auto target = RenderTarget::create(128, 128);
   ASSERT_TRUE(target) << target.error().to_string();
   const Camera camera = frame_bounds((*fused)->bounds(), 1.0f, 20.0f, 50.0f).camera(1.0f);
@@ -209,9 +213,7 @@ TEST_F(CrowdRenderTest, HundredCreaturesDrawOncePerMeshPartAndMatchOneByOne) {
   // The whole crowd submitted at once, palettes packed on a two-thread pool: the same pixels.
   clear(*target);
   renderer_->begin_frame();
-  std::vector<RenderInstance> list;
-  for (std::size_t i = 0; i < (*crowd)->size(); ++i)
-    list.push_back(crowd_member(*gpu_, **crowd, i));
+  const std::vector<RenderInstance> list = crowd_list(*gpu_, **crowd);
   JobPool pool(2);
   ASSERT_TRUE(renderer_->submit(list, &pool));
   draw_opaque(camera);
