@@ -8,14 +8,11 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
-#include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <string>
-#include <type_traits>
+#include <utility>
 
 #include "critter/io/atomic_file.h"
 #include "critter/io/byte_reader.h"
