@@ -40,7 +40,7 @@ bench: build
 
 # Builds the libFuzzer targets (clang, ASan + UBSan; the fuzz preset) and runs each for
 # FUZZ_SECONDS; FUZZ_TARGETS picks some (gltf gltf_roundtrip insomniac config expression assimp
-# image). A crash, leak, timeout or out-of-memory fails it and keeps the input (path printed).
+# image crit). A crash, leak, timeout or out-of-memory fails it and keeps the input (path printed).
 # FUZZ_SEED fixes the mutation sequence; FUZZ_RUNS runs a fixed number of inputs per target
 # instead ("2000 expression=90000": a default and per-target counts), as CI does (.ci/run).
 FUZZ_SECONDS ?= 60

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "io/assimp/raw_model_wire.h"
 
-#include "critter/io/byte_reader.h"
-#include "critter/io/byte_writer.h"
-
-#include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
+
+#include "critter/io/byte_reader.h"
+#include "critter/io/byte_writer.h"
 
 namespace critter::io::assimp_detail {
 

@@ -8,14 +8,11 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
-#include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <string>
-#include <type_traits>
+#include <utility>
 
 #include "critter/io/atomic_file.h"
 #include "critter/io/byte_reader.h"
@@ -515,13 +512,6 @@ void visit_model(Io& io, ModelParts& m, SkeletonArrays& skeleton) {
            "model bounds are not finite");
 }
 
-void put32(std::uint8_t* p, std::uint32_t v) {
-  std::memcpy(p, &v, 4);
-}
-void put64(std::uint8_t* p, std::uint64_t v) {
-  std::memcpy(p, &v, 8);
-}
-
 }  // namespace
 
 bool looks_like_crit(std::span<const std::uint8_t> head) {
@@ -554,12 +544,13 @@ std::vector<std::uint8_t> encode_crit(const Model& model) {
   std::vector<std::uint8_t>& bytes = w.out.bytes;
   const std::span<const std::uint8_t> body(bytes.data() + kCritHeaderBytes,
                                            bytes.size() - kCritHeaderBytes);
-  std::uint8_t* h = bytes.data();
-  std::memcpy(h, kMagic, 4);
-  put32(h + 4, kCritVersion);
-  put64(h + 8, body.size());
-  put64(h + 16, crit_checksum(body));
-  put64(h + 24, 0);
+  ByteWriter header;
+  header.write(kMagic);
+  header.write(kCritVersion);
+  header.write(std::uint64_t{body.size()});
+  header.write(crit_checksum(body));
+  header.write(std::uint64_t{0});
+  std::memcpy(bytes.data(), header.bytes.data(), kCritHeaderBytes);
   return std::move(bytes);
 }
 
@@ -577,12 +568,12 @@ Result<Model> read_crit(std::span<const std::uint8_t> bytes, std::string_view pa
     return parse(0, "not a .crit file (no CRIT magic)");
   if (bytes.size() < kCritHeaderBytes)
     return parse(bytes.size(), "the file ends inside the 32-byte header");
-  std::uint32_t version = 0;
-  std::uint64_t body_size = 0, checksum = 0, reserved = 0;
-  std::memcpy(&version, bytes.data() + 4, 4);
-  std::memcpy(&body_size, bytes.data() + 8, 8);
-  std::memcpy(&checksum, bytes.data() + 16, 8);
-  std::memcpy(&reserved, bytes.data() + 24, 8);
+  ByteReader header(bytes.first(kCritHeaderBytes));
+  header.view(sizeof(kMagic), 1, "the magic");
+  const auto version = header.read<std::uint32_t>();
+  const auto body_size = header.read<std::uint64_t>();
+  const auto checksum = header.read<std::uint64_t>();
+  const auto reserved = header.read<std::uint64_t>();
   if (version != kCritVersion)
     return parse(4, "format version " + std::to_string(version) +
                         " is not supported (this reader reads version " +

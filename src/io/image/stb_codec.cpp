@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
-#include <utility>
 #include <vector>
 
 // stb's implementation is compiled here once, with static linkage so that another copy linked
@@ -128,8 +127,6 @@ std::string pnm_header_problem(std::span<const std::uint8_t> b) {
   return {};
 }
 
-}  // namespace
-
 // A PNG's IDAT chunks of length 0 carry no data, but stb copies each chunk into its buffer, which
 // is still unallocated before the first non-empty one: a zero-length copy from a null pointer
 // (undefined behaviour; found by fuzzing, UBSan). Returns the PNG without its empty IDAT chunks,
@@ -139,28 +136,28 @@ std::vector<std::uint8_t> png_without_empty_idat(std::span<const std::uint8_t> b
   if (b.size() < 8 || !std::equal(std::begin(kSignature), std::end(kSignature), b.begin())) {
     return {};
   }
-  std::vector<std::pair<std::size_t, std::size_t>> empty;  // [begin, end) of each empty IDAT
+  std::vector<std::uint8_t> out;  // the bytes before each empty IDAT, once there is one
+  std::size_t from = 0;           // the first byte not yet copied to `out`
   std::size_t at = 8;
   while (b.size() - at >= 12) {
     const std::uint32_t length = (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) |
                                  (std::uint32_t{b[at + 2]} << 8) | std::uint32_t{b[at + 3]};
     if (length > b.size() - at - 12) break;
     const bool idat = b[at + 4] == 'I' && b[at + 5] == 'D' && b[at + 6] == 'A' && b[at + 7] == 'T';
-    if (idat && length == 0) empty.emplace_back(at, at + 12);
+    if (idat && length == 0) {
+      if (from == 0) out.reserve(b.size());
+      out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from),
+                 b.begin() + static_cast<std::ptrdiff_t>(at));
+      from = at + 12;
+    }
     at += 12 + std::size_t{length};
   }
-  if (empty.empty()) return {};
-  std::vector<std::uint8_t> out;
-  out.reserve(b.size());
-  std::size_t from = 0;
-  for (const auto& [begin, end] : empty) {
-    out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from),
-               b.begin() + static_cast<std::ptrdiff_t>(begin));
-    from = end;
-  }
+  if (from == 0) return {};
   out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from), b.end());
   return out;
 }
+
+}  // namespace
 
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
   if (const std::size_t table = jpeg_oversized_huffman_table(bytes); table != kNoTable)

@@ -241,6 +241,11 @@ TEST(CritFileTest, HeaderRulesNameTheirOffsets) {
   auto version = bytes;
   version[4] = 9;
   EXPECT_EQ(read_crit(version, "v.crit").error().location, "byte 4");
+  auto first_version = bytes;
+  first_version[4] = 1;
+  EXPECT_EQ(read_crit(first_version, "v1.crit").error().to_string(),
+            "v1.crit:byte 4: format version 1 is not supported (this reader reads version 2; "
+            "convert the model again)");
   auto reserved = bytes;
   reserved[30] = 1;
   EXPECT_EQ(read_crit(reserved, "r.crit").error().location, "byte 24");
