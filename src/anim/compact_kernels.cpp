@@ -94,7 +94,7 @@ void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* ou
                    _mm_load_ps(g[lane_b(4) + 2].v + o), _mm_load_ps(g[lane_b(4) + 3].v + o)};
       f[h] = fraction4(g, h, time);
     }
-    slerp_shortest4<Slerp4Use::kSampling, 2>(a, b, f, r);
+    slerp_shortest4<2>(a, b, f, r);
     const std::uint32_t lanes = std::min(8u, groups.lane_count[0] - done);
     for (int h = 0; h < 2; ++h) {
       _MM_TRANSPOSE4_PS(r[h].x, r[h].y, r[h].z, r[h].w);
