@@ -11,11 +11,6 @@ namespace critter::anim::detail {
 
 namespace {
 
-// mask ? yes : no, lane by lane (SSE2: the kernels run on every x86-64 CPU).
-inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
-  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
-}
-
 using Lanes = CompactSamplingContext::Lanes;
 
 // 8 + 4 bytes: a 16-byte store would spill into the next field of the Transform.

@@ -80,6 +80,11 @@ inline quat slerp_shortest(const quat& a, const quat& b, float f) {
 
 #if defined(__SSE2__)
 
+// mask ? yes : no, lane by lane, with SSE2 alone (the baseline every x86-64 CPU runs).
+inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
+  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
+}
+
 // Four quaternions, one per lane, components in separate registers.
 struct Quat4 {
   __m128 x, y, z, w;
@@ -113,9 +118,6 @@ template <int N>
 [[gnu::always_inline]] inline void slerp_shortest4(const Quat4 (&a)[N], const Quat4 (&b)[N],
                                                    const __m128 (&f)[N], Quat4 (&out)[N]) {
   const __m128 one = _mm_set1_ps(1.0f);
-  const auto select = [](__m128 mask, __m128 yes, __m128 no) {
-    return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
-  };
   __m128 sign[N], d[N], g[N], ff[N], xm1[N], beyond3[N], wide[N];
   int beyond3_bits = 0, wide_bits = 0;
   for (int n = 0; n < N; ++n) {
@@ -141,10 +143,10 @@ template <int N>
     for (int n = 0; n < N; ++n) {
       const __m128 c =
           _mm_sqrt_ps(_mm_add_ps(_mm_set1_ps(0.5f), _mm_mul_ps(_mm_set1_ps(0.5f), d[n])));
-      xm1[n] = select(wide[n], _mm_sub_ps(c, one), xm1[n]);
-      ff[n] = select(wide[n], _mm_add_ps(f[n], f[n]), f[n]);
-      g[n] = select(wide[n], _mm_add_ps(g[n], g[n]), g[n]);
-      half_inv[n] = select(wide[n], _mm_div_ps(_mm_set1_ps(0.5f), c), one);
+      xm1[n] = select4(wide[n], _mm_sub_ps(c, one), xm1[n]);
+      ff[n] = select4(wide[n], _mm_add_ps(f[n], f[n]), f[n]);
+      g[n] = select4(wide[n], _mm_add_ps(g[n], g[n]), g[n]);
+      half_inv[n] = select4(wide[n], _mm_div_ps(_mm_set1_ps(0.5f), c), one);
     }
   }
   __m128 f2[N], g2[N], hf[N], hg[N], xm1_high[N];
@@ -187,8 +189,8 @@ template <int N>
     out[n] = Quat4{_mm_mul_ps(x, inv_len), _mm_mul_ps(y, inv_len), _mm_mul_ps(z, inv_len),
                    _mm_mul_ps(w, inv_len)};
     const __m128 at_key = _mm_cmpeq_ps(f[n], _mm_setzero_ps());
-    out[n] = Quat4{select(at_key, an.x, out[n].x), select(at_key, an.y, out[n].y),
-                   select(at_key, an.z, out[n].z), select(at_key, an.w, out[n].w)};
+    out[n] = Quat4{select4(at_key, an.x, out[n].x), select4(at_key, an.y, out[n].y),
+                   select4(at_key, an.z, out[n].z), select4(at_key, an.w, out[n].w)};
   }
 }
 
