@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -617,6 +618,8 @@ TEST(BlendingJob, EveryPathEqualsTheScalarReferenceBitForBit) {
           ASSERT_EQ(got[j].rotation.y, want[j].rotation.y);
           ASSERT_EQ(got[j].rotation.z, want[j].rotation.z);
           ASSERT_EQ(got[j].rotation.w, want[j].rotation.w);
+          // Equal floats may still differ in bits (the sign of a zero).
+          ASSERT_EQ(std::memcmp(&got[j], &want[j], sizeof(Transform)), 0);
         }
       }
     }
