@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <vector>
 
 #include "critter/anim/blending_job.h"
@@ -71,6 +72,26 @@ struct Scene {
     job.output_weights = no_weights;
     return job;
   }
+
+  // The stack `layers` over the rest pose into `blended`.
+  anim::BlendingJob blender(std::span<const anim::BlendingLayer> layers) {
+    anim::BlendingJob job;
+    job.layers = layers;
+    job.rest = character.rest;
+    job.default_weights = no_weights;
+    job.output = blended;
+    job.output_weights = no_weights;
+    return job;
+  }
+
+  // The model-space matrices of `input` into `model_transforms`.
+  anim::LocalToModelJob local_to_model(std::span<const Transform> input) {
+    anim::LocalToModelJob job;
+    job.parents = character.parents;
+    job.input = input;
+    job.output = model_transforms;
+    return job;
+  }
 };
 
 constexpr float kFrame = 1.0f / 60.0f;
@@ -113,12 +134,7 @@ void BM_BlendTwoLayers(benchmark::State& state) {
   layers[0].weight = 1.0f;
   layers[1].pose = scene.pose_b;
   layers[1].weight = 0.3f;
-  anim::BlendingJob job;
-  job.layers = layers;
-  job.rest = scene.character.rest;
-  job.default_weights = scene.no_weights;
-  job.output = scene.blended;
-  job.output_weights = scene.no_weights;
+  anim::BlendingJob job = scene.blender(layers);
   for (auto _ : state) {
     check(job.run());
     benchmark::DoNotOptimize(scene.blended.data());
@@ -161,12 +177,7 @@ void BM_BlendMaskedStack(benchmark::State& state) {
   layers[2].mode = anim::LayerBlendMode::kAdditive;
   layers[2].pose = breathe;
   layers[2].weight = 0.5f;
-  anim::BlendingJob job;
-  job.layers = layers;
-  job.rest = scene.character.rest;
-  job.default_weights = scene.no_weights;
-  job.output = scene.blended;
-  job.output_weights = scene.no_weights;
+  anim::BlendingJob job = scene.blender(layers);
   job.path = path;
   for (auto _ : state) {
     check(job.run());
@@ -184,10 +195,7 @@ BENCHMARK(BM_BlendMaskedStack)
 void BM_LocalToModel(benchmark::State& state) {
   Scene scene;
   check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
-  anim::LocalToModelJob job;
-  job.parents = scene.character.parents;
-  job.input = scene.pose_a;
-  job.output = scene.model_transforms;
+  anim::LocalToModelJob job = scene.local_to_model(scene.pose_a);
   for (auto _ : state) {
     check(job.run());
     benchmark::DoNotOptimize(scene.model_transforms.data());
@@ -208,10 +216,7 @@ void BM_LocalToModelPath(benchmark::State& state) {
   state.SetLabel(kNames[state.range(0)]);
   Scene scene;
   check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
-  anim::LocalToModelJob job;
-  job.parents = scene.character.parents;
-  job.input = scene.pose_a;
-  job.output = scene.model_transforms;
+  anim::LocalToModelJob job = scene.local_to_model(scene.pose_a);
   job.path = path;
   for (auto _ : state) {
     check(job.run());
@@ -230,16 +235,8 @@ void BM_Pipeline(benchmark::State& state) {
   layers[0].weight = 1.0f;
   layers[1].pose = scene.pose_b;
   layers[1].weight = 0.4f;
-  anim::BlendingJob blend;
-  blend.layers = layers;
-  blend.rest = scene.character.rest;
-  blend.default_weights = scene.no_weights;
-  blend.output = scene.blended;
-  blend.output_weights = scene.no_weights;
-  anim::LocalToModelJob ltm;
-  ltm.parents = scene.character.parents;
-  ltm.input = scene.blended;
-  ltm.output = scene.model_transforms;
+  const anim::BlendingJob blend = scene.blender(layers);
+  const anim::LocalToModelJob ltm = scene.local_to_model(scene.blended);
   float ta = 0.0f, tb = 0.0f;
   for (auto _ : state) {
     check(scene.sampler(scene.walk, scene.context_a, ta, scene.pose_a).run());

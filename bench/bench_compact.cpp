@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Compact clips and the baked format: sampling a clip's compact form (the fastest kernel path this
-// CPU runs, and the SSE4.1 baseline) against its exact keys in forward playback at 60 Hz, on the
+// CPU runs, and the SSE2 baseline) against its exact keys in forward playback at 60 Hz, on the
 // 67-joint synthetic character and the shared models; and loading a model from .crit bytes
 // against loading its .glb file.
 // Counters: ns_per_character, bytes (the clip's), max_error (model units, compact only).
@@ -54,7 +54,7 @@ Subject& subject(const std::string& name) {
 const char* const kModels[] = {"synthetic67", "Wizard/Wizard.glb", "girl/girl.glb",
                                "RiggedFigure/RiggedFigure.glb", "greenman/greenman.glb"};
 
-enum class Mode { kExact, kCompact, kCompactSse41 };
+enum class Mode { kExact, kCompact, kCompactSse2 };
 
 void sample(benchmark::State& state, Mode mode) {
   const bool compact = mode != Mode::kExact;
@@ -81,8 +81,8 @@ void sample(benchmark::State& state, Mode mode) {
                                          .weight_offsets = layout.offsets,
                                          .output = out,
                                          .output_weights = weights,
-                                         .path = mode == Mode::kCompactSse41
-                                                     ? anim::CompactSamplingPath::kSse41
+                                         .path = mode == Mode::kCompactSse2
+                                                     ? anim::CompactSamplingPath::kSse2
                                                      : anim::CompactSamplingPath::kAuto};
       benchmark::DoNotOptimize(job.run());
     } else {
@@ -112,12 +112,12 @@ void BM_SampleExact(benchmark::State& state) {
 void BM_SampleCompact(benchmark::State& state) {
   sample(state, Mode::kCompact);
 }
-void BM_SampleCompactSse41(benchmark::State& state) {
-  sample(state, Mode::kCompactSse41);
+void BM_SampleCompactSse2(benchmark::State& state) {
+  sample(state, Mode::kCompactSse2);
 }
 BENCHMARK(BM_SampleExact)->DenseRange(0, 4);
 BENCHMARK(BM_SampleCompact)->DenseRange(0, 4);
-BENCHMARK(BM_SampleCompactSse41)->DenseRange(0, 4);
+BENCHMARK(BM_SampleCompactSse2)->DenseRange(0, 4);
 
 // Reading a .crit from memory (checksum, checks, copies): the 67-joint character with its mesh,
 // two clips and their compact forms; then with the exact clips only.

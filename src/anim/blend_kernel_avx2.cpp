@@ -25,7 +25,7 @@
 namespace critter::anim::detail {
 
 void blend_joints_avx2(const KernelArgs& args, std::size_t first, std::size_t last) {
-  blend_simd::blend_joints<V8, false>(args, first, last);
+  blend_simd::blend_joints<V8>(args, first, last);
 }
 
 }  // namespace critter::anim::detail

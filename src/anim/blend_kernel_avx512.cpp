@@ -93,18 +93,15 @@ struct V16 {
     return p + static_cast<std::size_t>(joint) * kTransformFloats + kRotationOffset;
   }
 
-  template <bool>
-  [[gnu::always_inline]] static T load_aos(const float* p, int v, unsigned) {
+  [[gnu::always_inline]] static T load_aos(const float* p, int v) {
     return _mm512_loadu_ps(p + 16 * v);
   }
-  template <bool>
-  [[gnu::always_inline]] static void store_aos(float* p, int v, T x, unsigned) {
+  [[gnu::always_inline]] static void store_aos(float* p, int v, T x) {
     _mm512_storeu_ps(p + 16 * v, x);
   }
   // Each row from four broadcasts of 16 bytes, the last three under a mask: loads alone, no
   // shuffle.
-  template <bool>
-  [[gnu::always_inline]] static void load_rot(const float* p, unsigned, T (&r)[4]) {
+  [[gnu::always_inline]] static void load_rot(const float* p, T (&r)[4]) {
     for (int k = 0; k < 4; ++k) {
       T row = _mm512_broadcast_f32x4(_mm_loadu_ps(rotation(p, k)));
       row = _mm512_mask_broadcast_f32x4(row, 0x00F0, _mm_loadu_ps(rotation(p, k + 4)));
@@ -113,8 +110,7 @@ struct V16 {
     }
     transpose(r);
   }
-  template <bool>
-  [[gnu::always_inline]] static void store_rot(float* p, unsigned, const T (&r)[4]) {
+  [[gnu::always_inline]] static void store_rot(float* p, const T (&r)[4]) {
     T q[4] = {r[0], r[1], r[2], r[3]};
     transpose(q);
     for (int k = 0; k < 4; ++k) {
@@ -125,12 +121,8 @@ struct V16 {
       _mm_storeu_ps(o + 12 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 3));
     }
   }
-  template <bool>
-  [[gnu::always_inline]] static T lane_mask(const float* m, unsigned) {
-    return _mm512_loadu_ps(m);
-  }
-  template <bool>
-  [[gnu::always_inline]] static M sampled(const std::uint8_t* s, unsigned) {
+  [[gnu::always_inline]] static T lane_mask(const float* m) { return _mm512_loadu_ps(m); }
+  [[gnu::always_inline]] static M sampled(const std::uint8_t* s) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
     return _mm_test_epi8_mask(bytes, bytes);
   }
@@ -153,15 +145,15 @@ namespace critter::anim::detail {
 // The eight- and four-lane kernels compiled here again with AVX-512: 32 vector registers, so
 // that the dependency chains need no spills.
 void blend_joints_avx512(const KernelArgs& args, std::size_t first, std::size_t last) {
-  blend_simd::blend_joints<V16, false>(args, first, last);
+  blend_simd::blend_joints<V16>(args, first, last);
 }
 
 void blend_joints_avx512_8(const KernelArgs& args, std::size_t first, std::size_t last) {
-  blend_simd::blend_joints<V8, false>(args, first, last);
+  blend_simd::blend_joints<V8>(args, first, last);
 }
 
 void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_t last) {
-  blend_simd::blend_joints<V4, false>(args, first, last);
+  blend_simd::blend_joints<V4>(args, first, last);
 }
 
 }  // namespace critter::anim::detail

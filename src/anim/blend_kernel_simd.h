@@ -14,11 +14,10 @@
 //
 // V provides: T (kLanes floats), M (a lane mask); set1, add, sub, mul, div, sqrt, min,
 // sign_bits (the sign bits of a vector), xor_; ge, gt (ordered compares), select (m ? a : b),
-// partial (lanes of the first mask that are not in the second), any; and per block of joints
-// (kTail: a last block of `count` < kLanes joints, only where V has masked loads) load_aos,
-// store_aos, load_rot, store_rot, lane_mask (the layer mask), sampled (nonzero bytes), expand
-// (the lane weights spread over the floats of vector v) and scale_floats (the floats of vector v
-// that are scale components).
+// partial (lanes of the first mask that are not in the second), any; and per block of kLanes
+// joints load_aos, store_aos, load_rot, store_rot, lane_mask (the layer mask), sampled (nonzero
+// bytes), expand (the lane weights spread over the floats of vector v) and scale_floats (the
+// floats of vector v that are scale components).
 #pragma once
 
 #include "anim/blend_kernels.h"
@@ -177,58 +176,40 @@ struct SomeLanes {
 };
 
 // The lane weights of a non-uniform layer: weight · mask, 0 where the layer sampled nothing.
-template <class V, bool kTail>
-CRITTER_BLEND_INLINE T<V> lane_weights(const KernelLayer& l, std::size_t j, unsigned count) {
+template <class V>
+CRITTER_BLEND_INLINE T<V> lane_weights(const KernelLayer& l, std::size_t j) {
   T<V> w = V::set1(l.weight);
-  if (l.mask != nullptr) w = V::mul(w, V::template lane_mask<kTail>(l.mask + j, count));
-  if (l.sampled != nullptr)
-    w = V::select(V::template sampled<kTail>(l.sampled + j, count), w, V::set1(0.0f));
+  if (l.mask != nullptr) w = V::mul(w, V::lane_mask(l.mask + j));
+  if (l.sampled != nullptr) w = V::select(V::sampled(l.sampled + j), w, V::set1(0.0f));
   return w;
 }
 
-// Whether block n is the partial one: the last, where kTail.
-template <int N, bool kTail>
-constexpr bool tail_of(int n) {
-  return kTail && n == N - 1;
-}
-
-template <class V, int N, bool kTail>
+template <class V, int N>
 CRITTER_BLEND_INLINE void load_rotations(const float* pose, const std::size_t (&at)[N],
-                                         const unsigned (&count)[N], T<V> (&r)[N][4]) {
-  for (int n = 0; n < N; ++n) {
-    const float* p = pose + at[n] * kTransformFloats;
-    if (tail_of<N, kTail>(n)) {
-      V::template load_rot<true>(p, count[n], r[n]);
-    } else {
-      V::template load_rot<false>(p, count[n], r[n]);
-    }
-  }
+                                         T<V> (&r)[N][4]) {
+  for (int n = 0; n < N; ++n) V::load_rot(pose + at[n] * kTransformFloats, r[n]);
 }
 
 // The lane weights of a non-uniform layer for N blocks.
-template <class V, int N, bool kTail>
+template <class V, int N>
 CRITTER_BLEND_INLINE void layer_weights(const KernelLayer& l, const std::size_t (&at)[N],
-                                        const unsigned (&count)[N], T<V> (&w)[N]) {
-  for (int n = 0; n < N; ++n) {
-    w[n] = tail_of<N, kTail>(n) ? lane_weights<V, true>(l, at[n], count[n])
-                                : lane_weights<V, false>(l, at[n], count[n]);
-  }
+                                        T<V> (&w)[N]) {
+  for (int n = 0; n < N; ++n) w[n] = lane_weights<V>(l, at[n]);
 }
 
 // The rotations of an override layer on N blocks.
-template <class V, int N, bool kTail>
+template <class V, int N>
 CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
-                                             const std::size_t (&at)[N],
-                                             const unsigned (&count)[N]) {
+                                             const std::size_t (&at)[N]) {
   T<V> rin[N][4];
-  load_rotations<V, N, kTail>(l.pose, at, count, rin);
+  load_rotations<V, N>(l.pose, at, rin);
   if (l.uniform) {
     // 0 < weight < 1 on every joint.
     slerp<V, N>(rot, rin, UniformFactors<V>{&l.factors}, rot);
     return;
   }
   T<V> w[N];
-  layer_weights<V, N, kTail>(l, at, count, w);
+  layer_weights<V, N>(l, at, w);
   const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   typename V::M full[N], some[N];
   bool partial = false;
@@ -250,19 +231,18 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
 }
 
 // The rotations of an additive layer on N blocks.
-template <class V, int N, bool kTail>
+template <class V, int N>
 CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
-                                             const std::size_t (&at)[N],
-                                             const unsigned (&count)[N]) {
+                                             const std::size_t (&at)[N]) {
   T<V> rin[N][4];
-  load_rotations<V, N, kTail>(l.pose, at, count, rin);
+  load_rotations<V, N>(l.pose, at, rin);
   if (l.uniform) {
     add_rotation<V, N>(rot, rin, UniformFactors<V>{&l.factors}, AllLanes{});
     return;
   }
   const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   T<V> w[N], f[N];
-  layer_weights<V, N, kTail>(l, at, count, w);
+  layer_weights<V, N>(l, at, w);
   SomeLanes<V, N> some;
   for (int n = 0; n < N; ++n) {
     f[n] = V::min(w[n], one);
@@ -274,8 +254,8 @@ CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLaye
 // The translations and scales of one block (the ten vectors of its floats, the rotation floats
 // among them carried along and overwritten when the rotations are stored): every layer in order,
 // then the store.
-template <class V, bool kTail>
-CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsigned count) {
+template <class V>
+CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at) {
   const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   const float* start = args.start + at * kTransformFloats;
   float* out = args.out + at * kTransformFloats;
@@ -284,14 +264,14 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsi
     const T<V> w = V::set1(args.layers[0].weight);
     const float* in = args.layers[0].pose + at * kTransformFloats;
     for (int v = 0; v < 10; ++v) {
-      const T<V> a = V::template load_aos<kTail>(start, v, count);
-      const T<V> x = V::template load_aos<kTail>(in, v, count);
-      V::template store_aos<kTail>(out, v, V::add(a, V::mul(V::sub(x, a), w)), count);
+      const T<V> a = V::load_aos(start, v);
+      const T<V> x = V::load_aos(in, v);
+      V::store_aos(out, v, V::add(a, V::mul(V::sub(x, a), w)));
     }
     return;
   }
   T<V> s[kTransformFloats];
-  for (int v = 0; v < 10; ++v) s[v] = V::template load_aos<kTail>(start, v, count);
+  for (int v = 0; v < 10; ++v) s[v] = V::load_aos(start, v);
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
     const float* in = l.pose + at * kTransformFloats;
@@ -299,7 +279,7 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsi
       const T<V> w = V::set1(l.weight);
       if (l.additive) {
         for (int v = 0; v < 10; ++v) {
-          const T<V> x = V::template load_aos<kTail>(in, v, count);
+          const T<V> x = V::load_aos(in, v);
           const T<V> t = V::add(s[v], V::mul(w, x));
           const T<V> sc = V::mul(s[v], V::add(one, V::mul(V::sub(x, one), w)));
           s[v] = V::select(V::scale_floats(v), sc, t);
@@ -307,15 +287,15 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsi
       } else {
         // 0 < weight < 1 on every joint.
         for (int v = 0; v < 10; ++v) {
-          const T<V> x = V::template load_aos<kTail>(in, v, count);
+          const T<V> x = V::load_aos(in, v);
           s[v] = V::add(s[v], V::mul(V::sub(x, s[v]), w));
         }
       }
       continue;
     }
-    const T<V> w = lane_weights<V, kTail>(l, at, count);
+    const T<V> w = lane_weights<V>(l, at);
     for (int v = 0; v < 10; ++v) {
-      const T<V> x = V::template load_aos<kTail>(in, v, count);
+      const T<V> x = V::load_aos(in, v);
       const T<V> we = V::expand(w, v);
       if (l.additive) {
         const T<V> t = V::add(s[v], V::mul(we, x));
@@ -327,70 +307,43 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at, unsi
       }
     }
   }
-  for (int v = 0; v < 10; ++v) V::template store_aos<kTail>(out, v, s[v], count);
+  for (int v = 0; v < 10; ++v) V::store_aos(out, v, s[v]);
 }
 
-// The N blocks starting at joints at[n] with count[n] joints (kLanes but in the last block where
-// kTail). Translations and scales blend first, block by block; then the rotations of the N
-// blocks, interleaved. The two parts share nothing but the weights, so the first part of the
-// next call runs while the slerps here finish.
-template <class V, int N, bool kTail>
-inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N],
-                         const unsigned (&count)[N]) {
-  for (int n = 0; n < N; ++n) {
-    if (tail_of<N, kTail>(n)) {
-      blend_aos<V, true>(args, at[n], count[n]);
-    } else {
-      blend_aos<V, false>(args, at[n], count[n]);
-    }
-  }
+// The N blocks of kLanes joints starting at joints at[n]. Translations and scales blend first,
+// block by block; then the rotations of the N blocks, interleaved. The two parts share nothing but
+// the weights, so the first part of the next call runs while the slerps here finish.
+template <class V, int N>
+inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
+  for (int n = 0; n < N; ++n) blend_aos<V>(args, at[n]);
   T<V> rot[N][4];
-  load_rotations<V, N, kTail>(args.start, at, count, rot);
+  load_rotations<V, N>(args.start, at, rot);
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
     if (l.additive) {
-      additive_rotations<V, N, kTail>(rot, l, at, count);
+      additive_rotations<V, N>(rot, l, at);
     } else {
-      override_rotations<V, N, kTail>(rot, l, at, count);
+      override_rotations<V, N>(rot, l, at);
     }
   }
-  for (int n = 0; n < N; ++n) {
-    float* out = args.out + at[n] * kTransformFloats;
-    if (tail_of<N, kTail>(n)) {
-      V::template store_rot<true>(out, count[n], rot[n]);
-    } else {
-      V::template store_rot<false>(out, count[n], rot[n]);
-    }
-  }
+  for (int n = 0; n < N; ++n) V::store_rot(args.out + at[n] * kTransformFloats, rot[n]);
 }
 
-// Joints [first, last), last − first >= kLanes unless kHasTail: pairs of whole blocks, then what
-// is left below two blocks, paired where it is more than one. With kHasTail the last block is
-// partial; without, it overlaps the block before it (the joints they share are computed twice,
-// with the same result).
-template <class V, bool kHasTail>
+// Joints [first, last), last − first >= kLanes: pairs of whole blocks, then what is left below
+// two blocks, paired where it is more than one; the last block overlaps the one before it (the
+// joints they share are computed twice, with the same result).
+template <class V>
 inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
-  constexpr unsigned kFull = static_cast<unsigned>(kLanes);
   std::size_t j = first;
-  for (; last - j >= 2 * kLanes; j += 2 * kLanes)
-    blend_blocks<V, 2, false>(args, {j, j + kLanes}, {kFull, kFull});
+  for (; last - j >= 2 * kLanes; j += 2 * kLanes) blend_blocks<V, 2>(args, {j, j + kLanes});
   const std::size_t rest = last - j;
   if (rest == kLanes) {
-    blend_blocks<V, 1, false>(args, {j}, {kFull});
-  } else if constexpr (kHasTail) {
-    if (rest > kLanes) {
-      blend_blocks<V, 2, true>(args, {j, j + kLanes},
-                               {kFull, static_cast<unsigned>(rest - kLanes)});
-    } else if (rest > 0) {
-      blend_blocks<V, 1, true>(args, {j}, {static_cast<unsigned>(rest)});
-    }
-  } else {
-    if (rest > kLanes) {
-      blend_blocks<V, 2, false>(args, {j, last - kLanes}, {kFull, kFull});
-    } else if (rest > 0) {
-      blend_blocks<V, 1, false>(args, {last - kLanes}, {kFull});
-    }
+    blend_blocks<V, 1>(args, {j});
+  } else if (rest > kLanes) {
+    blend_blocks<V, 2>(args, {j, last - kLanes});
+  } else if (rest > 0) {
+    blend_blocks<V, 1>(args, {last - kLanes});
   }
 }
 

@@ -19,7 +19,7 @@
 namespace critter::anim::detail {
 
 void blend_joints_sse2(const KernelArgs& args, std::size_t first, std::size_t last) {
-  blend_simd::blend_joints<V4, false>(args, first, last);
+  blend_simd::blend_joints<V4>(args, first, last);
 }
 
 }  // namespace critter::anim::detail

@@ -39,33 +39,27 @@ struct V4 {
     return _mm_movemask_ps(m) != 0;
   }
 
-  template <bool>
-  [[gnu::always_inline]] static T load_aos(const float* p, int v, unsigned) {
+  [[gnu::always_inline]] static T load_aos(const float* p, int v) {
     return _mm_loadu_ps(p + 4 * v);
   }
-  template <bool>
-  [[gnu::always_inline]] static void store_aos(float* p, int v, T x, unsigned) {
+  [[gnu::always_inline]] static void store_aos(float* p, int v, T x) {
     _mm_storeu_ps(p + 4 * v, x);
   }
-  template <bool>
-  [[gnu::always_inline]] static void load_rot(const float* p, unsigned, T (&r)[4]) {
+  [[gnu::always_inline]] static void load_rot(const float* p, T (&r)[4]) {
     for (int k = 0; k < 4; ++k)
       r[k] = _mm_loadu_ps(p + static_cast<std::size_t>(k) * kTransformFloats + kRotationOffset);
     _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
   }
-  template <bool>
-  [[gnu::always_inline]] static void store_rot(float* p, unsigned, const T (&r)[4]) {
+  [[gnu::always_inline]] static void store_rot(float* p, const T (&r)[4]) {
     T q[4] = {r[0], r[1], r[2], r[3]};
     _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
     for (int k = 0; k < 4; ++k)
       _mm_storeu_ps(p + static_cast<std::size_t>(k) * kTransformFloats + kRotationOffset, q[k]);
   }
-  template <bool>
-  [[gnu::always_inline]] static T lane_mask(const float* m, unsigned) {
+  [[gnu::always_inline]] static T lane_mask(const float* m) {
     return _mm_loadu_ps(m);
   }
-  template <bool>
-  [[gnu::always_inline]] static M sampled(const std::uint8_t* s, unsigned) {
+  [[gnu::always_inline]] static M sampled(const std::uint8_t* s) {
     int bits;
     __builtin_memcpy(&bits, s, sizeof(bits));
     const __m128i zero = _mm_setzero_si128();

@@ -64,23 +64,19 @@ struct V8 {
     return p + static_cast<std::size_t>(joint) * kTransformFloats + kRotationOffset;
   }
 
-  template <bool>
-  [[gnu::always_inline]] static T load_aos(const float* p, int v, unsigned) {
+  [[gnu::always_inline]] static T load_aos(const float* p, int v) {
     return _mm256_loadu_ps(p + 8 * v);
   }
-  template <bool>
-  [[gnu::always_inline]] static void store_aos(float* p, int v, T x, unsigned) {
+  [[gnu::always_inline]] static void store_aos(float* p, int v, T x) {
     _mm256_storeu_ps(p + 8 * v, x);
   }
-  template <bool>
-  [[gnu::always_inline]] static void load_rot(const float* p, unsigned, T (&r)[4]) {
+  [[gnu::always_inline]] static void load_rot(const float* p, T (&r)[4]) {
     for (int k = 0; k < 4; ++k)
       r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rotation(p, k))),
                                   _mm_loadu_ps(rotation(p, k + 4)), 1);
     transpose(r);
   }
-  template <bool>
-  [[gnu::always_inline]] static void store_rot(float* p, unsigned, const T (&r)[4]) {
+  [[gnu::always_inline]] static void store_rot(float* p, const T (&r)[4]) {
     T q[4] = {r[0], r[1], r[2], r[3]};
     transpose(q);
     for (int k = 0; k < 4; ++k) {
@@ -88,12 +84,8 @@ struct V8 {
       _mm_storeu_ps(rotation(p, k + 4), _mm256_extractf128_ps(q[k], 1));
     }
   }
-  template <bool>
-  [[gnu::always_inline]] static T lane_mask(const float* m, unsigned) {
-    return _mm256_loadu_ps(m);
-  }
-  template <bool>
-  [[gnu::always_inline]] static M sampled(const std::uint8_t* s, unsigned) {
+  [[gnu::always_inline]] static T lane_mask(const float* m) { return _mm256_loadu_ps(m); }
+  [[gnu::always_inline]] static M sampled(const std::uint8_t* s) {
     const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s));
     return _mm256_castsi256_ps(
         _mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(bytes), _mm256_setzero_si256()));

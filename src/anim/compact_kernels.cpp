@@ -11,11 +11,6 @@ namespace critter::anim::detail {
 
 namespace {
 
-// mask ? yes : no, lane by lane (SSE2: the kernels run on every x86-64 CPU).
-inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
-  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
-}
-
 using Lanes = CompactSamplingContext::Lanes;
 
 // 8 + 4 bytes: a 16-byte store would spill into the next field of the Transform.
@@ -94,7 +89,7 @@ void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* ou
                    _mm_load_ps(g[lane_b(4) + 2].v + o), _mm_load_ps(g[lane_b(4) + 3].v + o)};
       f[h] = fraction4(g, h, time);
     }
-    slerp_shortest4<Slerp4Use::kSampling, 2>(a, b, f, r);
+    slerp_shortest4<2>(a, b, f, r);
     const std::uint32_t lanes = std::min(8u, groups.lane_count[0] - done);
     for (int h = 0; h < 2; ++h) {
       _MM_TRANSPOSE4_PS(r[h].x, r[h].y, r[h].z, r[h].w);

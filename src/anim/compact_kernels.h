@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The interpolation kernels of CompactSamplingJob: every group of eight cached segments of one
 // channel kind is interpolated with vertical operations only and written to its joints. One
-// kernel for SSE2 (two halves of four lanes; CompactSamplingPath::kSse41) and one for AVX2 (eight
+// kernel for SSE2 (two halves of four lanes; CompactSamplingPath::kSse2) and one for AVX2 (eight
 // lanes), chosen at run time; both give the scalar result lane by lane (see quat_slerp.h), so the
 // choice never shows.
 #pragma once

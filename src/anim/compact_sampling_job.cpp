@@ -8,17 +8,13 @@
 #include <string>
 
 #include "anim/compact_kernels.h"
+#include "anim/quat_slerp.h"
 
 #include <emmintrin.h>
 
 namespace critter::anim {
 
 namespace {
-
-// mask ? yes : no, lane by lane (SSE2: the kernels run on every x86-64 CPU).
-inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
-  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
-}
 
 constexpr std::uint32_t kNoKey = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint32_t kNoTrack = std::numeric_limits<std::uint32_t>::max();
@@ -290,11 +286,12 @@ Status CompactSamplingJob::run() const {
         const unsigned bits = static_cast<unsigned>(_mm_movemask_ps(step));
         if (bits == 0) continue;
         forward |= bits << h;
-        _mm_store_ps(low, select4(step, hi, lo));
-        _mm_store_ps(start, select4(step, hi, _mm_load_ps(start)));
-        _mm_store_ps(high, select4(step, nx, hi));
+        _mm_store_ps(low, detail::select4(step, hi, lo));
+        _mm_store_ps(start, detail::select4(step, hi, _mm_load_ps(start)));
+        _mm_store_ps(high, detail::select4(step, nx, hi));
         for (std::uint32_t x = 0; x < components; ++x)
-          _mm_store_ps(a[x].v + h, select4(step, _mm_load_ps(b[x].v + h), _mm_load_ps(a[x].v + h)));
+          _mm_store_ps(a[x].v + h,
+                       detail::select4(step, _mm_load_ps(b[x].v + h), _mm_load_ps(a[x].v + h)));
       }
       for (unsigned bits = forward; bits != 0; bits &= bits - 1) {
         const int l = std::countr_zero(bits);

@@ -77,6 +77,26 @@ constexpr bool kX86 =
     false;
 #endif
 
+// Whether the CPU runs local_to_model_avx2 (AVX2 and FMA) and local_to_model_avx512 (AVX-512 F
+// and FMA); each checked once.
+bool cpu_has_avx2_fma() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
+
+bool cpu_has_avx512_fma() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool local_to_model_path_available(LocalToModelPath path) {
@@ -87,9 +107,9 @@ bool local_to_model_path_available(LocalToModelPath path) {
     case LocalToModelPath::kSse2:
       return kX86;
     case LocalToModelPath::kAvx2:
-      return kX86 && detail::cpu_has_ltm_avx2();
+      return kX86 && cpu_has_avx2_fma();
     case LocalToModelPath::kAvx512:
-      return kX86 && detail::cpu_has_ltm_avx512();
+      return kX86 && cpu_has_avx512_fma();
   }
   return false;
 }
@@ -142,10 +162,10 @@ Status LocalToModelJob::run() const {
   const float* top = &root[0][0];
   const float* correction = uncorrected ? nullptr : &root_correction[0][0];
   // The fastest path this CPU runs, decided once.
-  static const LocalToModelPath fastest = !kX86                          ? LocalToModelPath::kScalar
-                                          : detail::cpu_has_ltm_avx512() ? LocalToModelPath::kAvx512
-                                          : detail::cpu_has_ltm_avx2()   ? LocalToModelPath::kAvx2
-                                                                         : LocalToModelPath::kSse2;
+  static const LocalToModelPath fastest = !kX86                  ? LocalToModelPath::kScalar
+                                          : cpu_has_avx512_fma() ? LocalToModelPath::kAvx512
+                                          : cpu_has_avx2_fma()   ? LocalToModelPath::kAvx2
+                                                                 : LocalToModelPath::kSse2;
   const LocalToModelPath use = path == LocalToModelPath::kAuto ? fastest : path;
   switch (use) {
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -7,7 +7,7 @@
 // transposes and no per-entry scalar broadcasts. Every entry comes out of the scalar form's
 // operations in its order; the two fused multiply-adds multiply by ±1 and ±2, exactly.
 // Every function carries the target attribute and this file includes no library header (see
-// ltm_kernels.h). Only called after a run-time check of the CPU (cpu_has_ltm_avx2).
+// ltm_kernels.h). Only called after a run-time check of the CPU (local_to_model_path_available).
 #include "anim/ltm_kernels.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -153,16 +153,3 @@ CRITTER_LTM_AVX2 void local_to_model_avx2(const std::int16_t* parents, std::size
 #pragma GCC pop_options
 #endif
 #endif
-
-namespace critter::anim::detail {
-
-bool cpu_has_ltm_avx2() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
-
-}  // namespace critter::anim::detail

@@ -9,7 +9,7 @@
 // which is where the four-lane paths spend most of their instructions. Two fused multiply-adds
 // whose products are exact (by ±1 and ±2) stand in for four adds and subtracts.
 // Every function carries the target attribute and this file includes no library header (see
-// ltm_kernels.h). Only called after a run-time check of the CPU (cpu_has_ltm_avx512).
+// ltm_kernels.h). Only called after a run-time check of the CPU (local_to_model_path_available).
 // GCC 12's AVX-512 intrinsics (permutes, broadcasts) start from _mm512_undefined_ps(), which its
 // own -Wmaybe-uninitialized then reports at every use; the values are never read.
 #include "anim/ltm_kernels.h"
@@ -156,16 +156,3 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
 #pragma GCC diagnostic pop
 #endif
 #endif
-
-namespace critter::anim::detail {
-
-bool cpu_has_ltm_avx512() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
-
-}  // namespace critter::anim::detail

@@ -26,16 +26,11 @@ void local_to_model_scalar(const std::int16_t* parents, std::size_t n, const flo
 // Four joints' quaternions at a time on 128-bit registers (SSE2).
 void local_to_model_sse2(const std::int16_t* parents, std::size_t n, const float* local,
                          const float* root, const float* correction, float* model);
-// One joint's matrix in two 256-bit registers. Only called after cpu_has_ltm_avx2().
+// One joint's matrix in two 256-bit registers. Only called where the CPU has AVX2 and FMA.
 void local_to_model_avx2(const std::int16_t* parents, std::size_t n, const float* local,
                          const float* root, const float* correction, float* model);
-// One joint's matrix per 512-bit register. Only called after cpu_has_ltm_avx512().
+// One joint's matrix per 512-bit register. Only called where the CPU has AVX-512 F and FMA.
 void local_to_model_avx512(const std::int16_t* parents, std::size_t n, const float* local,
                            const float* root, const float* correction, float* model);
-
-// Whether the CPU runs local_to_model_avx2 (AVX2 and FMA) and local_to_model_avx512 (AVX-512 F
-// and FMA); each checked once.
-bool cpu_has_ltm_avx2();
-bool cpu_has_ltm_avx512();
 
 }  // namespace critter::anim::detail

@@ -80,6 +80,11 @@ inline quat slerp_shortest(const quat& a, const quat& b, float f) {
 
 #if defined(__SSE2__)
 
+// mask ? yes : no, lane by lane, with SSE2 alone (the baseline every x86-64 CPU runs).
+inline __m128 select4(__m128 mask, __m128 yes, __m128 no) {
+  return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
+}
+
 // Four quaternions, one per lane, components in separate registers.
 struct Quat4 {
   __m128 x, y, z, w;
@@ -102,29 +107,17 @@ inline __m128 load4(const Splat4& c) {
   return _mm_load_ps(c.v);
 }
 
-// How slerp_shortest4 is used.
-enum class Slerp4Use {
-  // Consecutive keys: arcs are nearly always narrow, so a block of four narrow lanes takes the
-  // 3-term series alone; a lane with f == 0 returns its `a` unchanged.
-  kSampling,
-  // Poses of two sources: arcs of any width, f in (0, 1]; the 6-term series always runs, so no
-  // branch depends on how the four arcs fall between the bands.
-  kBlending,
-};
-
 // slerp_shortest on four lanes at once, for N independent groups of four (their steps
 // interleaved, so that the groups' dependency chains overlap): each lane equals the scalar result
-// bit for bit, whatever band its arc falls in. One 6-term series serves all lanes, the narrow
-// lanes having their three highest terms zeroed (which leaves the Horner sums at exactly 1 until
-// the 3-term part starts) and the wide lanes given their half-angle inputs; the square root and
-// the division the wide band needs run only when some lane is wide.
-template <Slerp4Use kUse, int N>
+// bit for bit, whatever band its arc falls in; a lane with f == 0 returns its `a` unchanged. One
+// 6-term series serves all lanes, the narrow lanes having their three highest terms zeroed (which
+// leaves the Horner sums at exactly 1 until the 3-term part starts, so a block of narrow lanes
+// skips them) and the wide lanes given their half-angle inputs; the square root and the division
+// the wide band needs run only when some lane is wide.
+template <int N>
 [[gnu::always_inline]] inline void slerp_shortest4(const Quat4 (&a)[N], const Quat4 (&b)[N],
                                                    const __m128 (&f)[N], Quat4 (&out)[N]) {
   const __m128 one = _mm_set1_ps(1.0f);
-  const auto select = [](__m128 mask, __m128 yes, __m128 no) {
-    return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
-  };
   __m128 sign[N], d[N], g[N], ff[N], xm1[N], beyond3[N], wide[N];
   int beyond3_bits = 0, wide_bits = 0;
   for (int n = 0; n < N; ++n) {
@@ -143,17 +136,17 @@ template <Slerp4Use kUse, int N>
     beyond3_bits |= _mm_movemask_ps(beyond3[n]);
     wide_bits |= _mm_movemask_ps(wide[n]);
   }
-  const bool narrow = kUse == Slerp4Use::kSampling && beyond3_bits == 0;
+  const bool narrow = beyond3_bits == 0;
   const bool any_wide = !narrow && wide_bits != 0;
   __m128 half_inv[N];
   if (any_wide) {
     for (int n = 0; n < N; ++n) {
       const __m128 c =
           _mm_sqrt_ps(_mm_add_ps(_mm_set1_ps(0.5f), _mm_mul_ps(_mm_set1_ps(0.5f), d[n])));
-      xm1[n] = select(wide[n], _mm_sub_ps(c, one), xm1[n]);
-      ff[n] = select(wide[n], _mm_add_ps(f[n], f[n]), f[n]);
-      g[n] = select(wide[n], _mm_add_ps(g[n], g[n]), g[n]);
-      half_inv[n] = select(wide[n], _mm_div_ps(_mm_set1_ps(0.5f), c), one);
+      xm1[n] = select4(wide[n], _mm_sub_ps(c, one), xm1[n]);
+      ff[n] = select4(wide[n], _mm_add_ps(f[n], f[n]), f[n]);
+      g[n] = select4(wide[n], _mm_add_ps(g[n], g[n]), g[n]);
+      half_inv[n] = select4(wide[n], _mm_div_ps(_mm_set1_ps(0.5f), c), one);
     }
   }
   __m128 f2[N], g2[N], hf[N], hg[N], xm1_high[N];
@@ -195,21 +188,18 @@ template <Slerp4Use kUse, int N>
     const __m128 inv_len = _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
     out[n] = Quat4{_mm_mul_ps(x, inv_len), _mm_mul_ps(y, inv_len), _mm_mul_ps(z, inv_len),
                    _mm_mul_ps(w, inv_len)};
-    if constexpr (kUse == Slerp4Use::kSampling) {
-      const __m128 at_key = _mm_cmpeq_ps(f[n], _mm_setzero_ps());
-      out[n] = Quat4{select(at_key, an.x, out[n].x), select(at_key, an.y, out[n].y),
-                     select(at_key, an.z, out[n].z), select(at_key, an.w, out[n].w)};
-    }
+    const __m128 at_key = _mm_cmpeq_ps(f[n], _mm_setzero_ps());
+    out[n] = Quat4{select4(at_key, an.x, out[n].x), select4(at_key, an.y, out[n].y),
+                   select4(at_key, an.z, out[n].z), select4(at_key, an.w, out[n].w)};
   }
 }
 
 // One group of four lanes.
-template <Slerp4Use kUse>
 [[gnu::always_inline]] inline Quat4 slerp_shortest4(const Quat4& a, const Quat4& b, __m128 f) {
   const Quat4 as[1] = {a}, bs[1] = {b};
   const __m128 fs[1] = {f};
   Quat4 out[1];
-  slerp_shortest4<kUse, 1>(as, bs, fs, out);
+  slerp_shortest4<1>(as, bs, fs, out);
   return out[0];
 }
 
@@ -223,10 +213,11 @@ struct Quat8 {
   __m256 x, y, z, w;
 };
 
-// slerp_shortest4<Slerp4Use::kBlending> on eight lanes (N independent groups of eight, their steps
-// interleaved): the same operations in the same order, so each lane equals the scalar result bit
-// for bit. For callers compiled for AVX2 (without fused multiply-add, which would change the
-// rounding).
+// slerp_shortest4 on eight lanes (N independent groups of eight, their steps interleaved): the
+// same operations in the same order, so each lane equals the scalar result bit for bit, except
+// that the 6-term series always runs (narrow lanes come out the same) and a lane with f == 0 is
+// not given its `a`: the caller selects it. For callers compiled for AVX2 (without fused
+// multiply-add, which would change the rounding).
 template <int N>
 [[gnu::target("avx2"), gnu::always_inline]] inline void slerp_shortest8(const Quat8 (&a)[N],
                                                                         const Quat8 (&b)[N],

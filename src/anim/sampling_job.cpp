@@ -169,7 +169,7 @@ using Segment = SamplingContext::Segment;
                           _mm_loadu_ps(v0 + 12)};
     const detail::Quat4 b{_mm_loadu_ps(v1), _mm_loadu_ps(v1 + 4), _mm_loadu_ps(v1 + 8),
                           _mm_loadu_ps(v1 + 12)};
-    detail::Quat4 r = detail::slerp_shortest4<detail::Slerp4Use::kSampling>(a, b, f);
+    detail::Quat4 r = detail::slerp_shortest4(a, b, f);
     _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
     const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
     for (int lane = 0; lane < batch.lanes; ++lane)

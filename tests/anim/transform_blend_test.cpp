@@ -8,27 +8,19 @@
 #include <random>
 #include <vector>
 
+#include "anim/exact_slerp.h"
+
 namespace critter::anim {
 namespace {
 
 constexpr double kPiD = 3.14159265358979323846;
 
-// Reference slerp in double precision, written from the textbook formula.
+// The double-precision slerp of a and b, each normalised first.
 glm::dvec4 reference_slerp(const quat& a, const quat& b, double f) {
   glm::dvec4 qa(a.x, a.y, a.z, a.w), qb(b.x, b.y, b.z, b.w);
   qa /= glm::length(qa);
   qb /= glm::length(qb);
-  double d = glm::dot(qa, qb);
-  if (d < 0.0) {
-    qb = -qb;
-    d = -d;
-  }
-  d = std::min(d, 1.0);
-  const double theta = std::acos(d);
-  glm::dvec4 r = theta < 1e-12 ? qa
-                               : (std::sin((1.0 - f) * theta) * qa + std::sin(f * theta) * qb) /
-                                     std::sin(theta);
-  return r / glm::length(r);
+  return test::exact_slerp(qa, qb, f);
 }
 
 quat random_unit(std::mt19937& rng) {

@@ -81,8 +81,8 @@ class CompactSamplingContext {
 };
 
 // Which interpolation and decoding kernels CompactSamplingJob runs. kAuto takes AVX2 where the CPU
-// has it, else SSE4.1; every path gives the same pose, bit for bit.
-enum class CompactSamplingPath : std::uint8_t { kAuto, kSse41, kAvx2 };
+// has it, else SSE2; every path gives the same pose, bit for bit.
+enum class CompactSamplingPath : std::uint8_t { kAuto, kSse2, kAvx2 };
 
 // True when this CPU can run CompactSamplingPath::kAvx2, checked once at run time.
 bool cpu_has_compact_avx2();
