@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "critter/anim/blending_job.h"
+#include "critter/core/cpu_features.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,24 +32,10 @@ const float* floats(std::span<const Transform> pose) {
   return &pose.data()->translation.x;
 }
 
-#if defined(CRITTER_BLEND_X86)
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
-
-bool cpu_has_avx512() {
-  static const bool has = cpu_has_avx2() && __builtin_cpu_supports("avx512f") &&
-                          __builtin_cpu_supports("avx512vl") &&
-                          __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-  return has;
-}
-#endif
-
 BlendingPath widest_path() {
 #if defined(CRITTER_BLEND_X86)
   if (cpu_has_avx512()) return BlendingPath::kAvx512;
-  if (cpu_has_avx2()) return BlendingPath::kAvx2;
+  if (cpu_has_avx2_fma()) return BlendingPath::kAvx2;
   return BlendingPath::kSse2;
 #else
   return BlendingPath::kScalar;
@@ -114,7 +101,7 @@ bool blending_path_available(BlendingPath path) {
     case BlendingPath::kSse2:
       return true;
     case BlendingPath::kAvx2:
-      return cpu_has_avx2();
+      return cpu_has_avx2_fma();
     case BlendingPath::kAvx512:
       return cpu_has_avx512();
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "critter/anim/compact_sampling_job.h"
+#include "critter/core/cpu_features.h"
 
 #include <algorithm>
 #include <bit>
@@ -38,15 +39,6 @@ std::uint32_t groups_of(std::uint32_t lanes) {
 }
 
 }  // namespace
-
-bool cpu_has_compact_avx2() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-#else
-  return false;
-#endif
-}
 
 CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residual_(max_tracks) {
   // Every track animated, in the kind with the largest groups, plus one padded group per kind.
@@ -182,7 +174,7 @@ Status CompactSamplingJob::validate() const {
   if (clip == nullptr) return job_error("clip", "clip is null");
   if (context == nullptr) return job_error("context", "context is null");
   if (!std::isfinite(time)) return job_error("time", "time is not finite");
-  if (path == CompactSamplingPath::kAvx2 && !cpu_has_compact_avx2())
+  if (path == CompactSamplingPath::kAvx2 && !cpu_has_avx2_fma())
     return job_error("path", "this CPU has no AVX2");
   if (clip->max_joint() >= static_cast<std::int64_t>(rest.size()))
     return job_error("clip", "a track targets joint " + std::to_string(clip->max_joint()) +
@@ -242,7 +234,7 @@ Status CompactSamplingJob::run() const {
   const float* ranges = clip->ranges().data();
 #if defined(__x86_64__) && defined(__GNUC__)
   const bool avx2 = path == CompactSamplingPath::kAvx2 ||
-                    (path == CompactSamplingPath::kAuto && cpu_has_compact_avx2());
+                    (path == CompactSamplingPath::kAuto && cpu_has_avx2_fma());
 #endif
   constexpr std::uint32_t kBatch = 64;
   detail::RotationDecode batch[kBatch];

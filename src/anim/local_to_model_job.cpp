@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "critter/anim/local_to_model_job.h"
+#include "critter/core/cpu_features.h"
 
 #include <string>
 
@@ -77,26 +78,6 @@ constexpr bool kX86 =
     false;
 #endif
 
-// Whether the CPU runs local_to_model_avx2 (AVX2 and FMA) and local_to_model_avx512 (AVX-512 F
-// and FMA); each checked once.
-bool cpu_has_avx2_fma() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
-
-bool cpu_has_avx512_fma() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
-
 }  // namespace
 
 bool local_to_model_path_available(LocalToModelPath path) {
@@ -109,7 +90,7 @@ bool local_to_model_path_available(LocalToModelPath path) {
     case LocalToModelPath::kAvx2:
       return kX86 && cpu_has_avx2_fma();
     case LocalToModelPath::kAvx512:
-      return kX86 && cpu_has_avx512_fma();
+      return kX86 && cpu_has_avx512();
   }
   return false;
 }
@@ -162,10 +143,10 @@ Status LocalToModelJob::run() const {
   const float* top = &root[0][0];
   const float* correction = uncorrected ? nullptr : &root_correction[0][0];
   // The fastest path this CPU runs, decided once.
-  static const LocalToModelPath fastest = !kX86                  ? LocalToModelPath::kScalar
-                                          : cpu_has_avx512_fma() ? LocalToModelPath::kAvx512
-                                          : cpu_has_avx2_fma()   ? LocalToModelPath::kAvx2
-                                                                 : LocalToModelPath::kSse2;
+  static const LocalToModelPath fastest = !kX86                ? LocalToModelPath::kScalar
+                                          : cpu_has_avx512()   ? LocalToModelPath::kAvx512
+                                          : cpu_has_avx2_fma() ? LocalToModelPath::kAvx2
+                                                               : LocalToModelPath::kSse2;
   const LocalToModelPath use = path == LocalToModelPath::kAuto ? fastest : path;
   switch (use) {
 #if defined(__x86_64__) && defined(__GNUC__)

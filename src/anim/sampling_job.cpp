@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "critter/anim/sampling_job.h"
+#include "critter/core/cpu_features.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,10 +227,6 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
     sample_batch(batch, segments[batch.timeline], batch_values, out);
 }
 
-bool has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
 #endif
 
 }  // namespace
@@ -333,7 +330,7 @@ Status SamplingJob::run() const {
   Transform* out = output.data();
   const float* batch_values = clip->batch_values().data();
 #if defined(CRITTER_SAMPLE_AVX2)
-  if (has_avx2())
+  if (cpu_has_avx2_fma())
     sample_batches_avx2(clip->linear_batches(), segments, batch_values, out);
   else
 #endif

@@ -69,17 +69,6 @@ inline void store_normalized(float* out, float x, float y, float z) {
 
 }  // namespace
 
-bool cpu_has_avx2_fma() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-}
-
-bool cpu_has_avx512() {
-  static const bool has =
-      cpu_has_avx2_fma() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-  return has;
-}
-
 Status SkinningJob::validate() const {
   if (palette.empty()) return usage("palette is empty");
   if (palette.size() > kMaxPalette) {

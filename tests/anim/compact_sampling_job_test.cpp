@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "critter/anim/compact_sampling_job.h"
+#include "critter/core/cpu_features.h"
 
 #include <gtest/gtest.h>
 
@@ -203,7 +204,7 @@ TEST(CompactSamplingJobTest, ValidateNamesBrokenFields) {
   EXPECT_EQ(broken.validate().error().location, "clip");
   broken = job;
   broken.path = CompactSamplingPath::kAvx2;
-  if (cpu_has_compact_avx2())
+  if (cpu_has_avx2_fma())
     EXPECT_TRUE(broken.validate());
   else
     EXPECT_EQ(broken.validate().error().location, "path");
@@ -252,7 +253,7 @@ TEST(CompactSamplingJobTest, CursorPlaybackEqualsFreshSamplesOnEveryPath) {
     models.push_back(*with_compact_clips(std::move(*m), 1e-4f));
   }
   std::vector<CompactSamplingPath> paths{CompactSamplingPath::kSse2};
-  if (cpu_has_compact_avx2()) paths.push_back(CompactSamplingPath::kAvx2);
+  if (cpu_has_avx2_fma()) paths.push_back(CompactSamplingPath::kAvx2);
   for (const Model& model : models) {
     const MorphLayout layout = MorphLayout::of(model);
     const auto rest = model.skeleton().rest_pose();

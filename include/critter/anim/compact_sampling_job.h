@@ -84,9 +84,6 @@ class CompactSamplingContext {
 // has it, else SSE2; every path gives the same pose, bit for bit.
 enum class CompactSamplingPath : std::uint8_t { kAuto, kSse2, kAvx2 };
 
-// True when this CPU can run CompactSamplingPath::kAvx2, checked once at run time.
-bool cpu_has_compact_avx2();
-
 struct CompactSamplingJob {
   const CompactClip* clip = nullptr;
   float time = 0.0f;                              // seconds of clip time

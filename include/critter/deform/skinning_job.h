@@ -11,6 +11,7 @@
 
 #include <glm/gtc/type_precision.hpp>
 
+#include "critter/core/cpu_features.h"
 #include "critter/core/error.h"
 #include "critter/core/math.h"
 
@@ -41,11 +42,9 @@ struct OutStream {
 // AVX2 + FMA, else SSE2); kScalar is the plain reference loop.
 enum class SkinningPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2, kAvx512 };
 
-// True when this CPU can run SkinningPath::kAvx2 (AVX2 and FMA), checked once at run time.
-bool cpu_has_avx2_fma();
-// True when this CPU can run SkinningPath::kAvx512 (AVX-512 F and DQ, AVX2 and FMA), checked once
-// at run time.
-bool cpu_has_avx512();
+// Whether this CPU can run SkinningPath::kAvx2 and kAvx512 (critter/core/cpu_features.h).
+using critter::cpu_has_avx2_fma;
+using critter::cpu_has_avx512;
 
 // For each vertex v < vertex_count, with M = sum_k weights[v][k] * palette[joints[v][k]]:
 //   out_positions[v] = (M * vec4(in_positions[v], 1)).xyz

@@ -8,6 +8,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "critter/core/cpu_features.h"
 #include "critter/io/crit/crit_file.h"
 #include "io/crit/crit_checksum.h"
 
@@ -19,9 +20,7 @@ static_assert(sizeof(XXH3_state_t) <= StreamingChecksum::kStateBytes &&
               alignof(XXH3_state_t) <= 64);
 
 int checksum_isa() {
-  static const int isa = __builtin_cpu_supports("avx512f") ? 2
-                         : __builtin_cpu_supports("avx2")  ? 1
-                                                           : 0;
+  static const int isa = cpu_has_avx512() ? 2 : cpu_has_avx2_fma() ? 1 : 0;
   return isa;
 }
 
