@@ -52,6 +52,84 @@ std::uint64_t hash_times(std::span<const float> times) {
   return h;
 }
 
+// The live (last) track of each T/R/S target and joint below `joints`, at
+// target * joints + joint, or kNoTrack.
+constexpr std::uint32_t kNoTrack = std::numeric_limits<std::uint32_t>::max();
+std::vector<std::uint32_t> last_tracks(std::span<const Track> tracks, std::size_t joints) {
+  std::vector<std::uint32_t> last(3 * joints, kNoTrack);
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const Track& t = tracks[i];
+    if (t.target != TrackTarget::kWeights && static_cast<std::size_t>(t.index) < joints)
+      last[static_cast<std::size_t>(t.target) * joints + static_cast<std::size_t>(t.index)] =
+          static_cast<std::uint32_t>(i);
+  }
+  return last;
+}
+
+// Floats of one batch's block: for each key, 4 lanes of each component.
+std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Timeline> timelines) {
+  return std::uint64_t{timelines[b.timeline].key_count} * 4 *
+         (b.target == TrackTarget::kRotation ? 4u : 3u);
+}
+
+// The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
+// value_begin. Each lane reads the values of its joint's live track (`last`, from last_tracks);
+// the batches are valid (Clip::from_parts checks them). The one place the layout is made.
+std::vector<float> interleave_batches(std::span<Clip::LinearBatch> batches,
+                                      std::span<const Clip::Timeline> timelines,
+                                      std::span<const Track> tracks, std::span<const float> values,
+                                      std::span<const std::uint32_t> last) {
+  const std::size_t joints = last.size() / 3;
+  std::size_t total = 0;
+  for (Clip::LinearBatch& b : batches) {
+    b.value_begin = static_cast<std::uint32_t>(total);
+    total += static_cast<std::size_t>(batch_floats(b, timelines));
+  }
+  std::vector<float> out(total);
+  for (const Clip::LinearBatch& b : batches) {
+    const float* lane_values[4];
+    for (int lane = 0; lane < 4; ++lane) {
+      const std::uint32_t track = last[static_cast<std::size_t>(b.target) * joints +
+                                       static_cast<std::size_t>(b.joints[lane])];
+      lane_values[lane] = values.data() + tracks[track].value_begin;
+    }
+    const std::uint32_t keys = timelines[b.timeline].key_count;
+    const std::uint32_t components = b.target == TrackTarget::kRotation ? 4u : 3u;
+    float* o = out.data() + b.value_begin;
+    std::uint32_t k = 0;
+#if defined(__SSE2__)
+    // A 4 x 4 transpose per key: lane rows in, component rows out. A 3-component key reads the
+    // next key's x as its fourth column, so the last key of such a track is left to the loop
+    // below (its fourth float may lie past the values).
+    const std::uint32_t vector_keys = components == 4 ? keys : keys - 1;
+    for (; k < vector_keys; ++k) {
+      const std::size_t at = std::size_t{k} * components;
+      __m128 r0 = _mm_loadu_ps(lane_values[0] + at);
+      __m128 r1 = _mm_loadu_ps(lane_values[1] + at);
+      __m128 r2 = _mm_loadu_ps(lane_values[2] + at);
+      __m128 r3 = _mm_loadu_ps(lane_values[3] + at);
+      _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+      _mm_storeu_ps(o, r0);
+      _mm_storeu_ps(o + 4, r1);
+      _mm_storeu_ps(o + 8, r2);
+      if (components == 4) _mm_storeu_ps(o + 12, r3);
+      o += 4 * components;
+    }
+#endif
+    for (; k < keys; ++k) {
+      const std::size_t at = std::size_t{k} * components;
+      for (std::uint32_t c = 0; c < components; ++c) {
+        o[0] = lane_values[0][at + c];
+        o[1] = lane_values[1][at + c];
+        o[2] = lane_values[2][at + c];
+        o[3] = lane_values[3][at + c];
+        o += 4;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void Clip::index_for_sampling(std::size_t mesh_count) {
@@ -92,6 +170,20 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
     }
     clip.track_timelines_[i] = found;
   }
+  // Tracks on one timeline share its key times: the pool keeps each timeline's times once (glTF
+  // channels of one sampler input, and most authored clips, key every track at the same times).
+  std::vector<float> shared;
+  std::size_t shared_count = 0;
+  for (const Timeline& tl : clip.timelines_) shared_count += tl.key_count;
+  shared.reserve(shared_count);
+  for (Timeline& tl : clip.timelines_) {
+    const auto from = all_times.begin() + tl.key_begin;
+    tl.key_begin = static_cast<std::uint32_t>(shared.size());
+    shared.insert(shared.end(), from, from + tl.key_count);
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    clip.tracks_[i].key_begin = clip.timelines_[clip.track_timelines_[i]].key_begin;
+  clip.times_ = std::move(shared);
 
   // Live tracks: walking backwards, a track is live when no later track had its target.
   for (const Track& t : clip.tracks_)
@@ -144,58 +236,26 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
     if (a.timeline != b.timeline) return a.timeline < b.timeline;
     return a.joint < b.joint;
   });
-  std::size_t batch_count = 0, batch_floats = 0;
   for (std::size_t g = 0; g < keyed.size();) {
     std::size_t end = g + 1;
     while (end < keyed.size() && keyed[end].target == keyed[g].target &&
            keyed[end].timeline == keyed[g].timeline)
       ++end;
-    const std::size_t batches = (end - g + 3) / 4;
-    const std::size_t components = keyed[g].target == TrackTarget::kRotation ? 4u : 3u;
-    batch_count += batches;
-    batch_floats += batches * 4 * components * clip.timelines_[keyed[g].timeline].key_count;
-    g = end;
-  }
-  clip.linear_batches_.reserve(batch_count);
-  clip.batch_values_.resize(batch_floats);
-  float* out = clip.batch_values_.data();
-  for (std::size_t g = 0; g < keyed.size();) {
-    std::size_t end = g + 1;
-    while (end < keyed.size() && keyed[end].target == keyed[g].target &&
-           keyed[end].timeline == keyed[g].timeline)
-      ++end;
-    const TrackTarget target = keyed[g].target;
-    const std::uint32_t timeline = keyed[g].timeline;
-    const std::uint32_t components = target == TrackTarget::kRotation ? 4u : 3u;
-    const std::uint32_t keys = clip.timelines_[timeline].key_count;
     for (std::size_t first = g; first < end; first += 4) {
       Clip::LinearBatch batch{};
-      batch.target = target;
+      batch.target = keyed[g].target;
       batch.lanes = static_cast<std::uint8_t>(std::min<std::size_t>(4, end - first));
-      batch.timeline = timeline;
-      batch.value_begin = static_cast<std::uint32_t>(out - clip.batch_values_.data());
-      const float* lane_values[4];
-      for (std::size_t lane = 0; lane < 4; ++lane) {
-        const Track& t = clip.tracks_[keyed[first + (lane < batch.lanes ? lane : 0)].track];
-        batch.joints[lane] = t.index;
-        lane_values[lane] = clip.values_.data() + t.value_begin;
-      }
-      for (std::uint32_t k = 0; k < keys; ++k) {
-        const std::size_t at = std::size_t{k} * components;
-        for (std::uint32_t c = 0; c < components; ++c) {
-          out[0] = lane_values[0][at + c];
-          out[1] = lane_values[1][at + c];
-          out[2] = lane_values[2][at + c];
-          out[3] = lane_values[3][at + c];
-          out += 4;
-        }
-      }
+      batch.timeline = keyed[g].timeline;
+      for (std::size_t lane = 0; lane < 4; ++lane)
+        batch.joints[lane] = keyed[first + (lane < batch.lanes ? lane : 0)].joint;
       clip.linear_batches_.push_back(batch);
     }
     g = end;
   }
   std::ranges::stable_sort(clip.linear_batches_, {},
                            [](const Clip::LinearBatch& b) { return b.joints[0]; });
+  clip.batch_values_ = interleave_batches(clip.linear_batches_, clip.timelines_, clip.tracks_,
+                                          clip.values_, last_tracks(clip.tracks_, joints));
 }
 
 std::size_t Clip::byte_size() const {
@@ -207,9 +267,8 @@ std::size_t Clip::byte_size() const {
 }
 
 ClipParts Clip::parts() const {
-  return ClipParts{name_,         duration_,     tracks_,          times_,
-                   values_,       timelines_,    track_timelines_, linear_batches_,
-                   batch_values_, other_tracks_, weight_tracks_};
+  return ClipParts{name_,      duration_,        tracks_,         times_,        values_,
+                   timelines_, track_timelines_, linear_batches_, other_tracks_, weight_tracks_};
 }
 
 namespace {
@@ -263,8 +322,7 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
   };
   if (!std::isfinite(p.duration) || p.duration < 0.0f)
     return bad("duration", "not a finite time >= 0");
-  if (!all_finite_floats(p.times) || !all_finite_floats(p.values) ||
-      !all_finite_floats(p.batch_values))
+  if (!all_finite_floats(p.times) || !all_finite_floats(p.values))
     return bad("values", "a key time or value is not finite");
   Clip clip;
   const auto joints = static_cast<std::size_t>(std::max(joint_count, 0));
@@ -290,8 +348,6 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
         return bad(where, "wrong component count");
       clip.max_joint_ = std::max(clip.max_joint_, t.index);
     }
-    if (!non_decreasing(std::span<const float>(p.times).subspan(t.key_begin, t.key_count)))
-      return bad(where, "key times decrease");
   }
   for (std::size_t i = 0; i < p.timelines.size(); ++i) {
     const Timeline& tl = p.timelines[i];
@@ -306,7 +362,17 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
     if (p.track_timelines[i] >= p.timelines.size() ||
         p.timelines[p.track_timelines[i]].key_count != p.tracks[i].key_count)
       return bad("track_timelines/" + std::to_string(i), "timeline does not match the track");
+    // A track that shares its timeline's times was checked with the timeline.
+    const Track& t = p.tracks[i];
+    if (t.key_begin != p.timelines[p.track_timelines[i]].key_begin &&
+        !non_decreasing(std::span<const float>(p.times).subspan(t.key_begin, t.key_count)))
+      return bad("tracks/" + std::to_string(i), "key times decrease");
   }
+  // Each batch lane is the live track of its target and joint (the last such track), LINEAR and
+  // on the batch's timeline; batch_values() is made from those tracks' values, so the two copies
+  // of a key can never disagree.
+  const std::vector<std::uint32_t> last = last_tracks(p.tracks, joints);
+  std::uint64_t total_floats = 0;
   for (std::size_t i = 0; i < p.linear_batches.size(); ++i) {
     const LinearBatch& b = p.linear_batches[i];
     const std::string where = "linear_batches/" + std::to_string(i);
@@ -315,20 +381,29 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
       return bad(where, "batch target is not T, R or S");
     if (b.lanes < 1 || b.lanes > 4 || b.timeline >= p.timelines.size())
       return bad(where, "lanes or timeline out of range");
-    const std::uint64_t floats = std::uint64_t{p.timelines[b.timeline].key_count} * 4 *
-                                 (b.target == TrackTarget::kRotation ? 4u : 3u);
-    if (std::uint64_t{b.value_begin} + floats > p.batch_values.size())
-      return bad(where, "values run past the batch values");
     for (int lane = 0; lane < 4; ++lane) {
       if (b.joints[lane] < 0 || static_cast<std::size_t>(b.joints[lane]) >= joints)
         return bad(where, "batch targets a joint outside the skeleton");
+      if (lane >= b.lanes && b.joints[lane] != b.joints[0])
+        return bad(where, "an unused lane does not repeat lane 0");
     }
-    for (int lane = 0; lane < b.lanes; ++lane)
+    for (int lane = 0; lane < b.lanes; ++lane) {
+      const std::uint32_t track = last[static_cast<std::size_t>(b.target) * joints +
+                                       static_cast<std::size_t>(b.joints[lane])];
+      if (track == kNoTrack || p.tracks[track].interpolation != Interpolation::kLinear ||
+          p.track_timelines[track] != b.timeline)
+        return bad(where, "a lane is not its joint's live LINEAR track on the batch's timeline");
       channels[static_cast<std::size_t>(b.joints[lane])] |=
           static_cast<std::uint8_t>(1u << static_cast<unsigned>(b.target));
+    }
     clip.max_joint_ =
         std::max({clip.max_joint_, b.joints[0], b.joints[1], b.joints[2], b.joints[3]});
+    total_floats += batch_floats(b, p.timelines);
   }
+  if (total_floats > std::numeric_limits<std::uint32_t>::max())
+    return fail(
+        Error::at(ErrorCode::kLimit, file, "linear_batches", "more than 2^32 batch values"));
+  clip.batch_values_ = interleave_batches(p.linear_batches, p.timelines, p.tracks, p.values, last);
   for (const std::uint32_t i : p.other_tracks) {
     if (i >= p.tracks.size()) return bad("other_tracks", "names no track");
     const Track& t = p.tracks[i];
@@ -352,7 +427,6 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
   clip.timelines_ = std::move(p.timelines);
   clip.track_timelines_ = std::move(p.track_timelines);
   clip.linear_batches_ = std::move(p.linear_batches);
-  clip.batch_values_ = std::move(p.batch_values);
   clip.other_tracks_ = std::move(p.other_tracks);
   clip.weight_tracks_ = std::move(p.weight_tracks);
   return clip;

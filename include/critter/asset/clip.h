@@ -48,7 +48,7 @@ struct Track {
   Interpolation interpolation;
   std::uint16_t components;
   std::int32_t index;         // joint index (T/R/S) or mesh index (Weights)
-  std::uint32_t key_begin;    // first time in Clip::times()
+  std::uint32_t key_begin;    // first time in Clip::times() (shared by the tracks of a timeline)
   std::uint32_t key_count;    // >= 1
   std::uint32_t value_begin;  // first float in Clip::values()
   // Floats per key: components, or 3 * components for CUBICSPLINE.
@@ -81,7 +81,8 @@ class Clip {
   //
   // A timeline is one list of key times. Tracks whose key times are identical (glTF channels
   // often share their sampler's input accessor) share a timeline, so a sampler can locate a time
-  // once per timeline instead of once per track.
+  // once per timeline instead of once per track; a built clip stores those times once, and the
+  // tracks' key_begin all point at them.
   struct Timeline {
     std::uint32_t key_begin;  // first time in times()
     std::uint32_t key_count;  // >= 1
@@ -119,16 +120,20 @@ class Clip {
   // Bytes of the clip's arrays (tracks, key times and values, and the sampling index above).
   std::size_t byte_size() const;
 
-  // Every array of the clip, sampling index included (for writers of the baked format).
+  // Every array of the clip and its sampling index, but batch_values(), which is derived from
+  // values() (for writers of the baked format).
   ClipParts parts() const;
   // Rebuilds a clip from its arrays without re-deriving the sampling index, checking everything
   // the samplers rely on: each track's keys and values inside the pools, targets, interpolations
   // and component counts as build_clip requires them, joint indices < joint_count, weights tracks
   // matching morph_counts; times finite and non-decreasing per track and timeline; values finite;
   // timelines inside the times, one per track with the track's key count; batches with a known
-  // target, 1 to 4 lanes, joints < joint_count and values inside batch_values; other and weights
-  // track lists naming tracks. The animated joint prefix and the largest joint are recomputed. An
-  // ErrorCode::kInvalid error at `path` naming the field otherwise.
+  // target, 1 to 4 lanes, joints < joint_count, unused lanes repeating lane 0, each used lane
+  // naming a joint whose live (last) track of the batch's target is LINEAR and on the batch's
+  // timeline; other and weights track lists naming tracks. batch_values() is interleaved from
+  // those tracks' values (each batch's value_begin is recomputed, in batch order); the animated
+  // joint prefix and the largest joint are recomputed. An ErrorCode::kInvalid error at `path`
+  // naming the field otherwise.
   static Result<Clip> from_parts(ClipParts parts, int joint_count,
                                  std::span<const std::size_t> morph_counts,
                                  std::string_view path = {});
@@ -153,7 +158,8 @@ class Clip {
   std::uint32_t animated_prefix_ = 0;
 };
 
-// The arrays of a built Clip (see Clip::parts and Clip::from_parts).
+// The arrays of a built Clip but the interleaved batch values (see Clip::parts and
+// Clip::from_parts). The batches' value_begin is not read by from_parts.
 struct ClipParts {
   std::string name;
   float duration = 0.0f;
@@ -163,7 +169,6 @@ struct ClipParts {
   std::vector<Clip::Timeline> timelines;
   std::vector<std::uint32_t> track_timelines;
   std::vector<Clip::LinearBatch> linear_batches;
-  std::vector<float> batch_values;
   std::vector<std::uint32_t> other_tracks;
   std::vector<std::uint32_t> weight_tracks;
 };

@@ -361,16 +361,16 @@ void visit_clip(Io& io, ClipParts& c) {
   io.array(c.values);
   io.records(c.timelines);
   io.array(c.track_timelines);
-  const std::size_t batches = io.count(c.linear_batches, 26);
+  // The batches' interleaved values are not stored: Clip::from_parts makes them from the
+  // tracks' values, so a file holds each key once.
+  const std::size_t batches = io.count(c.linear_batches, 22);
   for (std::size_t i = 0; i < batches && io.ok(); ++i) {
     Clip::LinearBatch& b = c.linear_batches[i];
     io.enumeration(b.target, 3);
     io.pod(b.lanes);
     io.pod(b.timeline);
-    io.pod(b.value_begin);
     for (std::int32_t& j : b.joints) io.pod(j);
   }
-  io.array(c.batch_values);
   io.array(c.other_tracks);
   io.array(c.weight_tracks);
 }

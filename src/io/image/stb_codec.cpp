@@ -127,24 +127,41 @@ std::string pnm_header_problem(std::span<const std::uint8_t> b) {
   return {};
 }
 
-// A PNG's IDAT chunks of length 0 carry no data, but stb copies each chunk into its buffer, which
-// is still unallocated before the first non-empty one: a zero-length copy from a null pointer
-// (undefined behaviour; found by fuzzing, UBSan). Returns the PNG without its empty IDAT chunks,
-// or an empty vector when it has none (or is not a PNG whose chunks fit the bytes).
-std::vector<std::uint8_t> png_without_empty_idat(std::span<const std::uint8_t> b) {
+// What a PNG's chunks need before stb sees them, found by walking them up to IEND (fuzzing found
+// both): `problem` when a chunk's declared length runs past the end of the bytes, since stb
+// grows its buffer to hold an IDAT chunk before it reads one (2 GiB for a 121-byte file); and
+// `trimmed`, the PNG without its IDAT chunks of length 0, when it has some: stb copies each chunk
+// into its buffer, which is still unallocated before the first non-empty one, a zero-length copy
+// from a null pointer (undefined behaviour, UBSan). Both empty for anything else.
+struct PngScreen {
+  std::string problem;
+  std::vector<std::uint8_t> trimmed;
+};
+
+PngScreen screen_png(std::span<const std::uint8_t> b) {
   static constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  PngScreen screen;
   if (b.size() < 8 || !std::equal(std::begin(kSignature), std::end(kSignature), b.begin())) {
-    return {};
+    return screen;
   }
-  std::vector<std::uint8_t> out;  // the bytes before each empty IDAT, once there is one
-  std::size_t from = 0;           // the first byte not yet copied to `out`
+  std::vector<std::uint8_t>& out = screen.trimmed;  // the bytes before each empty IDAT
+  std::size_t from = 0;                             // the first byte not yet copied to `out`
   std::size_t at = 8;
   while (b.size() - at >= 12) {
     const std::uint32_t length = (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) |
                                  (std::uint32_t{b[at + 2]} << 8) | std::uint32_t{b[at + 3]};
-    if (length > b.size() - at - 12) break;
-    const bool idat = b[at + 4] == 'I' && b[at + 5] == 'D' && b[at + 6] == 'A' && b[at + 7] == 'T';
-    if (idat && length == 0) {
+    const auto type = [&](const char* name) {
+      return std::equal(name, name + 4, b.begin() + static_cast<std::ptrdiff_t>(at + 4));
+    };
+    if (type("IEND")) break;
+    if (length > b.size() - at - 12) {
+      screen.problem = "PNG chunk at byte " + std::to_string(at) + " declares " +
+                       std::to_string(length) + " bytes of data, " +
+                       std::to_string(b.size() - at - 12) + " follow";
+      screen.trimmed.clear();
+      return screen;
+    }
+    if (type("IDAT") && length == 0) {
       if (from == 0) out.reserve(b.size());
       out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from),
                  b.begin() + static_cast<std::ptrdiff_t>(at));
@@ -152,9 +169,8 @@ std::vector<std::uint8_t> png_without_empty_idat(std::span<const std::uint8_t> b
     }
     at += 12 + std::size_t{length};
   }
-  if (from == 0) return {};
-  out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from), b.end());
-  return out;
+  if (from != 0) out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from), b.end());
+  return screen;
 }
 
 }  // namespace
@@ -181,8 +197,9 @@ std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes
                              std::to_string(declared_h) + " pixels is larger than its " +
                              std::to_string(bytes.size()) + " bytes can hold or 64 megapixels");
   }
-  const std::vector<std::uint8_t> trimmed = png_without_empty_idat(bytes);
-  const std::span<const std::uint8_t> input = trimmed.empty() ? bytes : std::span(trimmed);
+  const PngScreen png = screen_png(bytes);
+  if (!png.problem.empty()) return std::unexpected(png.problem);
+  const std::span<const std::uint8_t> input = png.trimmed.empty() ? bytes : std::span(png.trimmed);
   int w = 0;
   int h = 0;
   int channels = 0;

@@ -7,13 +7,14 @@
 //
 // A file is a 32-byte header (magic "CRIT", version, body size, XXH3 checksum of the body)
 // followed by the body: every part of the Model (skeleton, materials, images with their bytes,
-// skins, meshes with morph targets, exact clips with their sampling index, compact clips when the
-// model has them, rest model transforms, bounds), little-endian, arrays prefixed by their count.
-// The reader checks the checksum (as it reads; a mismatch is reported before any other error),
-// every count against the bytes left and every index and range against what it refers to before
-// anything uses it: a damaged or hostile file is an
-// ErrorCode::kParse (framing) or kInvalid (content) error at the byte offset of the field that
-// broke a rule, never a crash or an allocation larger than the file.
+// skins, meshes with morph targets, exact clips with their sampling index but the interleaved
+// batch values, which are made again from the keys; compact clips when the model has them, rest
+// model transforms, bounds), little-endian, arrays prefixed by their count. The reader checks
+// the checksum (as it reads; a mismatch is reported before any other error), every count against
+// the bytes left and every index and range against what it refers to before anything uses it: a
+// damaged or hostile file is an ErrorCode::kParse (framing) or kInvalid (content) error at the
+// byte offset of the field that broke a rule, never a crash or an allocation larger than the
+// file.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +27,9 @@
 
 namespace critter::io {
 
-// The version written and read (version 1 files — XXH64, no array padding, another compact clip
-// layout — are refused).
-inline constexpr std::uint32_t kCritVersion = 2;
+// The version written and read. Older versions are refused: 1 (XXH64, no array padding, another
+// compact clip layout) and 2 (each LINEAR key stored twice, in its track and in its batch).
+inline constexpr std::uint32_t kCritVersion = 3;
 inline constexpr std::size_t kCritHeaderBytes = 32;
 
 // True when `head` starts with the .crit magic.
