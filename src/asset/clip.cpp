@@ -329,23 +329,24 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
   std::vector<std::uint8_t> channels(joints, 0);
   for (std::size_t i = 0; i < p.tracks.size(); ++i) {
     const Track& t = p.tracks[i];
-    const std::string where = "tracks/" + std::to_string(i);
+    // The location is spelled out only for an error.
+    const auto where = [i] { return "tracks/" + std::to_string(i); };
     if (static_cast<unsigned>(t.interpolation) > 2u || static_cast<unsigned>(t.target) > 3u)
-      return bad(where, "unknown interpolation or target");
-    if (t.key_count == 0) return bad(where, "track has no keys");
+      return bad(where(), "unknown interpolation or target");
+    if (t.key_count == 0) return bad(where(), "track has no keys");
     if (std::uint64_t{t.key_begin} + t.key_count > p.times.size())
-      return bad(where, "keys run past the key times");
+      return bad(where(), "keys run past the key times");
     if (std::uint64_t{t.value_begin} + std::uint64_t{t.key_count} * t.stride() > p.values.size())
-      return bad(where, "values run past the key values");
-    if (t.index < 0) return bad(where, "negative index");
+      return bad(where(), "values run past the key values");
+    if (t.index < 0) return bad(where(), "negative index");
     const auto index = static_cast<std::size_t>(t.index);
     if (t.target == TrackTarget::kWeights) {
       if (index >= morph_counts.size() || t.components != morph_counts[index] || t.components == 0)
-        return bad(where, "weights track does not match a mesh's morph targets");
+        return bad(where(), "weights track does not match a mesh's morph targets");
     } else {
-      if (index >= joints) return bad(where, "track targets a joint outside the skeleton");
+      if (index >= joints) return bad(where(), "track targets a joint outside the skeleton");
       if (t.components != (t.target == TrackTarget::kRotation ? 4u : 3u))
-        return bad(where, "wrong component count");
+        return bad(where(), "wrong component count");
       clip.max_joint_ = std::max(clip.max_joint_, t.index);
     }
   }
@@ -375,24 +376,24 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
   std::uint64_t total_floats = 0;
   for (std::size_t i = 0; i < p.linear_batches.size(); ++i) {
     const LinearBatch& b = p.linear_batches[i];
-    const std::string where = "linear_batches/" + std::to_string(i);
+    const auto where = [i] { return "linear_batches/" + std::to_string(i); };
     if (b.target != TrackTarget::kTranslation && b.target != TrackTarget::kRotation &&
         b.target != TrackTarget::kScale)
-      return bad(where, "batch target is not T, R or S");
+      return bad(where(), "batch target is not T, R or S");
     if (b.lanes < 1 || b.lanes > 4 || b.timeline >= p.timelines.size())
-      return bad(where, "lanes or timeline out of range");
+      return bad(where(), "lanes or timeline out of range");
     for (int lane = 0; lane < 4; ++lane) {
       if (b.joints[lane] < 0 || static_cast<std::size_t>(b.joints[lane]) >= joints)
-        return bad(where, "batch targets a joint outside the skeleton");
+        return bad(where(), "batch targets a joint outside the skeleton");
       if (lane >= b.lanes && b.joints[lane] != b.joints[0])
-        return bad(where, "an unused lane does not repeat lane 0");
+        return bad(where(), "an unused lane does not repeat lane 0");
     }
     for (int lane = 0; lane < b.lanes; ++lane) {
       const std::uint32_t track = last[static_cast<std::size_t>(b.target) * joints +
                                        static_cast<std::size_t>(b.joints[lane])];
       if (track == kNoTrack || p.tracks[track].interpolation != Interpolation::kLinear ||
           p.track_timelines[track] != b.timeline)
-        return bad(where, "a lane is not its joint's live LINEAR track on the batch's timeline");
+        return bad(where(), "a lane is not its joint's live LINEAR track on the batch's timeline");
       channels[static_cast<std::size_t>(b.joints[lane])] |=
           static_cast<std::uint8_t>(1u << static_cast<unsigned>(b.target));
     }
