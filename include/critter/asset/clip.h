@@ -97,8 +97,9 @@ class Clip {
   //
   // A batch's key values are a copy of its tracks' values interleaved per key: for each key, the
   // x of every lane, then y, z (and w for rotations), so a sampler reads two contiguous blocks
-  // per batch. Lanes from `lanes` to 3 repeat lane 0. This copy is the memory price of sampling
-  // speed: it roughly doubles the size of a clip's LINEAR T/R/S values.
+  // per batch, batches' blocks following one another in batch order. Lanes from `lanes` to 3
+  // repeat lane 0. This copy is the memory price of sampling speed: it roughly doubles the size
+  // of a clip's LINEAR T/R/S values in memory (files hold the keys once; see Clip::from_parts).
   struct LinearBatch {
     TrackTarget target;         // kTranslation, kRotation or kScale
     std::uint8_t lanes;         // tracks in the batch, 1 to 4
