@@ -30,6 +30,7 @@ TEST(ClipPartsTest, FromPartsMakesTheBuildersBatchValuesBitForBit) {
     ASSERT_EQ(again->linear_batches().size(), clip.linear_batches().size());
     for (std::size_t i = 0; i < clip.linear_batches().size(); ++i)
       EXPECT_EQ(again->linear_batches()[i].value_begin, clip.linear_batches()[i].value_begin);
+    ASSERT_FALSE(clip.batch_values().empty());
     ASSERT_EQ(again->batch_values().size(), clip.batch_values().size());
     EXPECT_EQ(std::memcmp(again->batch_values().data(), clip.batch_values().data(),
                           clip.batch_values().size_bytes()),
