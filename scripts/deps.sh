@@ -10,7 +10,7 @@ packages=(
   libassimp-dev assimp-utils libtinygltf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgles-dev libgbm1 libglfw3-dev
-  libgif-dev libpng-dev xvfb xauth libimgui-dev libxxhash-dev
+  libgif-dev libjpeg-dev libpng-dev xvfb xauth libimgui-dev libxxhash-dev
   minetest-data
   pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed
   clang-19 libclang-rt-19-dev llvm-19

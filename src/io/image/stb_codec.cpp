@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "io/image/stb_codec.h"
+#include "io/image/jpeg_codec.h"
 
 #include <algorithm>
 #include <cctype>
@@ -50,6 +51,8 @@ std::expected<RgbaImage, std::string> adopt(stbi_uc* data, int w, int h) {
   return image;
 }
 
+// JPEGs are decoded by libjpeg-turbo now (jpeg_codec.h); this screen, written for stb, stays in
+// front of it because its error names the offending table.
 // Where stb would read a JPEG Huffman table (DHT) of more than 256 codes: the byte offset of the
 // table, or kNoTable. stb's build_huffman writes one code size per code and a terminating zero
 // into a 257-entry array, so a larger table writes past its end (an out-of-bounds write in the
@@ -184,15 +187,19 @@ std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes
   // pixel even when the data stops after a few bytes. No format packs more than about 1024 pixels
   // into a byte, so a header declaring more is refused before any allocation, as is any image
   // over 64 megapixels (256 MiB of RGBA).
+  constexpr std::uint64_t kMaxPixels = std::uint64_t{64} << 20;
+  const std::uint64_t max_pixels =
+      std::min<std::uint64_t>(kMaxPixels, 1024 * std::uint64_t{bytes.size()});
+  // JPEG goes to libjpeg-turbo (see jpeg_codec.h), after the screens above.
+  if (jpeg::looks_like_jpeg(bytes)) return jpeg::decode(bytes, max_pixels);
   int declared_w = 0;
   int declared_h = 0;
   int declared_channels = 0;
   if (stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &declared_w, &declared_h,
                             &declared_channels) != 0) {
-    constexpr std::uint64_t kMaxPixels = std::uint64_t{64} << 20;
     const std::uint64_t pixels =
         static_cast<std::uint64_t>(declared_w) * static_cast<std::uint64_t>(declared_h);
-    if (pixels > std::min<std::uint64_t>(kMaxPixels, 1024 * std::uint64_t{bytes.size()}))
+    if (pixels > max_pixels)
       return std::unexpected("image of " + std::to_string(declared_w) + "x" +
                              std::to_string(declared_h) + " pixels is larger than its " +
                              std::to_string(bytes.size()) + " bytes can hold or 64 megapixels");

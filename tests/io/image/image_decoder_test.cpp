@@ -247,6 +247,38 @@ TEST(ImageDecoderTest, JpegWithOrdinaryHuffmanTablesDecodes) {
             static_cast<std::size_t>(image->width) * static_cast<std::size_t>(image->height) * 4u);
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): in this 16 KB JPEG the entropy-coded data ends
+// at a marker in the middle of a code, and stb 2.27 let its bit count go negative and shifted a
+// byte by 34. JPEGs are decoded by libjpeg-turbo, which reports the corrupt data (the asan preset
+// runs this test under UBSan).
+TEST(ImageDecoderTest, JpegWhoseDataEndsInsideACodeIsDecodedByLibjpeg) {
+  const std::string path =
+      std::string(CRITTER_SOURCE_DIR) + "/tests/io/image/data/jpeg-entropy-bits-underflow.jpg";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  const std::vector<std::uint8_t> jpeg{std::istreambuf_iterator<char>(in),
+                                       std::istreambuf_iterator<char>()};
+  ASSERT_GT(jpeg.size(), 16000u);
+  Result<RgbaImage> image = decode_image_bytes(jpeg, "underflow.jpg");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().path, "underflow.jpg");
+  EXPECT_EQ(image.error().message.rfind("bad JPEG: ", 0), 0u) << image.error().message;
+}
+
+// A real JPEG cut inside its scan: libjpeg's warning about the missing data is an error, with
+// libjpeg's words, not an image padded with grey.
+TEST(ImageDecoderTest, TruncatedJpegIsRefusedWithLibjpegsReason) {
+  std::ifstream in(std::string(CRITTER_SHARED_MODELS) + "/MorphPrimitivesTest/uv_texture.jpg",
+                   std::ios::binary);
+  ASSERT_TRUE(in);
+  std::vector<std::uint8_t> jpeg{std::istreambuf_iterator<char>(in),
+                                 std::istreambuf_iterator<char>()};
+  jpeg.resize(jpeg.size() * 2 / 3);
+  Result<RgbaImage> image = decode_image_bytes(jpeg, "cut.jpg");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().message.rfind("bad JPEG: ", 0), 0u) << image.error().message;
+}
+
 // Found by fuzzing (fuzz/image_fuzz.cpp, a timeout): a 31-byte run-length TGA declaring 39682 x
 // 1026 pixels made stb allocate 160 MB and loop over every pixel. A header declaring more pixels
 // than the bytes can hold is refused first.
