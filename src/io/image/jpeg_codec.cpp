@@ -3,9 +3,12 @@
 
 #include <csetjmp>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 #include <jpeglib.h>
+
+#include "io/image/pixel_limit.h"
 
 namespace critter::io::jpeg {
 namespace {
@@ -39,28 +42,39 @@ void progress(j_common_ptr cinfo) {
   }
 }
 
+// Where the start-of-image marker's 0xFF is (fill bytes before it are allowed, as stb allowed
+// them), or kNoJpeg.
+constexpr std::size_t kNoJpeg = SIZE_MAX;
+std::size_t start_of_image(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < 2 || bytes[0] != 0xFF) return kNoJpeg;
+  std::size_t i = 1;
+  while (i < bytes.size() && bytes[i] == 0xFF) ++i;
+  return i < bytes.size() && bytes[i] == 0xD8 ? i - 1 : kNoJpeg;
+}
+
+// What the decode writes; allocated before setjmp, so that a longjmp back finds it intact.
+struct Output {
+  RgbaImage image;
+  std::vector<JSAMPROW> rows;
+};
+
 }  // namespace
 
 bool looks_like_jpeg(std::span<const std::uint8_t> bytes) {
-  if (bytes.size() < 2 || bytes[0] != 0xFF) return false;
-  std::size_t i = 1;
-  while (i < bytes.size() && bytes[i] == 0xFF) ++i;
-  return i < bytes.size() && bytes[i] == 0xD8;
+  return start_of_image(bytes) != kNoJpeg;
 }
 
-std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes,
-                                             std::uint64_t max_pixels) {
-  // Fill bytes before the start of image are skipped, as stb did; libjpeg wants the marker first.
-  std::size_t first = 0;
-  while (first + 1 < bytes.size() && bytes[first + 1] == 0xFF) ++first;
+std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
+  const std::size_t first = start_of_image(bytes);
+  if (first == kNoJpeg) return std::unexpected(std::string("not a JPEG"));
   const std::span<const std::uint8_t> data = bytes.subspan(first);
 
   jpeg_decompress_struct cinfo{};
   ErrorManager errors{};
   jpeg_progress_mgr monitor{};
-  // Everything the jump can skip over lives outside the setjmp scope (no destructors skipped).
-  RgbaImage image;
-  std::vector<JSAMPROW> rows;
+  const auto out = std::make_unique<Output>();
+  RgbaImage& image = out->image;
+  std::vector<JSAMPROW>& rows = out->rows;
   cinfo.err = jpeg_std_error(&errors.base);
   errors.base.error_exit = error_exit;
   errors.base.emit_message = emit_message;
@@ -77,13 +91,11 @@ std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes
     jpeg_destroy_decompress(&cinfo);
     return std::unexpected(std::string("CMYK JPEG is not supported"));
   }
-  const std::uint64_t pixels = std::uint64_t{cinfo.image_width} * cinfo.image_height;
-  if (pixels > max_pixels) {
-    const std::string size =
-        std::to_string(cinfo.image_width) + "x" + std::to_string(cinfo.image_height);
+  if (std::string problem =
+          pixel_limit_problem(cinfo.image_width, cinfo.image_height, bytes.size());
+      !problem.empty()) {
     jpeg_destroy_decompress(&cinfo);
-    return std::unexpected("image of " + size + " pixels is larger than its " +
-                           std::to_string(bytes.size()) + " bytes can hold or 64 megapixels");
+    return std::unexpected(std::move(problem));
   }
   cinfo.out_color_space = JCS_EXT_RGBA;
   jpeg_start_decompress(&cinfo);
@@ -98,7 +110,7 @@ std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes
                         cinfo.output_height - cinfo.output_scanline);
   jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
-  return image;
+  return std::move(image);
 }
 
 }  // namespace critter::io::jpeg

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/image/stb_codec.h"
 #include "io/image/jpeg_codec.h"
+#include "io/image/pixel_limit.h"
 
 #include <algorithm>
 #include <cctype>
@@ -49,56 +50,6 @@ std::expected<RgbaImage, std::string> adopt(stbi_uc* data, int w, int h) {
   image.pixels.assign(data, data + image.byte_count());
   stbi_image_free(data);
   return image;
-}
-
-// JPEGs are decoded by libjpeg-turbo now (jpeg_codec.h); this screen, written for stb, stays in
-// front of it because its error names the offending table.
-// Where stb would read a JPEG Huffman table (DHT) of more than 256 codes: the byte offset of the
-// table, or kNoTable. stb's build_huffman writes one code size per code and a terminating zero
-// into a 257-entry array, so a larger table writes past its end (an out-of-bounds write in the
-// decoder's state); such files never reach it. The walk follows stb's reading and finds every
-// table stb would build, and possibly more: stb takes the start of image (SOI) after any 0xFF
-// fill bytes, and reads the tables of a DHT segment for as long as the segment's length has bytes
-// left, so the last table may run past the segment (bytes past the data read as zero). Other
-// segments are stepped over by their lengths (stb refuses one whose contents disagree with its
-// length), entropy-coded data byte by byte (stuffed 0xFF 0x00, restart markers); where stb would
-// stop on a bad segment, the walk goes on.
-constexpr std::size_t kNoTable = SIZE_MAX;
-
-std::size_t jpeg_oversized_huffman_table(std::span<const std::uint8_t> b) {
-  const auto at = [b](std::size_t i) -> std::size_t { return i < b.size() ? b[i] : 0; };
-  if (at(0) != 0xFF) return kNoTable;
-  std::size_t i = 1;
-  while (at(i) == 0xFF) ++i;
-  if (at(i) != 0xD8) return kNoTable;
-  ++i;
-  while (i + 1 < b.size()) {
-    if (b[i] != 0xFF) {
-      ++i;
-      continue;
-    }
-    const std::uint8_t marker = b[i + 1];
-    if (marker == 0xFF || marker == 0x00 || marker == 0x01 || marker == 0xD8 ||
-        (marker >= 0xD0 && marker <= 0xD7)) {
-      ++i;
-      continue;
-    }
-    if (marker == 0xD9 || i + 3 >= b.size()) return kNoTable;
-    const std::size_t length = at(i + 2) << 8 | at(i + 3);
-    if (marker == 0xC4) {
-      // stb: left = length - 2; per table a class/id byte, 16 counts and one value per code.
-      std::ptrdiff_t left = static_cast<std::ptrdiff_t>(length) - 2;
-      for (std::size_t t = i + 4; left > 0;) {
-        std::size_t codes = 0;
-        for (std::size_t k = 1; k <= 16; ++k) codes += at(t + k);
-        if (codes > 256) return t;
-        t += 17 + codes;
-        left -= static_cast<std::ptrdiff_t>(17 + codes);
-      }
-    }
-    i += 2 + length;
-  }
-  return kNoTable;
 }
 
 // Why a binary PNM (P5 grey, P6 RGB) header must not reach stb, or empty. stb reads the header's
@@ -179,30 +130,17 @@ PngScreen screen_png(std::span<const std::uint8_t> b) {
 }  // namespace
 
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes) {
-  if (const std::size_t table = jpeg_oversized_huffman_table(bytes); table != kNoTable)
-    return std::unexpected("bad DHT header: Huffman table of more than 256 codes (byte " +
-                           std::to_string(table) + ")");
   if (std::string pnm = pnm_header_problem(bytes); !pnm.empty()) return std::unexpected(pnm);
-  // stb allocates the declared size and, for TGA, BMP and other raw formats, loops over every
-  // pixel even when the data stops after a few bytes. No format packs more than about 1024 pixels
-  // into a byte, so a header declaring more is refused before any allocation, as is any image
-  // over 64 megapixels (256 MiB of RGBA).
-  constexpr std::uint64_t kMaxPixels = std::uint64_t{64} << 20;
-  const std::uint64_t max_pixels =
-      std::min<std::uint64_t>(kMaxPixels, 1024 * std::uint64_t{bytes.size()});
-  // JPEG goes to libjpeg-turbo (see jpeg_codec.h), after the screens above.
-  if (jpeg::looks_like_jpeg(bytes)) return jpeg::decode(bytes, max_pixels);
+  // JPEG goes to libjpeg-turbo (see jpeg_codec.h).
+  if (jpeg::looks_like_jpeg(bytes)) return jpeg::decode(bytes);
   int declared_w = 0;
   int declared_h = 0;
   int declared_channels = 0;
   if (stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &declared_w, &declared_h,
                             &declared_channels) != 0) {
-    const std::uint64_t pixels =
-        static_cast<std::uint64_t>(declared_w) * static_cast<std::uint64_t>(declared_h);
-    if (pixels > max_pixels)
-      return std::unexpected("image of " + std::to_string(declared_w) + "x" +
-                             std::to_string(declared_h) + " pixels is larger than its " +
-                             std::to_string(bytes.size()) + " bytes can hold or 64 megapixels");
+    std::string problem = pixel_limit_problem(static_cast<std::uint64_t>(declared_w),
+                                              static_cast<std::uint64_t>(declared_h), bytes.size());
+    if (!problem.empty()) return std::unexpected(std::move(problem));
   }
   const PngScreen png = screen_png(bytes);
   if (!png.problem.empty()) return std::unexpected(png.problem);
