@@ -7,6 +7,8 @@
 #include <vector>
 
 #include <jpeglib.h>
+// After jpeglib.h, which it needs.
+#include <jerror.h>
 
 #include "io/image/pixel_limit.h"
 
@@ -29,8 +31,10 @@ struct ErrorManager {
   std::longjmp(e->jump, 1);
 }
 
+// A warning means corrupt data, and fails the decode; but bytes between segments that are not a
+// marker (written by some cameras and editors; stb skipped them too) are only skipped.
 void emit_message(j_common_ptr cinfo, int level) {
-  if (level < 0) error_exit(cinfo);  // a warning: corrupt data
+  if (level < 0 && cinfo->err->msg_code != JWRN_EXTRANEOUS_DATA) error_exit(cinfo);
 }
 
 void progress(j_common_ptr cinfo) {

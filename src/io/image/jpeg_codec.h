@@ -17,9 +17,9 @@ namespace critter::io::jpeg {
 bool looks_like_jpeg(std::span<const std::uint8_t> bytes);
 
 // Decodes a JPEG (baseline or progressive; greyscale or YCbCr) to RGBA8. Every libjpeg warning
-// about corrupt data is a failure, as is an image over the pixel limit (pixel_limit.h), a CMYK
-// image, or more than 1,000 scans (a progressive file can hold thousands, each a full pass over
-// the image). The reason is libjpeg's message.
+// about corrupt data is a failure (but bytes between segments, which are skipped), as is an image
+// over the pixel limit (pixel_limit.h), a CMYK image, or more than 1,000 scans (a progressive file
+// can hold thousands, each a full pass over the image). The reason is libjpeg's message.
 std::expected<RgbaImage, std::string> decode(std::span<const std::uint8_t> bytes);
 
 }  // namespace critter::io::jpeg

@@ -270,6 +270,26 @@ TEST(ImageDecoderTest, TruncatedJpegIsRefusedWithLibjpegsReason) {
   EXPECT_EQ(image.error().message.rfind("bad JPEG: ", 0), 0u) << image.error().message;
 }
 
+// Bytes between a segment and the next marker (some cameras and editors write them) are skipped,
+// as stb skipped them, not refused with libjpeg's "extraneous bytes" warning.
+TEST(ImageDecoderTest, JpegWithBytesBeforeAMarkerDecodes) {
+  std::ifstream in(std::string(CRITTER_SHARED_MODELS) + "/MorphPrimitivesTest/uv_texture.jpg",
+                   std::ios::binary);
+  ASSERT_TRUE(in);
+  std::vector<std::uint8_t> jpeg{std::istreambuf_iterator<char>(in),
+                                 std::istreambuf_iterator<char>()};
+  Result<RgbaImage> plain = decode_image_bytes(jpeg, "plain.jpg");
+  ASSERT_TRUE(plain) << plain.error().to_string();
+  // After the SOI (2 bytes), the first segment's length says where the next marker starts.
+  ASSERT_EQ(jpeg[2], 0xFF);
+  const std::size_t next = 4 + (std::size_t{jpeg[4]} << 8 | jpeg[5]);
+  ASSERT_EQ(jpeg[next], 0xFF);
+  jpeg.insert(jpeg.begin() + static_cast<std::ptrdiff_t>(next), {0x12, 0x34, 0x56});
+  Result<RgbaImage> image = decode_image_bytes(jpeg, "extra.jpg");
+  ASSERT_TRUE(image) << image.error().to_string();
+  EXPECT_EQ(image->pixels, plain->pixels);
+}
+
 // Found by fuzzing (fuzz/image_fuzz.cpp, a timeout): a 31-byte run-length TGA declaring 39682 x
 // 1026 pixels made stb allocate 160 MB and loop over every pixel. A header declaring more pixels
 // than the bytes can hold is refused first.
