@@ -133,29 +133,45 @@ CRITTER_AVX2 inline __m256 diff_of_products(__m256 a, __m256 b, __m256 c, __m256
   return _mm256_fmsub_ps(a, b, _mm256_mul_ps(c, d));
 }
 
+// The byte offsets in the palette of the 32 matrices of the 8 vertices from `first`,
+// min(joint, last) · 64, computed in vector form (a packed u16vec4 stream is one 64-byte read).
+CRITTER_AVX2 inline void matrix_offsets(const SkinStreams& s, std::size_t first,
+                                        std::uint32_t (&offset)[32]) {
+  const char* jp = s.joints + first * s.joints_stride;
+  alignas(32) std::uint64_t packed[8];
+  if (s.joints_stride != 8) {
+    for (std::size_t k = 0; k < 8; ++k) __builtin_memcpy(&packed[k], jp + k * s.joints_stride, 8);
+    jp = reinterpret_cast<const char*>(packed);
+  }
+  const __m256i last = _mm256_set1_epi32(static_cast<int>(s.palette_last));
+  for (int q = 0; q < 4; ++q) {
+    const __m128i j = _mm_loadu_si128(reinterpret_cast<const __m128i*>(jp + 16 * q));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(offset + 8 * q),
+                       _mm256_slli_epi32(_mm256_min_epu32(_mm256_cvtepu16_epi32(j), last), 6));
+  }
+}
+
 }  // namespace
 
 CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
   constexpr std::size_t kLanes = 8;
-  const std::uint32_t last = s.palette_last;
-  const float* const palette = s.palette;
-  const char* const joints = s.joints;
+  const char* const palette = reinterpret_cast<const char*>(s.palette);
   const char* const weights = s.weights;
-  const std::size_t js = s.joints_stride;
   const std::size_t ws = s.weights_stride;
   std::size_t i = 0;
   for (; i + kLanes < s.count; i += kLanes) {
     // Blend the 4 palette matrices of each vertex: columns 0-1 in lo, 2-3 in hi.
     __m256 lo[kLanes], hi[kLanes];
-    const char* jp = joints + i * js;
+    alignas(32) std::uint32_t offset[32];
+    matrix_offsets(s, i, offset);
     const char* wp = weights + i * ws;
-    for (std::size_t k = 0; k < kLanes; ++k, jp += js, wp += ws) {
-      const std::uint16_t* j = reinterpret_cast<const std::uint16_t*>(jp);
+    for (std::size_t k = 0; k < kLanes; ++k, wp += ws) {
       const float* w = reinterpret_cast<const float*>(wp);
-      const float* m0 = palette + std::size_t{j[0] <= last ? j[0] : last} * 16;
-      const float* m1 = palette + std::size_t{j[1] <= last ? j[1] : last} * 16;
-      const float* m2 = palette + std::size_t{j[2] <= last ? j[2] : last} * 16;
-      const float* m3 = palette + std::size_t{j[3] <= last ? j[3] : last} * 16;
+      const std::uint32_t* o = offset + 4 * k;
+      const float* m0 = reinterpret_cast<const float*>(palette + o[0]);
+      const float* m1 = reinterpret_cast<const float*>(palette + o[1]);
+      const float* m2 = reinterpret_cast<const float*>(palette + o[2]);
+      const float* m3 = reinterpret_cast<const float*>(palette + o[3]);
       const __m256 w0 = _mm256_broadcast_ss(w);
       const __m256 w1 = _mm256_broadcast_ss(w + 1);
       const __m256 w2 = _mm256_broadcast_ss(w + 2);

@@ -168,17 +168,33 @@ CRITTER_AVX512 inline __m512 diff_of_products(__m512 a, __m512 b, __m512 c, __m5
 // are rows 0-2 of column 0, e[0][3..5] of column 1, e[1][0..2] of column 2, e[1][3..5] of the
 // translation, one lane per vertex.
 CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m256 (&e)[2][6]) {
-  const std::uint32_t last = s.palette_last;
-  __m256 lo[8], hi[8];
+  // The byte offsets of the 32 matrices in the palette, min(joint, last) · 64, in vector form.
+  alignas(64) std::uint32_t offset[32];
   const char* jp = s.joints + first * s.joints_stride;
+  __m256i j[2];
+  if (s.joints_stride == 8) {
+    j[0] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(jp));
+    j[1] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(jp + 32));
+  } else {
+    alignas(32) std::uint64_t packed[8];
+    for (std::size_t k = 0; k < 8; ++k) __builtin_memcpy(&packed[k], jp + k * s.joints_stride, 8);
+    j[0] = _mm256_load_si256(reinterpret_cast<const __m256i*>(packed));
+    j[1] = _mm256_load_si256(reinterpret_cast<const __m256i*>(packed + 4));
+  }
+  const __m512i last = _mm512_set1_epi32(static_cast<int>(s.palette_last));
+  for (int h = 0; h < 2; ++h)
+    _mm512_store_si512(offset + 16 * h,
+                       _mm512_slli_epi32(_mm512_min_epu32(_mm512_cvtepu16_epi32(j[h]), last), 6));
+  const char* palette = reinterpret_cast<const char*>(s.palette);
+  __m256 lo[8], hi[8];
   const char* wp = s.weights + first * s.weights_stride;
-  for (std::size_t k = 0; k < 8; ++k, jp += s.joints_stride, wp += s.weights_stride) {
-    const std::uint16_t* j = reinterpret_cast<const std::uint16_t*>(jp);
+  for (std::size_t k = 0; k < 8; ++k, wp += s.weights_stride) {
     const float* w = reinterpret_cast<const float*>(wp);
-    const float* m0 = s.palette + std::size_t{j[0] <= last ? j[0] : last} * 16;
-    const float* m1 = s.palette + std::size_t{j[1] <= last ? j[1] : last} * 16;
-    const float* m2 = s.palette + std::size_t{j[2] <= last ? j[2] : last} * 16;
-    const float* m3 = s.palette + std::size_t{j[3] <= last ? j[3] : last} * 16;
+    const std::uint32_t* o = offset + 4 * k;
+    const float* m0 = reinterpret_cast<const float*>(palette + o[0]);
+    const float* m1 = reinterpret_cast<const float*>(palette + o[1]);
+    const float* m2 = reinterpret_cast<const float*>(palette + o[2]);
+    const float* m3 = reinterpret_cast<const float*>(palette + o[3]);
     // The whole matrix in one register: one product and three fused steps per vertex.
     __m512 m = _mm512_mul_ps(_mm512_set1_ps(w[0]), _mm512_loadu_ps(m0));
     m = _mm512_fmadd_ps(_mm512_set1_ps(w[1]), _mm512_loadu_ps(m1), m);

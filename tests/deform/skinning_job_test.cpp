@@ -289,6 +289,66 @@ TEST(SkinningJob, HostileJointIndexReadsTheLastPaletteEntry) {
   }
 }
 
+// A random affine matrix: rotation, non-uniform scale in [0.5, 2], translation in [-5, 5].
+mat4 random_affine(std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> s(0.5f, 2.0f);
+  const vec3 axis = glm::normalize(vec3(u(rng), u(rng), u(rng)) + vec3(0.0f, 0.0f, 0.01f));
+  return glm::translate(mat4(1.0f), 5.0f * vec3(u(rng), u(rng), u(rng))) *
+         glm::rotate(mat4(1.0f), kPi * u(rng), axis) *
+         glm::scale(mat4(1.0f), vec3(s(rng), s(rng), s(rng)));
+}
+
+// Joint indices and weights interleaved in one vertex struct (a stride other than a packed
+// u16vec4), some indices past the palette: every path reads them as the scalar path does.
+TEST(SkinningJob, InterleavedInfluencesWithHostileIndicesMatchScalar) {
+  struct Influence {
+    std::uint16_t joint[4];
+    float weight[4];
+  };
+  std::mt19937 rng(99);
+  std::uniform_int_distribution<int> joint(0, 80);  // the palette has 64 entries
+  std::uniform_real_distribution<float> u01(0.05f, 1.0f);
+  std::vector<mat4> palette(64);
+  for (mat4& m : palette) m = random_affine(rng);
+  Mesh m;
+  std::vector<Influence> influences;
+  for (int v = 0; v < 45; ++v) {
+    Influence in{};
+    float sum = 0.0f;
+    for (int k = 0; k < 4; ++k) {
+      in.joint[k] = static_cast<std::uint16_t>(v % 7 == 0 ? 65535 : joint(rng));
+      in.weight[k] = u01(rng);
+      sum += in.weight[k];
+    }
+    for (float& w : in.weight) w /= sum;
+    influences.push_back(in);
+    const float f = static_cast<float>(v);
+    m.add(vec3(f, 1.0f, -f), glm::normalize(vec3(1.0f, f, 0.5f)), vec4(1, 0, 0, 1),
+          {in.joint[0], in.joint[1], in.joint[2], in.joint[3]},
+          vec4(in.weight[0], in.weight[1], in.weight[2], in.weight[3]));
+  }
+  SkinningJob ref = m.job(palette);
+  ref.path = SkinningPath::kScalar;
+  ASSERT_TRUE(ref.run());
+  const std::vector<vec3> want_p = m.out_positions, want_n = m.out_normals;
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob j = m.job(palette);
+    j.joints = {influences[0].joint, sizeof(Influence)};
+    j.weights = {influences[0].weight, sizeof(Influence)};
+    j.path = path;
+    ASSERT_TRUE(j.run());
+    for (std::size_t v = 0; v < want_p.size(); ++v) {
+      const float scale = std::max(1.0f, glm::length(want_p[v]));
+      EXPECT_LE(glm::length(m.out_positions[v] - want_p[v]) / scale, 1e-5f)
+          << "path " << static_cast<int>(path) << " vertex " << v;
+      EXPECT_LE(glm::length(m.out_normals[v] - want_n[v]), 1e-5f)
+          << "path " << static_cast<int>(path) << " vertex " << v;
+    }
+  }
+}
+
 TEST(SkinningJob, ZeroWeightsGiveZeroNotNaN) {
   Mesh m;
   for (int i = 0; i < 11; ++i) {
@@ -369,16 +429,6 @@ TEST(SkinningJob, StrideZeroInfluencesPlaceRigidly) {
   j.weights = {weights, 0};
   ASSERT_TRUE(j.run());
   for (const vec3& p : m.out_positions) expect_vec_near(p, vec3(1, 4, 3), 0.0f, "placed");
-}
-
-// A random affine matrix: rotation, non-uniform scale in [0.5, 2], translation in [-5, 5].
-mat4 random_affine(std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::uniform_real_distribution<float> s(0.5f, 2.0f);
-  const vec3 axis = glm::normalize(vec3(u(rng), u(rng), u(rng)) + vec3(0.0f, 0.0f, 0.01f));
-  return glm::translate(mat4(1.0f), 5.0f * vec3(u(rng), u(rng), u(rng))) *
-         glm::rotate(mat4(1.0f), kPi * u(rng), axis) *
-         glm::scale(mat4(1.0f), vec3(s(rng), s(rng), s(rng)));
 }
 
 TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
