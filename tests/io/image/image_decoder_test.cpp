@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -11,6 +13,9 @@
 
 #include "critter/io/image/image_writer.h"
 #include "support/gltf_validation.h"
+
+// libjpeg, to write progressive JPEGs with many scans.
+#include <jpeglib.h>
 
 namespace critter::io {
 namespace {
@@ -288,6 +293,78 @@ TEST(ImageDecoderTest, JpegWithBytesBeforeAMarkerDecodes) {
   Result<RgbaImage> image = decode_image_bytes(jpeg, "extra.jpg");
   ASSERT_TRUE(image) << image.error().to_string();
   EXPECT_EQ(image->pixels, plain->pixels);
+}
+
+// A 16 x 16 RGB progressive JPEG written by libjpeg with a scan script of one interleaved DC scan
+// and, per component and AC coefficient, a first scan at Al = `bits` followed by `bits`
+// refinement scans: 1 + 3 · 63 · (bits + 1) scans in all.
+std::vector<std::uint8_t> progressive_jpeg(int bits) {
+  std::vector<jpeg_scan_info> script;
+  jpeg_scan_info dc{};
+  dc.comps_in_scan = 3;
+  dc.component_index[0] = 0;
+  dc.component_index[1] = 1;
+  dc.component_index[2] = 2;
+  script.push_back(dc);
+  for (int c = 0; c < 3; ++c)
+    for (int k = 1; k < 64; ++k)
+      for (int al = bits; al >= 0; --al) {
+        jpeg_scan_info s{};
+        s.comps_in_scan = 1;
+        s.component_index[0] = c;
+        s.Ss = k;
+        s.Se = k;
+        s.Ah = al == bits ? 0 : al + 1;
+        s.Al = al;
+        script.push_back(s);
+      }
+  jpeg_compress_struct cinfo{};
+  jpeg_error_mgr errors{};
+  cinfo.err = jpeg_std_error(&errors);
+  jpeg_create_compress(&cinfo);
+  unsigned char* buffer = nullptr;
+  unsigned long size = 0;
+  jpeg_mem_dest(&cinfo, &buffer, &size);
+  cinfo.image_width = 16;
+  cinfo.image_height = 16;
+  cinfo.input_components = 3;
+  cinfo.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&cinfo);
+  jpeg_set_quality(&cinfo, 95, TRUE);
+  cinfo.scan_info = script.data();
+  cinfo.num_scans = static_cast<int>(script.size());
+  jpeg_start_compress(&cinfo, TRUE);
+  std::vector<unsigned char> row(16 * 3);
+  while (cinfo.next_scanline < cinfo.image_height) {
+    for (int x = 0; x < 16; ++x) {
+      row[3 * x] = static_cast<unsigned char>(x * 16);
+      row[3 * x + 1] = static_cast<unsigned char>(cinfo.next_scanline * 16);
+      row[3 * x + 2] = static_cast<unsigned char>((x ^ cinfo.next_scanline) * 8);
+    }
+    JSAMPROW rows[1] = {row.data()};
+    jpeg_write_scanlines(&cinfo, rows, 1);
+  }
+  jpeg_finish_compress(&cinfo);
+  jpeg_destroy_compress(&cinfo);
+  std::vector<std::uint8_t> jpeg(buffer, buffer + size);
+  std::free(buffer);
+  return jpeg;
+}
+
+// A progressive JPEG may have at most 1,000 scans (each scan is a pass over the coefficients, so
+// a small file of many scans costs a lot of time): 946 decode, 2,080 are refused.
+TEST(ImageDecoderTest, ProgressiveJpegOfMoreThanAThousandScansIsRefused) {
+  const std::vector<std::uint8_t> fewer = progressive_jpeg(4);  // 1 + 189 · 5 = 946 scans
+  Result<RgbaImage> image = decode_image_bytes(fewer, "946-scans.jpg");
+  ASSERT_TRUE(image) << image.error().to_string();
+  EXPECT_EQ(image->width, 16);
+  EXPECT_EQ(image->height, 16);
+
+  const std::vector<std::uint8_t> many = progressive_jpeg(10);  // 1 + 189 · 11 = 2,080 scans
+  image = decode_image_bytes(many, "2080-scans.jpg");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().path, "2080-scans.jpg");
+  EXPECT_EQ(image.error().message, "bad JPEG: more than 1000 scans");
 }
 
 // Found by fuzzing (fuzz/image_fuzz.cpp, a timeout): a 31-byte run-length TGA declaring 39682 x
