@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -46,7 +47,6 @@ CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residua
   cache_.reserve(lanes / 8 * detail::group_size(4));
   lanes_.reserve(lanes);
   lane_joint_.reserve(lanes);
-  constants_.reserve(max_tracks);
   offsets_.reserve(max_tracks);
 }
 
@@ -56,7 +56,6 @@ CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residua
 void CompactSamplingContext::bind(const CompactClip& clip) {
   const auto tracks = clip.tracks();
   const std::uint32_t constants = clip.constant_count();
-  constants_.clear();
   lanes_.clear();
   lane_joint_.clear();
   cache_.clear();
@@ -68,28 +67,6 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
     at.advance(t);
   }
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
-    constant_count_[kind] = 0;
-    for (std::uint32_t i = 0; i < constants; ++i) {
-      const CompactTrack& track = tracks[i];
-      if (kind_of(track.target) != kind) continue;
-      Constant c{track.joint, {0.0f, 0.0f, 0.0f, 0.0f}};
-      const std::uint16_t* w = clip.words().data() + offsets[i].word;
-      if (kind == 0) {
-        const quat q = compact::decode_quat(track.format, w);
-        c.value[0] = q.x;
-        c.value[1] = q.y;
-        c.value[2] = q.z;
-        c.value[3] = q.w;
-      } else {
-        const vec3 v =
-            compact::decode_vec3(track.format, w, clip.ranges().data() + offsets[i].range);
-        c.value[0] = v.x;
-        c.value[1] = v.y;
-        c.value[2] = v.z;
-      }
-      constants_.push_back(c);
-      ++constant_count_[kind];
-    }
     const std::size_t first = lanes_.size();
     for (std::size_t i = constants; i < tracks.size(); ++i) {
       const CompactTrack& t = tracks[i];
@@ -215,14 +192,34 @@ Status CompactSamplingJob::run() const {
   }
   Transform* out = output.data();
 
-  // Constant tracks, decoded at bind.
-  const CompactSamplingContext::Constant* c = ctx.constants_.data();
-  for (std::uint32_t i = 0; i < ctx.constant_count_[0]; ++i, ++c)
-    out[c->joint].rotation = quat_xyzw(c->value[0], c->value[1], c->value[2], c->value[3]);
-  for (std::uint32_t i = 0; i < ctx.constant_count_[1]; ++i, ++c)
-    out[c->joint].translation = vec3(c->value[0], c->value[1], c->value[2]);
-  for (std::uint32_t i = 0; i < ctx.constant_count_[2]; ++i, ++c)
-    out[c->joint].scale = vec3(c->value[0], c->value[1], c->value[2]);
+  // Constant tracks, read from the clip, which every instance shares: runs of floats copied as
+  // they lie, or (a clip from other parts) each decoded.
+  {
+    const CompactTrack* t = clip->tracks().data();
+    const std::uint16_t* w = clip->words().data();
+    const CompactClip::ConstantRuns& runs = clip->constant_runs();
+    if (runs.grouped) {
+      for (std::uint32_t i = 0; i < runs.count[0]; ++i, ++t, w += 8)
+        std::memcpy(&out[t->joint].rotation, w, sizeof(quat));
+      for (std::uint32_t i = 0; i < runs.count[1]; ++i, ++t, w += 6)
+        std::memcpy(&out[t->joint].translation, w, sizeof(vec3));
+      for (std::uint32_t i = 0; i < runs.count[2]; ++i, ++t, w += 6)
+        std::memcpy(&out[t->joint].scale, w, sizeof(vec3));
+    } else {
+      const float* r = clip->ranges().data();
+      for (std::uint32_t i = 0; i < clip->constant_count(); ++i, ++t) {
+        Transform& o = out[t->joint];
+        if (t->target == TrackTarget::kRotation)
+          o.rotation = compact::decode_quat(t->format, w);
+        else if (t->target == TrackTarget::kTranslation)
+          o.translation = compact::decode_vec3(t->format, w, r);
+        else
+          o.scale = compact::decode_vec3(t->format, w, r);
+        w += t->stride();
+        r += t->range_count();
+      }
+    }
+  }
 
   // Refresh the lanes whose cached segment does not hold the time: the next key when playback
   // moved one segment on, both keys after a search otherwise. Quantised rotation keys are

@@ -205,10 +205,10 @@ Encoded reduce(const Source& src, float budget, float r, std::span<const float> 
     for (int p = 0; p < 3; ++p)
       inner[3 * k + static_cast<std::size_t>(p)] = exact_at(src, between(k, p));
 
-  // A constant: one stored value within the budget everywhere. A constant translation or scale
-  // is stored as floats (12 bytes, no range), a rotation in the track's format.
-  const bool rotation = src.target == TrackTarget::kRotation;
-  const vec4 held = rotation ? stored[0] : exact[0];
+  // A constant: one stored value within the budget everywhere, stored as floats (12 bytes for a
+  // translation or scale, without a range; 16 for a rotation), which a sampler copies out as
+  // they lie.
+  const vec4 held = exact[0];
   bool constant = true;
   for (std::size_t k = 0; k < n && constant; ++k) {
     constant = local_error(src.target, exact[k], held, r) <= budget;
@@ -216,7 +216,7 @@ Encoded reduce(const Source& src, float budget, float r, std::span<const float> 
       constant =
           local_error(src.target, inner[3 * k + static_cast<std::size_t>(p)], held, r) <= budget;
   }
-  if (constant && !rotation) {
+  if (constant) {
     const std::uint32_t first[1] = {0};
     return encode(src, CompactFormat::kFloat, first, union_times);
   }
@@ -268,13 +268,21 @@ void model_points(std::span<const std::int16_t> parents, std::span<const Transfo
   }
 }
 
-// Appends encoded tracks to a clip: constants first, then animated tracks by joint.
+// Rotations, translations, scales: the order of the constant runs.
+std::uint32_t kind_order(TrackTarget target) {
+  return target == TrackTarget::kRotation ? 0u : target == TrackTarget::kTranslation ? 1u : 2u;
+}
+
+// Appends encoded tracks to a clip: constants first (rotations, translations, scales, each by
+// joint: the order CompactClip::constant_runs() describes), then animated tracks by joint.
 void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
               std::vector<float>& ranges, std::vector<std::uint16_t>& frames,
               std::vector<std::uint16_t>& words, std::uint32_t& constants) {
   std::ranges::stable_sort(encoded, [](const Encoded& a, const Encoded& b) {
     const bool ca = a.track.key_count == 1, cb = b.track.key_count == 1;
     if (ca != cb) return ca;
+    if (ca && a.track.target != b.track.target)
+      return kind_order(a.track.target) < kind_order(b.track.target);
     return a.track.joint < b.track.joint;
   });
   tracks.clear();
@@ -328,6 +336,21 @@ void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) 
 }
 
 }  // namespace
+
+void CompactClip::index_constants() {
+  constant_runs_ = ConstantRuns{};
+  std::uint32_t last_kind = 0;
+  for (std::uint32_t i = 0; i < constant_count_; ++i) {
+    const CompactTrack& t = tracks_[i];
+    const std::uint32_t kind = kind_order(t.target);
+    if (t.format != CompactFormat::kFloat || kind < last_kind) {
+      constant_runs_ = ConstantRuns{.grouped = false};
+      return;
+    }
+    last_kind = kind;
+    ++constant_runs_.count[kind];
+  }
+}
 
 std::size_t CompactClip::byte_size() const {
   return times_.size() * sizeof(float) + tracks_.size() * sizeof(CompactTrack) +
@@ -530,6 +553,7 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     assemble(encoded, out.tracks_, out.ranges_, out.key_frames_, out.words_, out.constant_count_);
     best_error = measure(out);
   }
+  out.index_constants();
   if (stats) {
     stats->tolerance = options.tolerance;
     stats->max_error = best_error;
@@ -646,6 +670,7 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
   out.key_frames_ = std::move(parts.key_frames);
   out.words_ = std::move(parts.words);
   out.constant_count_ = constants;
+  out.index_constants();
   return out;
 }
 

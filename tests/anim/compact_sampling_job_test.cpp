@@ -173,6 +173,108 @@ TEST(CompactSamplingJobTest, LoadOptionBuildsCompactClipsAndPlayerUsesThem) {
   EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
 }
 
+// The builder writes constant tracks as runs of floats (rotations, translations, scales) that
+// the sampler copies as they lie; a clip whose constants lie otherwise (from other parts: here
+// the same constants in reverse order, one rotation quantised) samples them one by one, to the
+// same pose.
+TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
+  io::LoadOptions options;
+  options.compact_tolerance = kRelativeTolerance;
+  auto model = io::load(std::string(CRITTER_SHARED_MODELS) + "/Wizard/Wizard.glb", options);
+  ASSERT_TRUE(model.has_value()) << model.error().to_string();
+  const CompactClip& clip = model->compact_clips()[0];
+  const CompactClip::ConstantRuns& runs = clip.constant_runs();
+  ASSERT_TRUE(runs.grouped);
+  ASSERT_GT(runs.count[0], 0u) << "the Wizard has constant rotations";
+  ASSERT_EQ(runs.count[0] + runs.count[1] + runs.count[2], clip.constant_count());
+
+  // The constants reversed, their words with them; the last rotation (now first) quantised.
+  CompactClipParts parts = clip.parts();
+  const std::uint32_t n = clip.constant_count();
+  std::vector<std::vector<std::uint16_t>> words(n);
+  std::size_t at = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t stride = parts.tracks[i].stride();
+    words[i].assign(parts.words.begin() + static_cast<std::ptrdiff_t>(at),
+                    parts.words.begin() + static_cast<std::ptrdiff_t>(at + stride));
+    at += stride;
+  }
+  const std::uint32_t last_rotation = runs.count[0] - 1;
+  {
+    float q[4];
+    std::memcpy(q, words[last_rotation].data(), sizeof q);
+    // Smallest three, 15 bits each over [-1/sqrt 2, 1/sqrt 2], the largest's index in bits 45-46.
+    int largest = 0;
+    for (int c = 1; c < 4; ++c)
+      if (std::fabs(q[c]) > std::fabs(q[largest])) largest = c;
+    const float sign = q[largest] < 0.0f ? -1.0f : 1.0f;
+    std::uint64_t v = static_cast<std::uint64_t>(largest) << 45;
+    for (int c = 0, slot = 0; c < 4; ++c) {
+      if (c == largest) continue;
+      const float x = sign * q[c];
+      const long code =
+          std::lround((x + compact::kInvSqrt2) / (2.0f * compact::kInvSqrt2) * 32767.0f);
+      v |= static_cast<std::uint64_t>(std::clamp(code, 0l, 32767l)) << (15 * slot++);
+    }
+    words[last_rotation] = {static_cast<std::uint16_t>(v), static_cast<std::uint16_t>(v >> 16),
+                            static_cast<std::uint16_t>(v >> 32)};
+    parts.tracks[last_rotation].format = CompactFormat::kQuantized;
+  }
+  std::vector<std::uint16_t> reordered;
+  std::vector<CompactTrack> tracks;
+  for (std::uint32_t i = n; i-- > 0;) {
+    reordered.insert(reordered.end(), words[i].begin(), words[i].end());
+    tracks.push_back(parts.tracks[i]);
+  }
+  reordered.insert(reordered.end(), parts.words.begin() + static_cast<std::ptrdiff_t>(at),
+                   parts.words.end());
+  std::copy(tracks.begin(), tracks.end(), parts.tracks.begin());
+  parts.words = std::move(reordered);
+  auto shuffled = CompactClip::from_parts(std::move(parts), model->skeleton().joint_count(), {});
+  ASSERT_TRUE(shuffled.has_value()) << shuffled.error().to_string();
+  EXPECT_FALSE(shuffled->constant_runs().grouped);
+  // Where the quantised rotation lies now.
+  std::size_t word = 0, index = 0;
+  while (shuffled->tracks()[index].format != CompactFormat::kQuantized)
+    word += shuffled->tracks()[index++].stride();
+  ASSERT_EQ(index, n - 1 - last_rotation);
+  const quat expected = compact::decode_rotation(shuffled->words().data() + word);
+  const std::uint16_t joint = shuffled->tracks()[index].joint;
+
+  const auto rest = model->skeleton().rest_pose();
+  std::vector<Transform> a(rest.begin(), rest.end()), b(a);
+  CompactSamplingContext ca, cb;
+  for (const float t : {0.0f, 0.3f, 1.1f}) {
+    const MorphLayout layout = MorphLayout::of(*model);
+    std::vector<float> weights(layout.defaults);
+    CompactSamplingJob job{.clip = &clip,
+                           .time = t,
+                           .context = &ca,
+                           .rest = rest,
+                           .default_weights = layout.defaults,
+                           .weight_offsets = layout.offsets,
+                           .output = a,
+                           .output_weights = weights};
+    ASSERT_TRUE(job.run());
+    job.clip = &*shuffled;
+    job.context = &cb;
+    job.output = b;
+    ASSERT_TRUE(job.run());
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      if (j == joint) {
+        // The quantised rotation, decoded; every other value copied exactly.
+        EXPECT_EQ(b[j].rotation, expected);
+        EXPECT_LT(
+            glm::length(vec4(a[j].rotation.x, a[j].rotation.y, a[j].rotation.z, a[j].rotation.w) -
+                        vec4(expected.x, expected.y, expected.z, expected.w)),
+            1e-4f);
+        b[j].rotation = a[j].rotation;
+      }
+      EXPECT_EQ(std::memcmp(&a[j], &b[j], sizeof(Transform)), 0) << "joint " << j << " t " << t;
+    }
+  }
+}
+
 TEST(CompactSamplingJobTest, ValidateNamesBrokenFields) {
   auto model = with_compact_clips(*build_demo_quadruped(), 1e-4f);
   ASSERT_TRUE(model.has_value());

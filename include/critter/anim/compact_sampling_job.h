@@ -28,8 +28,9 @@ namespace critter::anim {
 
 // Per-instance sampling cache for the clip last sampled with it (rebuilt when the clip changes):
 // for every animated compact track, its key cursor and the two keys around the last sampled time,
-// decoded, in groups of eight tracks of one channel kind (struct of arrays); the constant tracks
-// decoded; and the SamplingContext of the residual clip. Forward playback only re-decodes the
+// decoded, in groups of eight tracks of one channel kind (struct of arrays), and the
+// SamplingContext of the residual clip. Constant tracks are read from the clip itself, which
+// every instance shares. Forward playback only re-decodes the
 // tracks whose segment the time has left (one key each); a seek, a backward step or a loop wrap
 // finds each such track's segment by a search. The cache never changes a result: a sample equals
 // the sample of a fresh context, bit for bit.
@@ -47,11 +48,6 @@ class CompactSamplingContext {
   // Eight floats, one per lane of a group (32-byte aligned for eight-lane loads).
   struct alignas(32) Lanes {
     float v[8];
-  };
-  // A decoded constant track.
-  struct Constant {
-    std::uint32_t joint;
-    float value[4];
   };
 
  private:
@@ -74,9 +70,7 @@ class CompactSamplingContext {
   std::vector<LaneTrack> lanes_;
   std::vector<std::uint32_t> lane_joint_;    // per lane: the joint it writes
   std::uint32_t lane_count_[3] = {0, 0, 0};  // animated rotation, translation, scale tracks
-  std::vector<Constant> constants_;          // rotations, then translations, then scales
   std::vector<CompactOffsets> offsets_;      // bind's scratch: where each track's data starts
-  std::uint32_t constant_count_[3] = {0, 0, 0};
   SamplingContext residual_;
 };
 

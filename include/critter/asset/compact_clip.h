@@ -16,8 +16,9 @@
 // within the tolerance at every joint position and at virtual points (see CompactOptions);
 // rotations are stored in 48 bits (smallest three, 15 bits each), translations and scales in
 // 16 bits per component over the track's range, or as floats where quantising alone would break
-// the bound. A track whose kept values never change is stored once (a constant). Every other
-// track (STEP, CUBICSPLINE, morph weights) is kept exactly in residual(), an ordinary Clip.
+// the bound. A track whose kept values never change is stored once, as floats (a constant).
+// Every other track (STEP, CUBICSPLINE, morph weights) is kept exactly in residual(), an
+// ordinary Clip.
 #pragma once
 
 #include <algorithm>
@@ -122,6 +123,15 @@ class CompactClip {
   std::span<const std::uint16_t> words() const { return words_; }
   // The tracks kept exactly (STEP, CUBICSPLINE, weights); an empty clip when there are none.
   const Clip& residual() const { return residual_; }
+  // How the constant tracks (the first constant_count() tracks) lie. When every one is stored as
+  // floats and they run rotations, then translations, then scales (as build_compact_clip writes
+  // them), `grouped` is set and `count` holds the length of each run, so that a sampler copies
+  // their values as they lie; otherwise (a clip from other parts) `grouped` is false.
+  struct ConstantRuns {
+    bool grouped = true;
+    std::uint32_t count[3] = {0, 0, 0};  // rotations, translations, scales
+  };
+  const ConstantRuns& constant_runs() const { return constant_runs_; }
   // The largest joint index of a compact track; -1 when there is none.
   std::int32_t max_joint() const { return max_joint_; }
 
@@ -154,7 +164,9 @@ class CompactClip {
   std::vector<std::uint16_t> words_;
   Clip residual_;
   std::uint32_t constant_count_ = 0;
+  ConstantRuns constant_runs_;
   std::int32_t max_joint_ = -1;
+  void index_constants();
 };
 
 // Builds the compact form of `clip` for `skeleton` (whose rest model transforms are
