@@ -62,7 +62,8 @@ std::string pnm_header_problem(std::span<const std::uint8_t> b) {
   for (int field = 0; field < 3; ++field) {
     while (i < b.size() && (std::isspace(b[i]) != 0 || b[i] == '#')) {
       if (b[i] == '#') {
-        while (i < b.size() && b[i] != '\n') ++i;
+        // A comment ends at a line feed or a carriage return, as stb reads it.
+        while (i < b.size() && b[i] != '\n' && b[i] != '\r') ++i;
       } else {
         ++i;
       }

@@ -397,6 +397,24 @@ TEST(ImageDecoderTest, SixteenBitPnmIsRefused) {
   EXPECT_EQ(ok->width, 2);
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp, ASan, a heap read past stb's buffer): in this 50-byte
+// PGM a comment ends at a carriage return, which stb takes for the end of the comment and the
+// screen for 16-bit samples did not, so the maximum value 444 reached stb's 16-bit path unseen.
+TEST(ImageDecoderTest, SixteenBitPnmAfterACommentEndingInACarriageReturnIsRefused) {
+  const std::string pgm(
+      "P5\n6  5621#\0 444lllll]llll\n#l448\x89"
+      "8\x89PNG\x80\0\r444lll\n\0\xff",
+      50);
+  const std::vector<std::uint8_t> bytes(pgm.begin(), pgm.end());
+  Result<RgbaImage> image = decode_image_bytes(bytes, "cr.pgm");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().message, "16-bit PNM is not supported");
+  const std::string eight = "P5\n# grey\r2 1\n255\n\x10\x20";
+  Result<RgbaImage> ok = decode_image_bytes(std::vector<std::uint8_t>(eight.begin(), eight.end()));
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_EQ(ok->width, 2);
+}
+
 // Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): a PPM header whose width has 16 digits overflowed
 // stb's int while it read the header. Header numbers over 9 significant digits are refused first;
 // leading zeros do not count.
