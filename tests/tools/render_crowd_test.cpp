@@ -46,7 +46,8 @@ TEST_F(CliTest, RenderCrowdDrawsAHundredCreaturesInOneCallPerMeshPart) {
   EXPECT_EQ(first_line(r.out),
             "crowd: 100 creatures, 1 mesh part, 1 draw call per frame (100 visible, 2700 palette "
             "joints)");
-  EXPECT_NE(r.out.find("frame (mean of 5): animate "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("frame (mean of 5): queue "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", animate + pack palettes "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("wrote " + png + " (160x120, 1 frame)\n"), std::string::npos) << r.out;
   auto image = critter::io::read_image(png);
   ASSERT_TRUE(image) << image.error().to_string();
