@@ -27,10 +27,6 @@ Status job_error(std::string location, std::string message) {
       Error::at(ErrorCode::kUsage, "CompactSamplingJob", std::move(location), std::move(message)));
 }
 
-std::uint32_t kind_of(TrackTarget target) {
-  return target == TrackTarget::kRotation ? 0u : target == TrackTarget::kTranslation ? 1u : 2u;
-}
-
 std::uint32_t components_of(std::uint32_t kind) {
   return kind == 0 ? 4u : 3u;
 }
@@ -70,7 +66,7 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
     const std::size_t first = lanes_.size();
     for (std::size_t i = constants; i < tracks.size(); ++i) {
       const CompactTrack& t = tracks[i];
-      if (kind_of(t.target) != kind) continue;
+      if (compact::kind_of(t.target) != kind) continue;
       lanes_.push_back({static_cast<std::uint32_t>(i), offsets[i], t.key_count, kNoKey});
       lane_joint_.push_back(t.joint);
     }

@@ -268,11 +268,6 @@ void model_points(std::span<const std::int16_t> parents, std::span<const Transfo
   }
 }
 
-// Rotations, translations, scales: the order of the constant runs.
-std::uint32_t kind_order(TrackTarget target) {
-  return target == TrackTarget::kRotation ? 0u : target == TrackTarget::kTranslation ? 1u : 2u;
-}
-
 // Appends encoded tracks to a clip: constants first (rotations, translations, scales, each by
 // joint: the order CompactClip::constant_runs() describes), then animated tracks by joint.
 void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
@@ -282,7 +277,7 @@ void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
     const bool ca = a.track.key_count == 1, cb = b.track.key_count == 1;
     if (ca != cb) return ca;
     if (ca && a.track.target != b.track.target)
-      return kind_order(a.track.target) < kind_order(b.track.target);
+      return compact::kind_of(a.track.target) < compact::kind_of(b.track.target);
     return a.track.joint < b.track.joint;
   });
   tracks.clear();
@@ -342,7 +337,7 @@ void CompactClip::index_constants() {
   std::uint32_t last_kind = 0;
   for (std::uint32_t i = 0; i < constant_count_; ++i) {
     const CompactTrack& t = tracks_[i];
-    const std::uint32_t kind = kind_order(t.target);
+    const std::uint32_t kind = compact::kind_of(t.target);
     if (t.format != CompactFormat::kFloat || kind < last_kind) {
       constant_runs_ = ConstantRuns{.grouped = false};
       return;

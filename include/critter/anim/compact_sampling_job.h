@@ -29,11 +29,11 @@ namespace critter::anim {
 // Per-instance sampling cache for the clip last sampled with it (rebuilt when the clip changes):
 // for every animated compact track, its key cursor and the two keys around the last sampled time,
 // decoded, in groups of eight tracks of one channel kind (struct of arrays), and the
-// SamplingContext of the residual clip. Constant tracks are read from the clip itself, which
-// every instance shares. Forward playback only re-decodes the
-// tracks whose segment the time has left (one key each); a seek, a backward step or a loop wrap
-// finds each such track's segment by a search. The cache never changes a result: a sample equals
-// the sample of a fresh context, bit for bit.
+// SamplingContext of the residual clip; constant tracks are read from the clip itself, which
+// every instance shares. Forward playback only re-decodes the tracks whose segment the time has
+// left (one key each); a seek, a backward step or a loop wrap finds each such track's segment by
+// a search. The cache never changes a result: a sample equals the sample of a fresh context,
+// bit for bit.
 class CompactSamplingContext {
  public:
   CompactSamplingContext() = default;

@@ -185,6 +185,12 @@ namespace compact {
 
 inline constexpr float kInvSqrt2 = 0.70710678118654752f;
 
+// The kinds of compacted channels in the order clips and samplers group them: rotations (0),
+// translations (1), scales (2).
+inline std::uint32_t kind_of(TrackTarget target) {
+  return target == TrackTarget::kRotation ? 0u : target == TrackTarget::kTranslation ? 1u : 2u;
+}
+
 // A rotation key: the three smallest components of the canonical quaternion (largest component
 // positive), each 15 bits over [-1/sqrt 2, 1/sqrt 2], and the index of the largest in the top
 // two bits of the third word: bits 0-14 a, 15-29 b, 30-44 c, 45-46 index.
