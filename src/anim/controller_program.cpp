@@ -241,6 +241,14 @@ Status ControllerProgram::add_animation(const ControllerAnimationDesc& anim,
   if (end) add_site(&anim.end_phase, anim.sites.end_phase, pointer + "/endPhase");
   if (blend) add_site(&anim.blend_duration, anim.sites.blend_duration, pointer + "/blendDuration");
   if (anim.root_motion) {
+    // The translation blend's spring constants: finite and >= 0, or the spring diverges.
+    const ControllerRootMotionDesc& rm = *anim.root_motion;
+    const std::pair<const char*, float> constants[] = {{"smooth_time", rm.smooth_time},
+                                                       {"spring_stiffness", rm.spring_stiffness},
+                                                       {"spring_damping", rm.spring_damping}};
+    for (const auto& [field, value] : constants)
+      if (!(value >= 0.0f) || !std::isfinite(value))
+        return fail(desc_error(where + "/root_motion/" + field, "must be finite and >= 0"));
     const RootMotionScale& sc = anim.root_motion->scale;
     const std::string at = where + "/root_motion/scale";
     if (!std::isfinite(sc.value)) return fail(desc_error(at + "/value", "scale is not finite"));

@@ -3,21 +3,18 @@
 
 namespace critter::anim {
 
-namespace {
-
-// The spring's decay over one step: exp(−ω·dt) by the Padé-like polynomial that SmoothDamp
-// popularised; it stays in (0, 1] for every dt >= 0, so the step is stable at any frame rate.
-float decay(float omega, float dt) {
-  const float x = omega * dt;
+float smooth_damp_decay(float x) {
   return 1.0f / (1.0f + x + 0.48f * x * x + 0.235f * x * x * x);
 }
-
-}  // namespace
 
 float smooth_damp(float current, float goal, float& velocity, float smooth_time, float dt) {
   if (dt <= 0.0f) return current;
   const float omega = 2.0f / smooth_time;
-  const float e = decay(omega, dt);
+  if (!(omega * dt < kSmoothDampSettled)) {
+    velocity = 0.0f;
+    return goal;
+  }
+  const float e = smooth_damp_decay(omega * dt);
   const float change = current - goal;
   const float temp = (velocity + omega * change) * dt;
   velocity = (velocity - omega * temp) * e;
@@ -34,7 +31,11 @@ vec3 smooth_damp(const vec3& current, const vec3& goal, vec3& velocity, float sm
                  float dt) {
   if (dt <= 0.0f) return current;
   const float omega = 2.0f / smooth_time;
-  const float e = decay(omega, dt);
+  if (!(omega * dt < kSmoothDampSettled)) {
+    velocity = vec3(0.0f);
+    return goal;
+  }
+  const float e = smooth_damp_decay(omega * dt);
   const vec3 change = current - goal;
   const vec3 temp = (velocity + omega * change) * dt;
   velocity = (velocity - omega * temp) * e;

@@ -5,10 +5,19 @@
 #include <cmath>
 
 #include "anim/layer_stack.h"
+#include "critter/anim/ik_smooth_damp.h"
 #include "critter/anim/transform_blend.h"
 #include "critter/asset/clip.h"
 
 namespace critter::anim::detail {
+
+namespace {
+
+// The most SpringDamper steps one update takes (see RootMotion::translation).
+constexpr int kMaxSpringSteps = 64;
+
+}  // namespace
+
 void RootBoneCorrection::start(const quat& to_r, const vec3& to_t, float d) {
   from_rotation = rotation;
   from_translation = translation;
@@ -220,10 +229,16 @@ void RootMotion::translation(const ControllerProgram& p, const Layer* base,
     if (rm.mode == RootMotionMode::kBlend) {
       switch (rm.blend_method) {
         case RootMotionBlendMethod::kSmoothDamp: {
-          // Critically damped spring toward v (ω = 2 / smoothTime), never overshooting.
+          // Critically damped spring toward v (ω = 2 / smoothTime); a step long enough for the
+          // spring to come to rest (any dt the host passes, 1e30 s included) lands on v.
           const float omega = 2.0f / std::max(rm.smooth_time, 1e-4f);
           const float x = omega * dt;
-          const float e = 1.0f / (1.0f + x + 0.48f * x * x + 0.235f * x * x * x);
+          if (!(x < kSmoothDampSettled)) {
+            state_ = vec3(0.0f);
+            out = v;
+            break;
+          }
+          const float e = smooth_damp_decay(x);
           const vec3 change = cur - v;
           const vec3 temp = (state_ + omega * change) * dt;
           state_ = (state_ - omega * temp) * e;
@@ -234,9 +249,26 @@ void RootMotion::translation(const ControllerProgram& p, const Layer* base,
           out = cur + (v - cur) * rm.blend_weight;
           break;
         case RootMotionBlendMethod::kSpringDamper: {
-          const vec3 acc = -rm.spring_stiffness * (cur - v) - rm.spring_damping * state_;
-          state_ += acc * dt;  // semi-implicit Euler
-          out = cur + state_ * dt;
+          // Semi-implicit Euler (§13). It is stable for a step h with h·(h·k + 2·damping) < 4,
+          // so a longer dt is cut into equal steps with h·(h·k + 2·damping) <= 3 (one step at 10 Hz
+          // or faster with the default constants: the same result as a single step), at most
+          // kMaxSpringSteps of them: a dt of seconds (or 1e30) neither diverges nor loops
+          // without end, and past that many steps the spring advances that far only.
+          const float k = rm.spring_stiffness, damping = rm.spring_damping;
+          const float stable = 3.0f / (damping + std::sqrt(damping * damping + 3.0f * k));
+          int steps = 1;
+          float h = dt;
+          if (dt > stable) {
+            const float n = std::ceil(dt / stable);
+            steps = n < static_cast<float>(kMaxSpringSteps) ? static_cast<int>(n) : kMaxSpringSteps;
+            h = std::min(dt / static_cast<float>(steps), stable);
+          }
+          out = cur;
+          for (int i = 0; i < steps; ++i) {
+            const vec3 acc = -k * (out - v) - damping * state_;
+            state_ += acc * h;
+            out += state_ * h;
+          }
           break;
         }
       }

@@ -668,6 +668,13 @@ class Reader {
       }
     }
     auto number = [&](const ConfigValue& x, float& out) { return to_float(x, p_, out); };
+    // Smooth times and spring constants: a negative one would make the spring diverge.
+    auto non_negative_number = [&](const ConfigValue& x, float& out) {
+      if (!to_float(x, p_, out)) return false;
+      if (out >= 0.0f) return true;
+      p_.error(ErrorCode::kOutOfRange, x.where, "must be >= 0");
+      return false;
+    };
     auto vec = [&](const ConfigValue& x, vec3& out) { return to_vec(x, p_, 3, out); };
     auto opt_vec = [&](const ConfigValue& x, std::optional<vec3>& out) {
       if (x.is_null()) return true;
@@ -712,10 +719,10 @@ class Reader {
               return to_enum(x, p_, kMethods, o);
             },
             tr.blend_method);
-        opt(tf, "smoothTime", number, tr.smooth_time);
+        opt(tf, "smoothTime", non_negative_number, tr.smooth_time);
         opt(tf, "blendWeight", number, tr.blend_weight);
-        opt(tf, "springStiffness", number, tr.spring_stiffness);
-        opt(tf, "springDamping", number, tr.spring_damping);
+        opt(tf, "springStiffness", non_negative_number, tr.spring_stiffness);
+        opt(tf, "springDamping", non_negative_number, tr.spring_damping);
         opt(
             tf, "impulseMethod",
             [&](const ConfigValue& x, RootMotionImpulseMethod& o) {

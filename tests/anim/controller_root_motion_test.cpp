@@ -286,5 +286,74 @@ TEST(ControllerRootPhysics, ANonLoopingClipThatEndsLeavesItsConfig) {
   EXPECT_FALSE(c.root_motion_velocity());
 }
 
+// Found by fuzzing (fuzz/config_fuzz.cpp, the finite-output property): a Blend root motion with
+// the SpringDamper method, driven with a host's dt of 5 s (and 1e30 s), integrated the spring in
+// one semi-implicit Euler step far past its stability bound; within frames the velocity was
+// infinite. Long steps are now cut into stable ones (at most 64); SmoothDamp lands on the target
+// when a step is long enough for its spring to rest. At a game's frame rates nothing changes.
+TEST(ControllerRootMotionBlend, SpringAndSmoothDampStayFiniteAtAnyTimeStep) {
+  const Model model = make_model();
+  for (const RootMotionBlendMethod method :
+       {RootMotionBlendMethod::kSpringDamper, RootMotionBlendMethod::kSmoothDamp}) {
+    ControllerRootMotionDesc rm;
+    rm.mode = RootMotionMode::kBlend;
+    rm.blend_method = method;
+    rm.smooth_time = 1e-3f;
+    Controller c(compile_or_die(model, mode_desc({{"slide", clip_anim(kSlide, rm)}})));
+    c.parameters().set_string("Mode", "slide");
+    c.set_body(vec3(4, 0, 0), quat(1, 0, 0, 0));
+    c.update(1.0f / 60.0f);
+    for (const float dt : {5.0f, 1e30f, 5.0f, 0.25f, 3.0e38f, 1.0f / 60.0f, 5.0f}) {
+      for (int frame = 0; frame < 20; ++frame) {
+        c.update(dt);
+        ASSERT_TRUE(c.root_motion_velocity());
+        const vec3 v = *c.root_motion_velocity();
+        ASSERT_TRUE(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z))
+            << static_cast<int>(method) << " dt " << dt << " frame " << frame;
+        // The body keeps its 4 m/s and the clip moves at most 2 m/s: a stable spring stays
+        // near them.
+        EXPECT_LT(glm::length(v), 100.0f) << static_cast<int>(method) << " dt " << dt;
+      }
+    }
+  }
+}
+
+// At 10 Hz and faster the default spring (k = 100, c = 10) takes one semi-implicit Euler step, as
+// the spec writes it. The first update of the config is a new play (no velocity measured: the
+// target is 0, and the spring restarts after it); the next one measures the slide's 2 m/s and
+// moves from the body's 4 m/s: a = -100 (4 - 2) = -200, the spring's velocity -200 · 0.1 = -20,
+// so 4 - 20 · 0.1 = 2. (Two steps of 0.05 s would give 2.875.)
+TEST(ControllerRootMotionBlend, SpringDamperTakesOneStepAtGameFrameRates) {
+  const Model model = make_model();
+  ControllerRootMotionDesc rm;
+  rm.mode = RootMotionMode::kBlend;
+  rm.blend_method = RootMotionBlendMethod::kSpringDamper;
+  Controller c(compile_or_die(model, mode_desc({{"slide", clip_anim(kSlide, rm)}})));
+  c.parameters().set_string("Mode", "slide");
+  c.set_body(vec3(4, 0, 0), quat(1, 0, 0, 0));
+  c.update(0.1f);
+  c.update(0.1f);
+  ASSERT_TRUE(c.root_motion_velocity());
+  EXPECT_NEAR(glm::length(*c.root_motion_velocity() - vec3(2, 0, 0)), 0.0f, 1e-5f);
+}
+
+TEST(ControllerRootMotionBlend, CompileRejectsNegativeSpringConstants) {
+  const Model model = make_model();
+  for (int i = 0; i < 4; ++i) {
+    ControllerRootMotionDesc rm;
+    rm.mode = RootMotionMode::kBlend;
+    if (i == 0) rm.smooth_time = -0.1f;
+    if (i == 1) rm.spring_stiffness = -1.0f;
+    if (i == 2) rm.spring_damping = std::nanf("");
+    if (i == 3) rm.spring_stiffness = INFINITY;
+    auto p = ControllerProgram::compile(model, mode_desc({{"x", clip_anim(kSlide, rm)}}));
+    ASSERT_FALSE(p) << i;
+    const char* field = i == 0   ? "root_motion/smooth_time"
+                        : i == 2 ? "root_motion/spring_damping"
+                                 : "root_motion/spring_stiffness";
+    EXPECT_NE(p.error().location.find(field), std::string::npos) << i << p.error().to_string();
+  }
+}
+
 }  // namespace
 }  // namespace critter::anim

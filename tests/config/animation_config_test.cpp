@@ -268,6 +268,19 @@ TEST_F(AnimationConfigTest, BoneAliasChainsAndCycles) {
 
 // ---- animation references -------------------------------------------------------------------
 
+// A negative smooth time or spring constant would make the root-motion spring diverge: each is
+// refused where it stands.
+TEST_F(AnimationConfigTest, NegativeRootMotionSpringConstantsAreRefused) {
+  auto c = parse(R"({"animations": {"dash": {"source": "Walk", "rootMotion": {"translation": {
+      "mode": "Blend", "blendMethod": "SpringDamper", "smoothTime": -0.1,
+      "springStiffness": -100, "springDamping": -1}}}}})");
+  ASSERT_FALSE(c);
+  const std::string at = "/animations/dash/rootMotion/translation/";
+  EXPECT_TRUE(has_error(at + "smoothTime", "must be >= 0")) << all_errors();
+  EXPECT_TRUE(has_error(at + "springStiffness", "must be >= 0")) << all_errors();
+  EXPECT_TRUE(has_error(at + "springDamping", "must be >= 0")) << all_errors();
+}
+
 TEST_F(AnimationConfigTest, AnimationReferenceEveryField) {
   auto c = parse(R"({"animations": {"jump": {
       "source": "Jump", "speed": "[SpeedXZ] * 0.65", "loop": "expr:IsOnGround",

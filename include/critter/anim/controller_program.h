@@ -62,6 +62,7 @@ class ControllerProgram {
   // "states/0/rules/1/condition"): an unlocated condition or expression that does not compile, a
   // layer index or clip index out of range, a mask whose size is not the joint count or with a
   // weight outside [0, 1], a layer weight not finite or <= 0, phases outside [0, 1], a
+  // root-motion smooth time, spring stiffness or spring damping not finite or negative, a
   // root-motion scale whose value, minimum or blend duration is not finite or whose blend
   // duration is negative; a driver type `drivers` does not know (location ".../driver/type"), or
   // the error of its factory (location ".../driver/<the factory's location>").
