@@ -82,9 +82,10 @@ std::string pnm_header_problem(std::span<const std::uint8_t> b) {
   return {};
 }
 
-// What a PNG's chunks need before stb sees them, found by walking them up to IEND (fuzzing found
-// both): `problem` when a chunk's declared length runs past the end of the bytes, since stb
-// grows its buffer to hold an IDAT chunk before it reads one (2 GiB for a 121-byte file); and
+// What a PNG's chunks need before stb sees them, found by walking them up to IEND or to a last
+// chunk the file ends inside (fuzzing found each): `problem` when a chunk's declared length runs
+// past the end of the bytes, since stb grows its buffer to hold an IDAT chunk before it reads one
+// (2 GiB for a 121-byte file); and
 // `trimmed`, the PNG without its IDAT chunks of length 0, when it has some: stb copies each chunk
 // into its buffer, which is still unallocated before the first non-empty one, a zero-length copy
 // from a null pointer (undefined behaviour, UBSan). Both empty for anything else.
@@ -102,17 +103,22 @@ PngScreen screen_png(std::span<const std::uint8_t> b) {
   std::vector<std::uint8_t>& out = screen.trimmed;  // the bytes before each empty IDAT
   std::size_t from = 0;                             // the first byte not yet copied to `out`
   std::size_t at = 8;
-  while (b.size() - at >= 12) {
+  // Every chunk whose 8-byte header is there, the last one too when the file ends inside it
+  // (stb reads a header and then the data, whatever follows).
+  while (b.size() - at >= 8) {
     const std::uint32_t length = (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) |
                                  (std::uint32_t{b[at + 2]} << 8) | std::uint32_t{b[at + 3]};
     const auto type = [&](const char* name) {
       return std::equal(name, name + 4, b.begin() + static_cast<std::ptrdiff_t>(at + 4));
     };
     if (type("IEND")) break;
-    if (length > b.size() - at - 12) {
+    // The bytes after the header: the data, then a 4-byte CRC.
+    const std::size_t rest = b.size() - at - 8;
+    const std::size_t data = rest >= 4 ? rest - 4 : 0;
+    if (length > data) {
       screen.problem = "PNG chunk at byte " + std::to_string(at) + " declares " +
-                       std::to_string(length) + " bytes of data, " +
-                       std::to_string(b.size() - at - 12) + " follow";
+                       std::to_string(length) + " bytes of data, " + std::to_string(data) +
+                       " follow";
       screen.trimmed.clear();
       return screen;
     }
@@ -120,8 +126,9 @@ PngScreen screen_png(std::span<const std::uint8_t> b) {
       if (from == 0) out.reserve(b.size());
       out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from),
                  b.begin() + static_cast<std::ptrdiff_t>(at));
-      from = at + 12;
+      from = std::min(at + 12, b.size());
     }
+    if (rest < 4 + std::size_t{length}) break;  // the file ends inside this chunk's CRC
     at += 12 + std::size_t{length};
   }
   if (from != 0) out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(from), b.end());

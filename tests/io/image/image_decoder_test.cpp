@@ -157,6 +157,29 @@ TEST(ImageDecoderTest, EmptyIdatChunksAreSkipped) {
   EXPECT_EQ(image->pixels, two_by_two().pixels);
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): this 43-byte PNG ends inside the header of an
+// empty IDAT chunk (no CRC), which the chunk screen did not walk, so stb copied zero bytes from its
+// unallocated buffer. The last chunk is screened too: an empty one is taken out, a longer one
+// than the bytes left is refused.
+TEST(ImageDecoderTest, PngEndingInsideItsLastChunkIsScreened) {
+  const std::string cut(
+      "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x05\0\0\0\x03\x08\x06\0\0\0+\0\0\0"
+      "\0\0\0\0IDATx\x82",
+      43);
+  Result<RgbaImage> image =
+      decode_image_bytes(std::vector<std::uint8_t>(cut.begin(), cut.end()), "cut.png");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().path, "cut.png");
+  EXPECT_FALSE(image.error().message.empty());
+  // The same file whose last chunk declares 1 GB: refused before stb grows a buffer for it.
+  std::string huge = cut;
+  huge[33] = 0x40;
+  image = decode_image_bytes(std::vector<std::uint8_t>(huge.begin(), huge.end()), "huge.png");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().message,
+            "PNG chunk at byte 33 declares 1073741824 bytes of data, 0 follow");
+}
+
 // Found by fuzzing (fuzz/image_fuzz.cpp, out of memory): in this 121-byte PNG the bytes after an
 // IDAT chunk read as a second IDAT chunk of 1,229,278,788 bytes, and stb grew its buffer to 2 GiB
 // before reading it. A chunk longer than the bytes that follow is refused before stb sees it.
