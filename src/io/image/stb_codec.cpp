@@ -85,10 +85,10 @@ std::string pnm_header_problem(std::span<const std::uint8_t> b) {
 // What a PNG's chunks need before stb sees them, found by walking them up to IEND or to a last
 // chunk the file ends inside (fuzzing found each): `problem` when a chunk's declared length runs
 // past the end of the bytes, since stb grows its buffer to hold an IDAT chunk before it reads one
-// (2 GiB for a 121-byte file); and
-// `trimmed`, the PNG without its IDAT chunks of length 0, when it has some: stb copies each chunk
-// into its buffer, which is still unallocated before the first non-empty one, a zero-length copy
-// from a null pointer (undefined behaviour, UBSan). Both empty for anything else.
+// (2 GiB for a 121-byte file); and `trimmed`, the PNG without its IDAT chunks of length 0, when it
+// has some: stb copies each chunk into its buffer, which is still unallocated before the first
+// non-empty one, a zero-length copy from a null pointer (undefined behaviour, UBSan). Both empty
+// for anything else.
 struct PngScreen {
   std::string problem;
   std::vector<std::uint8_t> trimmed;
