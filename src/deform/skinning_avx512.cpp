@@ -5,11 +5,13 @@
 // kernel; the two halves meet in one 512-bit register per matrix element. Every function here
 // carries the target attribute and this file includes no library header (see
 // skinning_kernels.h). Only called after a run-time check of the CPU (cpu_has_avx512).
-// GCC 12's AVX-512 intrinsics (casts, rsqrt14) start from _mm512_undefined_ps(), which its own
-// -Wmaybe-uninitialized then reports at every use; the values are never read. clang has no such
-// warning (and rejects the unknown name).
+// GCC 12's AVX-512 intrinsics (casts, rsqrt14, widening conversions) start from
+// _mm512_undefined_ps() or _mm512_undefined_epi32(), which its own -Wuninitialized and
+// -Wmaybe-uninitialized then report at every use (depending on the optimisation level); the
+// values are never read. clang has no such warning (and rejects the unknown name).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 #include <immintrin.h>
