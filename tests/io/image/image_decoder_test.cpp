@@ -31,6 +31,15 @@ RgbaImage two_by_two() {
   return image;
 }
 
+// The bytes of the file at `path` (empty when it cannot be read).
+std::vector<std::uint8_t> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+const std::string kUvTexture =
+    std::string(CRITTER_SHARED_MODELS) + "/MorphPrimitivesTest/uv_texture.jpg";
+
 // A PNG of two_by_two() on disk, and its bytes.
 std::vector<std::uint8_t> png_file(const fs::path& path) {
   EXPECT_TRUE(write_png(path.string(), two_by_two()));
@@ -258,8 +267,7 @@ TEST(ImageDecoderTest, JpegHuffmanTableAfterFillBytesOrPastItsSegmentIsRefused) 
 
 // A real baseline JPEG with its Huffman tables decodes.
 TEST(ImageDecoderTest, JpegWithOrdinaryHuffmanTablesDecodes) {
-  Result<RgbaImage> image =
-      read_image(std::string(CRITTER_SHARED_MODELS) + "/MorphPrimitivesTest/uv_texture.jpg");
+  Result<RgbaImage> image = read_image(kUvTexture);
   ASSERT_TRUE(image) << image.error().to_string();
   EXPECT_GT(image->width, 0);
   EXPECT_EQ(image->pixels.size(),
@@ -273,10 +281,7 @@ TEST(ImageDecoderTest, JpegWithOrdinaryHuffmanTablesDecodes) {
 TEST(ImageDecoderTest, JpegWhoseDataEndsInsideACodeIsDecodedByLibjpeg) {
   const std::string path =
       std::string(CRITTER_SOURCE_DIR) + "/tests/io/image/data/jpeg-entropy-bits-underflow.jpg";
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << path;
-  const std::vector<std::uint8_t> jpeg{std::istreambuf_iterator<char>(in),
-                                       std::istreambuf_iterator<char>()};
+  const std::vector<std::uint8_t> jpeg = file_bytes(path);
   ASSERT_GT(jpeg.size(), 16000u);
   Result<RgbaImage> image = decode_image_bytes(jpeg, "underflow.jpg");
   ASSERT_FALSE(image);
@@ -287,11 +292,8 @@ TEST(ImageDecoderTest, JpegWhoseDataEndsInsideACodeIsDecodedByLibjpeg) {
 // A real JPEG cut inside its scan: libjpeg's warning about the missing data is an error, with
 // libjpeg's words, not an image padded with grey.
 TEST(ImageDecoderTest, TruncatedJpegIsRefusedWithLibjpegsReason) {
-  std::ifstream in(std::string(CRITTER_SHARED_MODELS) + "/MorphPrimitivesTest/uv_texture.jpg",
-                   std::ios::binary);
-  ASSERT_TRUE(in);
-  std::vector<std::uint8_t> jpeg{std::istreambuf_iterator<char>(in),
-                                 std::istreambuf_iterator<char>()};
+  std::vector<std::uint8_t> jpeg = file_bytes(kUvTexture);
+  ASSERT_FALSE(jpeg.empty()) << kUvTexture;
   jpeg.resize(jpeg.size() * 2 / 3);
   Result<RgbaImage> image = decode_image_bytes(jpeg, "cut.jpg");
   ASSERT_FALSE(image);
@@ -301,11 +303,8 @@ TEST(ImageDecoderTest, TruncatedJpegIsRefusedWithLibjpegsReason) {
 // Bytes between a segment and the next marker (some cameras and editors write them) are skipped,
 // as stb skipped them, not refused with libjpeg's "extraneous bytes" warning.
 TEST(ImageDecoderTest, JpegWithBytesBeforeAMarkerDecodes) {
-  std::ifstream in(std::string(CRITTER_SHARED_MODELS) + "/MorphPrimitivesTest/uv_texture.jpg",
-                   std::ios::binary);
-  ASSERT_TRUE(in);
-  std::vector<std::uint8_t> jpeg{std::istreambuf_iterator<char>(in),
-                                 std::istreambuf_iterator<char>()};
+  std::vector<std::uint8_t> jpeg = file_bytes(kUvTexture);
+  ASSERT_FALSE(jpeg.empty()) << kUvTexture;
   Result<RgbaImage> plain = decode_image_bytes(jpeg, "plain.jpg");
   ASSERT_TRUE(plain) << plain.error().to_string();
   // After the SOI (2 bytes), the first segment's length says where the next marker starts.
