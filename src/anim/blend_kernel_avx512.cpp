@@ -156,6 +156,11 @@ void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_
   blend_simd::blend_joints<V4>(args, first, last);
 }
 
+// Structure-of-arrays poses: a component of a whole 16-joint block is one register.
+void blend_soa_avx512(const KernelArgs& args, std::size_t first, std::size_t last) {
+  blend_simd::blend_soa<V16>(args, first, last);
+}
+
 }  // namespace critter::anim::detail
 
 #if defined(__clang__)

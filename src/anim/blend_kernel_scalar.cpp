@@ -128,4 +128,41 @@ void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t 
   }
 }
 
+void blend_soa_scalar(const KernelArgs& args, std::size_t joints) {
+  float start[kSoaBlockFloats], out[kSoaBlockFloats];
+  float in[kKernelLayers][kSoaBlockFloats];
+  KernelLayer layers[kKernelLayers];
+  const auto gather = [](const float* block, std::size_t n, float* aos) {
+    for (std::size_t lane = 0; lane < n; ++lane)
+      for (std::size_t c = 0; c < kTransformFloats; ++c)
+        aos[lane * kTransformFloats + c] = block[c * kSoaLanes + lane];
+  };
+  for (std::size_t b = 0; b * kSoaLanes < joints; ++b) {
+    const std::size_t first = b * kSoaLanes;
+    const std::size_t n = std::min(kSoaLanes, joints - first);
+    const float* start_block = args.start + b * kSoaBlockFloats;
+    float* out_block = args.out + b * kSoaBlockFloats;
+    gather(start_block, n, start);
+    for (std::size_t i = 0; i < args.layer_count; ++i) {
+      layers[i] = args.layers[i];
+      gather(args.layers[i].pose + b * kSoaBlockFloats, n, in[i]);
+      layers[i].pose = in[i];
+      if (layers[i].mask != nullptr) layers[i].mask += first;
+      if (layers[i].sampled != nullptr) layers[i].sampled += first;
+    }
+    KernelArgs block;
+    block.start = start;
+    block.layers = layers;
+    block.layer_count = args.layer_count;
+    block.out = out;
+    blend_joints_scalar(block, 0, n);
+    for (std::size_t c = 0; c < kTransformFloats; ++c) {
+      for (std::size_t lane = 0; lane < n; ++lane)
+        out_block[c * kSoaLanes + lane] = out[lane * kTransformFloats + c];
+      for (std::size_t lane = n; lane < kSoaLanes; ++lane)
+        out_block[c * kSoaLanes + lane] = start_block[c * kSoaLanes + lane];
+    }
+  }
+}
+
 }  // namespace critter::anim::detail

@@ -17,7 +17,8 @@
 // partial (lanes of the first mask that are not in the second), any; and per block of kLanes
 // joints load_aos, store_aos, load_rot, store_rot, lane_mask (the layer mask), sampled (nonzero
 // bytes), expand (the lane weights spread over the floats of vector v) and scale_floats (the
-// floats of vector v that are scale components).
+// floats of vector v that are scale components). Structure-of-arrays poses (SoaLayout) use
+// load_aos and store_aos with v = 0 as plain loads and stores of one component's row.
 #pragma once
 
 #include "anim/blend_kernels.h"
@@ -184,10 +185,46 @@ CRITTER_BLEND_INLINE T<V> lane_weights(const KernelLayer& l, std::size_t j) {
   return w;
 }
 
-template <class V, int N>
+// Where a pose's floats are: Transform arrays (AosLayout: block k of kLanes joints is the
+// 10·kLanes floats from joint k, the rotations transposed by V::load_rot) or SoaTransform blocks
+// (SoaLayout: row c of kSoaLanes floats per component, so kLanes joints' component c is one
+// aligned vector; kSoaLanes is a multiple of every kLanes).
+struct AosLayout {
+  static constexpr bool kSoa = false;
+  template <class V>
+  CRITTER_BLEND_INLINE static void load_rot(const float* pose, std::size_t j, T<V> (&r)[4]) {
+    V::load_rot(pose + j * kTransformFloats, r);
+  }
+  template <class V>
+  CRITTER_BLEND_INLINE static void store_rot(float* pose, std::size_t j, const T<V> (&r)[4]) {
+    V::store_rot(pose + j * kTransformFloats, r);
+  }
+};
+
+// Component c of joint j of a pose of SoaTransform blocks.
+template <class P>
+CRITTER_BLEND_INLINE P* soa_row(P* pose, std::size_t j, std::size_t c) {
+  return pose + (j / kSoaLanes) * kSoaBlockFloats + c * kSoaLanes + j % kSoaLanes;
+}
+
+struct SoaLayout {
+  static constexpr bool kSoa = true;
+  template <class V>
+  CRITTER_BLEND_INLINE static void load_rot(const float* pose, std::size_t j, T<V> (&r)[4]) {
+    for (std::size_t k = 0; k < 4; ++k)
+      r[k] = V::load_aos(soa_row(pose, j, kRotationOffset + k), 0);
+  }
+  template <class V>
+  CRITTER_BLEND_INLINE static void store_rot(float* pose, std::size_t j, const T<V> (&r)[4]) {
+    for (std::size_t k = 0; k < 4; ++k)
+      V::store_aos(soa_row(pose, j, kRotationOffset + k), 0, r[k]);
+  }
+};
+
+template <class V, int N, class L>
 CRITTER_BLEND_INLINE void load_rotations(const float* pose, const std::size_t (&at)[N],
                                          T<V> (&r)[N][4]) {
-  for (int n = 0; n < N; ++n) V::load_rot(pose + at[n] * kTransformFloats, r[n]);
+  for (int n = 0; n < N; ++n) L::template load_rot<V>(pose, at[n], r[n]);
 }
 
 // The lane weights of a non-uniform layer for N blocks.
@@ -198,11 +235,11 @@ CRITTER_BLEND_INLINE void layer_weights(const KernelLayer& l, const std::size_t 
 }
 
 // The rotations of an override layer on N blocks.
-template <class V, int N>
+template <class V, int N, class L>
 CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
                                              const std::size_t (&at)[N]) {
   T<V> rin[N][4];
-  load_rotations<V, N>(l.pose, at, rin);
+  load_rotations<V, N, L>(l.pose, at, rin);
   if (l.uniform) {
     // 0 < weight < 1 on every joint.
     slerp<V, N>(rot, rin, UniformFactors<V>{&l.factors}, rot);
@@ -231,11 +268,11 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
 }
 
 // The rotations of an additive layer on N blocks.
-template <class V, int N>
+template <class V, int N, class L>
 CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
                                              const std::size_t (&at)[N]) {
   T<V> rin[N][4];
-  load_rotations<V, N>(l.pose, at, rin);
+  load_rotations<V, N, L>(l.pose, at, rin);
   if (l.uniform) {
     add_rotation<V, N>(rot, rin, UniformFactors<V>{&l.factors}, AllLanes{});
     return;
@@ -313,20 +350,67 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at) {
 // The N blocks of kLanes joints starting at joints at[n]. Translations and scales blend first,
 // block by block; then the rotations of the N blocks, interleaved. The two parts share nothing but
 // the weights, so the first part of the next call runs while the slerps here finish.
-template <class V, int N>
+// The translations and scales of kLanes joints from joint `at` of structure-of-arrays poses: the
+// six rows of one vector each, every layer in order, then the store. The operations of
+// blend_aos() on each float, lane weights straight from the layer (one lane, one joint).
+template <class V>
+CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at) {
+  constexpr std::size_t kRows[6] = {0, 1, 2, kScaleOffset, kScaleOffset + 1, kScaleOffset + 2};
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
+  T<V> s[6];
+  for (int r = 0; r < 6; ++r) s[r] = V::load_aos(soa_row(args.start, at, kRows[r]), 0);
+  for (std::size_t i = 0; i < args.layer_count; ++i) {
+    const KernelLayer& l = args.layers[i];
+    T<V> x[6];
+    for (int r = 0; r < 6; ++r) x[r] = V::load_aos(soa_row(l.pose, at, kRows[r]), 0);
+    if (l.uniform) {
+      const T<V> w = V::set1(l.weight);
+      if (l.additive) {
+        for (int r = 0; r < 3; ++r) s[r] = V::add(s[r], V::mul(w, x[r]));
+        for (int r = 3; r < 6; ++r) s[r] = V::mul(s[r], V::add(one, V::mul(V::sub(x[r], one), w)));
+      } else {
+        // 0 < weight < 1 on every joint.
+        for (int r = 0; r < 6; ++r) s[r] = V::add(s[r], V::mul(V::sub(x[r], s[r]), w));
+      }
+      continue;
+    }
+    const T<V> w = lane_weights<V>(l, at);
+    if (l.additive) {
+      const auto some = V::gt(w, zero);
+      for (int r = 0; r < 3; ++r) s[r] = V::select(some, V::add(s[r], V::mul(w, x[r])), s[r]);
+      for (int r = 3; r < 6; ++r)
+        s[r] = V::select(some, V::mul(s[r], V::add(one, V::mul(V::sub(x[r], one), w))), s[r]);
+    } else {
+      const auto full = V::ge(w, one), some = V::gt(w, zero);
+      for (int r = 0; r < 6; ++r) {
+        const T<V> lerp = V::add(s[r], V::mul(V::sub(x[r], s[r]), w));
+        s[r] = V::select(full, x[r], V::select(some, lerp, s[r]));
+      }
+    }
+  }
+  for (int r = 0; r < 6; ++r) V::store_aos(soa_row(args.out, at, kRows[r]), 0, s[r]);
+}
+
+template <class V, int N, class L>
 inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
-  for (int n = 0; n < N; ++n) blend_aos<V>(args, at[n]);
+  for (int n = 0; n < N; ++n) {
+    if constexpr (L::kSoa) {
+      blend_soa_rows<V>(args, at[n]);
+    } else {
+      blend_aos<V>(args, at[n]);
+    }
+  }
   T<V> rot[N][4];
-  load_rotations<V, N>(args.start, at, rot);
+  load_rotations<V, N, L>(args.start, at, rot);
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
     if (l.additive) {
-      additive_rotations<V, N>(rot, l, at);
+      additive_rotations<V, N, L>(rot, l, at);
     } else {
-      override_rotations<V, N>(rot, l, at);
+      override_rotations<V, N, L>(rot, l, at);
     }
   }
-  for (int n = 0; n < N; ++n) V::store_rot(args.out + at[n] * kTransformFloats, rot[n]);
+  for (int n = 0; n < N; ++n) L::template store_rot<V>(args.out, at[n], rot[n]);
 }
 
 // Joints [first, last), last − first >= kLanes: pairs of whole blocks, then what is left below
@@ -336,15 +420,28 @@ template <class V>
 inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   std::size_t j = first;
-  for (; last - j >= 2 * kLanes; j += 2 * kLanes) blend_blocks<V, 2>(args, {j, j + kLanes});
+  for (; last - j >= 2 * kLanes; j += 2 * kLanes)
+    blend_blocks<V, 2, AosLayout>(args, {j, j + kLanes});
   const std::size_t rest = last - j;
   if (rest == kLanes) {
-    blend_blocks<V, 1>(args, {j});
+    blend_blocks<V, 1, AosLayout>(args, {j});
   } else if (rest > kLanes) {
-    blend_blocks<V, 2>(args, {j, last - kLanes});
+    blend_blocks<V, 2, AosLayout>(args, {j, last - kLanes});
   } else if (rest > 0) {
-    blend_blocks<V, 1>(args, {last - kLanes});
+    blend_blocks<V, 1, AosLayout>(args, {last - kLanes});
   }
+}
+
+// Joints [first, last) of structure-of-arrays poses, both multiples of kSoaLanes: pairs of
+// kLanes-joint groups, then one group when their count is odd.
+template <class V>
+inline void blend_soa(const KernelArgs& args, std::size_t first, std::size_t last) {
+  constexpr std::size_t kLanes = V::kLanes;
+  static_assert(kSoaLanes % kLanes == 0);
+  std::size_t j = first;
+  for (; last - j >= 2 * kLanes; j += 2 * kLanes)
+    blend_blocks<V, 2, SoaLayout>(args, {j, j + kLanes});
+  if (j < last) blend_blocks<V, 1, SoaLayout>(args, {j});
 }
 
 }  // namespace critter::anim::detail::blend_simd

@@ -22,6 +22,10 @@ void blend_joints_sse2(const KernelArgs& args, std::size_t first, std::size_t la
   blend_simd::blend_joints<V4>(args, first, last);
 }
 
+void blend_soa_sse2(const KernelArgs& args, std::size_t first, std::size_t last) {
+  blend_simd::blend_soa<V4>(args, first, last);
+}
+
 }  // namespace critter::anim::detail
 
 #endif

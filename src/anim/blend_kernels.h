@@ -25,6 +25,14 @@ inline constexpr std::size_t kTransformFloats = 10;
 inline constexpr std::size_t kRotationOffset = 3;
 inline constexpr std::size_t kScaleOffset = 7;
 
+// Structure-of-arrays poses (critter::SoaTransform): blocks of kSoaLanes joints, each component
+// a row of kSoaLanes floats, the rows in the order of a Transform's floats.
+inline constexpr std::size_t kSoaLanes = 16;
+inline constexpr std::size_t kSoaBlockFloats = kTransformFloats * kSoaLanes;
+
+// The most layers one kernel call takes (KernelArgs::layer_count).
+inline constexpr std::size_t kKernelLayers = 32;
+
 // The blending slerp (slerp_blend below): terms of the sine-ratio series of the half angle, and
 // per term m = 1..kSlerpTerms the factor 1 / (m (2m + 1)) and m². The last factor carries the
 // correction μ = 1.144347 that compensates for the terms left out (Eberly's "A fast and accurate
@@ -112,5 +120,17 @@ void blend_joints_avx512(const KernelArgs& args, std::size_t first, std::size_t 
 // Blocks of 8 and 4 joints, as blend_joints_avx2 and blend_joints_sse2 do, for CPUs with AVX-512.
 void blend_joints_avx512_8(const KernelArgs& args, std::size_t first, std::size_t last);
 void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_t last);
+
+// The same for structure-of-arrays poses: `start`, `out` and every layer's `pose` point to
+// kSoaBlockFloats floats a block; masks and sampled sets stay one entry per joint. Joints
+// [first, last), both multiples of kSoaLanes (whole blocks: the caller gives masks that cover
+// them); 4, 8 or 16 lanes at a time, the same bits as the scalar kernel on every joint.
+void blend_soa_sse2(const KernelArgs& args, std::size_t first, std::size_t last);
+void blend_soa_avx2(const KernelArgs& args, std::size_t first, std::size_t last);
+void blend_soa_avx512(const KernelArgs& args, std::size_t first, std::size_t last);
+// The scalar reference on structure-of-arrays poses of `joints` joints: each block's joints
+// gathered, blend_joints_scalar() on them, scattered back; at most kKernelLayers layers; the
+// padding lanes of `out` copied from `start`. `out` may be `start`.
+void blend_soa_scalar(const KernelArgs& args, std::size_t joints);
 
 }  // namespace critter::anim::detail

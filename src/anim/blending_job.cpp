@@ -86,9 +86,64 @@ void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t
   detail::blend_joints_scalar(args, 0, n);
 }
 
-// At most this many layers go to the kernels at once (a stack on the stack); the layers beyond
-// fold into the output in place, joint by joint.
-constexpr std::size_t kKernelLayers = 32;
+// At most detail::kKernelLayers layers go to the kernels at once (a stack on the stack); the
+// layers beyond fold into the output in place, joint by joint.
+using detail::kKernelLayers;
+
+const float* floats(std::span<const SoaTransform> pose) {
+  return &pose.data()->translation[0][0];
+}
+
+// Joints [0, 16 · blocks) of structure-of-arrays poses on `path`. Masks and sampled sets end at
+// `joints`: a last block that they do not cover goes to the kernel with copies of their last
+// entries padded with zeros (no weight: the padding lanes keep the start pose).
+void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t joints) {
+#if defined(CRITTER_BLEND_X86)
+  using Kernel = void (*)(const detail::KernelArgs&, std::size_t, std::size_t);
+  const Kernel kernel = path == BlendingPath::kAvx512 ? detail::blend_soa_avx512
+                        : path == BlendingPath::kAvx2 ? detail::blend_soa_avx2
+                        : path == BlendingPath::kSse2 ? detail::blend_soa_sse2
+                                                      : nullptr;
+  if (kernel != nullptr) {
+    constexpr std::size_t kLanes = detail::kSoaLanes;
+    const std::size_t whole = joints / kLanes * kLanes;
+    bool per_joint = false;
+    for (std::size_t i = 0; i < args.layer_count; ++i)
+      per_joint = per_joint || args.layers[i].mask != nullptr || args.layers[i].sampled != nullptr;
+    if (!per_joint || whole == joints) {
+      kernel(args, 0, soa_blocks(joints) * kLanes);
+      return;
+    }
+    if (whole > 0) kernel(args, 0, whole);
+    float masks[kKernelLayers][kLanes] = {};
+    std::uint8_t sampled[kKernelLayers][kLanes] = {};
+    detail::KernelLayer layers[kKernelLayers];
+    const std::size_t offset = whole / kLanes * detail::kSoaBlockFloats;
+    for (std::size_t i = 0; i < args.layer_count; ++i) {
+      const detail::KernelLayer& l = args.layers[i];
+      layers[i] = l;
+      layers[i].pose = l.pose + offset;
+      if (l.mask != nullptr) {
+        std::copy(l.mask + whole, l.mask + joints, masks[i]);
+        layers[i].mask = masks[i];
+      }
+      if (l.sampled != nullptr) {
+        std::copy(l.sampled + whole, l.sampled + joints, sampled[i]);
+        layers[i].sampled = sampled[i];
+      }
+    }
+    detail::KernelArgs tail = args;
+    tail.start = args.start + offset;
+    tail.out = args.out + offset;
+    tail.layers = layers;
+    kernel(tail, 0, kLanes);
+    return;
+  }
+#else
+  (void)path;
+#endif
+  detail::blend_soa_scalar(args, joints);
+}
 
 }  // namespace
 
@@ -133,8 +188,24 @@ Status make_additive_delta(std::span<const Transform> pose, std::span<const Tran
 Status BlendingJob::validate() const {
   if (!blending_path_available(path))
     return job_error("path", "this CPU cannot run the chosen blending path");
-  const std::size_t joints = rest.size();
-  if (output.size() != joints)
+  const bool soa = !soa_output.empty();
+  if (!soa && (!soa_rest.empty() || soa_joints != 0))
+    return job_error(soa_rest.empty() ? "soa_joints" : "soa_rest",
+                     "structure-of-arrays inputs without a structure-of-arrays output");
+  if (soa && (!rest.empty() || !output.empty()))
+    return job_error(rest.empty() ? "output" : "rest",
+                     "a Transform array in the structure-of-arrays form (soa_output is set)");
+  const std::size_t joints = soa ? soa_joints : rest.size();
+  const std::size_t blocks = soa_blocks(joints);
+  if (soa && soa_rest.size() != blocks)
+    return job_error("soa_rest", "rest pose has " + std::to_string(soa_rest.size()) + " blocks, " +
+                                     std::to_string(joints) + " joints need " +
+                                     std::to_string(blocks));
+  if (soa && soa_output.size() != blocks)
+    return job_error("soa_output", "output has " + std::to_string(soa_output.size()) + " blocks, " +
+                                       std::to_string(joints) + " joints need " +
+                                       std::to_string(blocks));
+  if (output.size() != rest.size())
     return job_error("output", "output has " + std::to_string(output.size()) +
                                    " transforms, rest pose has " + std::to_string(joints));
   if (output_weights.size() != default_weights.size())
@@ -158,9 +229,16 @@ Status BlendingJob::validate() const {
     };
     if (!std::isfinite(l.weight) || l.weight < 0.0f)
       return job_error(where("weight"), "layer weight must be finite and >= 0");
-    if (l.pose.size() != joints)
-      return job_error(where("pose"), "layer pose has " + std::to_string(l.pose.size()) +
-                                          " transforms, rest pose has " + std::to_string(joints));
+    if (soa && (!l.pose.empty() || l.soa_pose.size() != blocks))
+      return job_error(where(l.pose.empty() ? "soa_pose" : "pose"),
+                       "layer pose has " + std::to_string(l.pose.size()) + " transforms and " +
+                           std::to_string(l.soa_pose.size()) + " blocks, the job needs 0 and " +
+                           std::to_string(blocks));
+    if (!soa && (l.pose.size() != joints || !l.soa_pose.empty()))
+      return job_error(where(l.pose.size() != joints ? "pose" : "soa_pose"),
+                       "layer pose has " + std::to_string(l.pose.size()) + " transforms and " +
+                           std::to_string(l.soa_pose.size()) + " blocks, rest pose has " +
+                           std::to_string(joints) + " transforms");
     if (!l.joint_weights.empty() && l.joint_weights.size() != joints)
       return job_error(where("joint_weights"),
                        "layer mask " + count_text(l.joint_weights.size(), "entries", joints));
@@ -182,23 +260,26 @@ Status BlendingJob::run() const {
 
   // A full-weight override of every joint replaces everything below it: the pose starts at the
   // last such layer (or at rest) and the layers under it are skipped.
+  const bool soa = !soa_output.empty();
   std::size_t bottom = 0;
   std::span<const Transform> start = rest;
+  std::span<const SoaTransform> soa_start = soa_rest;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const BlendingLayer& l = layers[i];
     if (l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && l.joint_weights.empty() &&
         l.sampled.empty()) {
       bottom = i + 1;
       start = l.pose;
+      soa_start = l.soa_pose;
     }
   }
-  if (!output.empty()) {
+  if (!output.empty() || soa) {
     const BlendingPath use = path == BlendingPath::kAuto ? widest_path() : path;
     detail::KernelLayer stack[kKernelLayers];
     detail::KernelArgs args;
-    args.start = floats(start);
+    args.start = soa ? floats(soa_start) : floats(start);
     args.layers = stack;
-    args.out = &output.data()->translation.x;
+    args.out = soa ? &soa_output.data()->translation[0][0] : &output.data()->translation.x;
     std::size_t i = bottom;
     bool first = true;
     do {
@@ -207,7 +288,7 @@ Status BlendingJob::run() const {
         const BlendingLayer& l = layers[i];
         if (!(l.weight > 0.0f)) continue;
         detail::KernelLayer& k = stack[args.layer_count++];
-        k.pose = floats(l.pose);
+        k.pose = soa ? floats(l.soa_pose) : floats(l.pose);
         k.mask = l.joint_weights.empty() ? nullptr : l.joint_weights.data();
         k.sampled = l.sampled.empty() ? nullptr : l.sampled.data();
         k.weight = l.weight;
@@ -217,14 +298,26 @@ Status BlendingJob::run() const {
           k.factors = detail::slerp_factors(k.additive ? std::min(l.weight, 1.0f) : l.weight);
       }
       if (first && args.layer_count == 0) {
-        std::copy(start.begin(), start.end(), output.begin());
+        if (soa) {
+          std::copy(soa_start.begin(), soa_start.end(), soa_output.begin());
+        } else {
+          std::copy(start.begin(), start.end(), output.begin());
+        }
       } else if (first) {
-        blend_joints(use, args, output.size());
+        if (soa) {
+          blend_soa(use, args, soa_joints);
+        } else {
+          blend_joints(use, args, output.size());
+        }
       } else if (args.layer_count > 0) {
-        // The output is the start now: only the scalar kernel reads each joint before it writes
-        // it.
+        // The output is the start now: only the scalar kernels read each joint before they
+        // write it.
         args.start = args.out;
-        detail::blend_joints_scalar(args, 0, output.size());
+        if (soa) {
+          detail::blend_soa_scalar(args, soa_joints);
+        } else {
+          detail::blend_joints_scalar(args, 0, output.size());
+        }
       }
       first = false;
     } while (i < layers.size());

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -591,7 +592,50 @@ struct RandomStack {
     EXPECT_TRUE(ok) << ok.error().to_string();
     return out;
   }
+
+  // The same stack on structure-of-arrays poses (padding lanes NaN: they must not reach a
+  // joint), converted back.
+  std::vector<Transform> run_soa(BlendingPath path) const {
+    const std::size_t blocks = soa_blocks(rest.size());
+    const auto convert = [&](const std::vector<Transform>& aos) {
+      std::vector<SoaTransform> soa(blocks);
+      EXPECT_TRUE(to_soa(aos, soa));
+      Transform nan;
+      nan.translation = nan.scale = vec3(std::numeric_limits<float>::quiet_NaN());
+      nan.rotation = quat_xyzw(nan.scale.x, nan.scale.x, nan.scale.x, nan.scale.x);
+      for (std::size_t j = aos.size(); j < blocks * SoaTransform::kLanes; ++j) soa_set(soa, j, nan);
+      return soa;
+    };
+    const std::vector<SoaTransform> soa_rest = convert(rest);
+    std::vector<std::vector<SoaTransform>> soa_poses;
+    for (const auto& p : poses) soa_poses.push_back(convert(p));
+    std::vector<BlendingLayer> soa_layers = layers;
+    for (std::size_t i = 0; i < soa_layers.size(); ++i) {
+      soa_layers[i].pose = {};
+      soa_layers[i].soa_pose = soa_poses[i];
+    }
+    std::vector<SoaTransform> out(blocks);
+    BlendingJob job;
+    job.layers = soa_layers;
+    job.soa_rest = soa_rest;
+    job.soa_output = out;
+    job.soa_joints = rest.size();
+    job.path = path;
+    auto ok = job.run();
+    EXPECT_TRUE(ok) << ok.error().to_string();
+    std::vector<Transform> aos(rest.size());
+    EXPECT_TRUE(from_soa(out, aos));
+    return aos;
+  }
 };
+
+void expect_same_bits(const std::vector<Transform>& got, const std::vector<Transform>& want,
+                      const std::string& where) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t j = 0; j < got.size(); ++j)
+    ASSERT_EQ(std::memcmp(&got[j], &want[j], sizeof(Transform)), 0)
+        << where << ", joint " << j << ": " << got[j].rotation.x << " " << want[j].rotation.x;
+}
 
 constexpr BlendingPath kSimdPaths[] = {BlendingPath::kAuto, BlendingPath::kSse2,
                                        BlendingPath::kAvx2, BlendingPath::kAvx512};
@@ -627,6 +671,130 @@ TEST(BlendingJob, EveryPathEqualsTheScalarReferenceBitForBit) {
     }
   }
   EXPECT_GT(compared, 0);
+}
+
+TEST(BlendingJob, StructureOfArraysPosesGiveTheSameBitsOnEveryPath) {
+  std::mt19937 rng(29);
+  int compared = 0;
+  for (const std::size_t joints : {1u, 3u, 4u, 8u, 15u, 16u, 17u, 31u, 32u, 33u, 40u, 48u, 67u}) {
+    for (int round = 0; round < 10; ++round) {
+      const RandomStack stack(joints, rng);
+      const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
+      for (const BlendingPath path :
+           {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2, BlendingPath::kAvx2,
+            BlendingPath::kAvx512}) {
+        if (!blending_path_available(path)) continue;
+        ++compared;
+        expect_same_bits(stack.run_soa(path), want,
+                         "joints " + std::to_string(joints) + ", round " + std::to_string(round) +
+                             ", path " + std::to_string(static_cast<int>(path)));
+      }
+    }
+  }
+  EXPECT_GT(compared, 100);
+}
+
+TEST(BlendingJob, StructureOfArraysStacksDeeperThanOneKernelCall) {
+  // 40 partial layers: the first 32 go to the kernel, the rest fold in place.
+  std::mt19937 rng(31);
+  const std::size_t joints = 21;
+  RandomStack stack(joints, rng);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  stack.poses.resize(40);
+  stack.masks.assign(40, {});
+  stack.sampled.resize(40);
+  stack.layers.clear();
+  for (std::size_t i = 0; i < 40; ++i) {
+    stack.poses[i].resize(joints);
+    for (std::size_t j = 0; j < joints; ++j) {
+      stack.poses[i][j].translation = vec3(normal(rng), normal(rng), normal(rng));
+      stack.poses[i][j].rotation =
+          glm::normalize(quat_xyzw(normal(rng), normal(rng), normal(rng), normal(rng)));
+    }
+    BlendingLayer l;
+    l.pose = stack.poses[i];
+    l.weight = 0.1f + 0.02f * static_cast<float>(i);
+    l.mode = i % 5 == 4 ? LayerBlendMode::kAdditive : LayerBlendMode::kOverride;
+    if (i % 3 == 0) {
+      for (std::size_t j = 0; j < joints; ++j)
+        stack.masks[i].push_back(0.05f * static_cast<float>(j));
+      l.joint_weights = stack.masks[i];
+    }
+    stack.layers.push_back(l);
+  }
+  const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
+  for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto})
+    expect_same_bits(stack.run_soa(path), want, "path " + std::to_string(static_cast<int>(path)));
+}
+
+TEST(BlendingJob, StructureOfArraysFormIsValidated) {
+  const std::vector<Transform> rest(20);
+  std::vector<SoaTransform> soa_rest(2), pose(2), out(2), short_pose(1);
+  std::vector<Transform> aos_out(20);
+  BlendingLayer layer;
+  layer.soa_pose = pose;
+  layer.weight = 0.5f;
+  BlendingJob job;
+  job.layers = {&layer, 1};
+  job.soa_rest = soa_rest;
+  job.soa_output = out;
+  job.soa_joints = 20;
+  ASSERT_TRUE(job.validate());
+  const auto location = [](const BlendingJob& j) {
+    const auto ok = j.validate();
+    return ok ? std::string("ok") : ok.error().location;
+  };
+  BlendingJob bad = job;
+  bad.soa_joints = 33;
+  EXPECT_EQ(location(bad), "soa_rest");
+  bad = job;
+  bad.rest = rest;
+  EXPECT_EQ(location(bad), "rest");
+  BlendingLayer short_layer = layer;
+  short_layer.soa_pose = short_pose;
+  bad = job;
+  bad.layers = {&short_layer, 1};
+  EXPECT_EQ(location(bad), "layers/0/soa_pose");
+  BlendingLayer both = layer;
+  both.pose = rest;
+  bad.layers = {&both, 1};
+  EXPECT_EQ(location(bad), "layers/0/pose");
+  // A structure-of-arrays layer in a Transform job.
+  bad = BlendingJob{};
+  bad.layers = {&layer, 1};
+  bad.rest = rest;
+  bad.output = aos_out;
+  EXPECT_EQ(location(bad), "layers/0/pose");
+  bad.layers = {};
+  bad.soa_joints = 20;
+  EXPECT_EQ(location(bad), "soa_joints");
+}
+
+TEST(SoaTransform, ConversionsRoundTripAndPadWithTheIdentity) {
+  std::vector<Transform> aos(19);
+  for (std::size_t j = 0; j < aos.size(); ++j) {
+    const float f = static_cast<float>(j);
+    aos[j].translation = vec3(f, f + 0.5f, -f);
+    aos[j].rotation = glm::normalize(quat_xyzw(f, 1.0f, 2.0f, 3.0f));
+    aos[j].scale = vec3(1.0f + f, 2.0f, 3.0f);
+  }
+  std::vector<SoaTransform> soa(soa_blocks(aos.size()));
+  ASSERT_EQ(soa.size(), 2u);
+  ASSERT_TRUE(to_soa(aos, soa));
+  EXPECT_EQ(soa[1].translation[1][2], aos[18].translation.y);
+  EXPECT_EQ(soa[1].rotation[3][2], aos[18].rotation.w);
+  EXPECT_EQ(soa[1].get(3), Transform{});
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(soa.data()) % 64, 0u);
+  std::vector<Transform> back(aos.size());
+  ASSERT_TRUE(from_soa(soa, back));
+  EXPECT_EQ(back, aos);
+  EXPECT_EQ(soa_get(soa, 5), aos[5]);
+  std::vector<SoaTransform> wrong(3);
+  const auto bad = to_soa(aos, wrong);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().location, "soa");
+  EXPECT_FALSE(from_soa(wrong, back));
+  EXPECT_EQ(SoaTransform::identity().get(15), Transform{});
 }
 
 glm::dvec4 as_dvec(const quat& q) {

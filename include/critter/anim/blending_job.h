@@ -9,12 +9,18 @@
 //   job.rest = skeleton.rest_pose();
 //   job.output = pose;
 //   if (auto ok = job.run(); !ok) report(ok.error());
+//
+// Poses come as Transform arrays or, for the same blend at a fraction of the cost, in
+// structure-of-arrays blocks (SoaTransform: soa_rest, soa_output, each layer's soa_pose and
+// soa_joints instead of rest, output and pose), which the samplers write and LocalToModelJob
+// reads; both forms give the same bits.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
 #include "critter/core/error.h"
+#include "critter/core/soa_transform.h"
 #include "critter/core/transform.h"
 
 namespace critter::anim {
@@ -45,6 +51,9 @@ struct BlendingLayer {
   // Override layers with weights: per mesh (BlendingJob::mesh_offsets), how much the layer
   // animates that mesh's weights, in [0, 1]. Empty: 1 for every mesh. Unused on additive layers.
   std::span<const float> morph_coverage;
+  // `pose` in structure-of-arrays form, soa_blocks(joints) blocks: used instead of `pose` when
+  // the job's soa_output is set.
+  std::span<const SoaTransform> soa_pose{};
 };
 
 // Computes a delta pose for an additive layer: out = reference⁻¹ ∘ pose per joint, i.e.
@@ -79,8 +88,20 @@ struct BlendingJob {
   std::span<float> output_weights;  // default_weights.size() entries; must not alias inputs
   BlendingPath path = BlendingPath::kAuto;
 
+  // Structure-of-arrays form, chosen by a non-empty soa_output: the poses are soa_rest,
+  // soa_output and each layer's soa_pose, soa_blocks(soa_joints) blocks each, instead of rest,
+  // output and pose (which stay empty); masks and sampled sets have soa_joints entries. Joint j
+  // of the output is what the Transform form gives bit for bit; the padding lanes (past
+  // soa_joints) are left with unspecified values (the kernels blend whole blocks).
+  std::span<const SoaTransform> soa_rest{};
+  std::span<SoaTransform> soa_output{};  // must not alias inputs
+  std::size_t soa_joints = 0;
+
   // Names the first broken rule (ErrorCode::kUsage, path "BlendingJob", location the field or
-  // "layers/<i>/<field>"): a path this CPU cannot run; output size != rest size; output_weights
+  // "layers/<i>/<field>"): a path this CPU cannot run; in the structure-of-arrays form rest,
+  // output or a layer's pose not empty, or soa_rest, soa_output or a layer's soa_pose not
+  // soa_blocks(soa_joints) blocks (in the Transform form: soa_rest, soa_joints or a layer's
+  // soa_pose not empty); output size != rest size; output_weights
   // size != default_weights size; mesh_offsets not as described; a layer weight not finite or < 0;
   // a layer pose size != rest size; joint_weights or sampled neither empty nor rest.size(); weights
   // neither empty nor default_weights.size(); morph_coverage neither empty nor the mesh count.
