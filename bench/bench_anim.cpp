@@ -143,6 +143,34 @@ void BM_BlendTwoLayers(benchmark::State& state) {
 }
 BENCHMARK(BM_BlendTwoLayers);
 
+// The same crossfade on structure-of-arrays poses (SoaTransform blocks).
+void BM_BlendTwoLayersSoa(benchmark::State& state) {
+  Scene scene;
+  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
+  check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
+  const std::size_t blocks = soa_blocks(scene.character.rest.size());
+  std::vector<SoaTransform> rest(blocks), a(blocks), b(blocks), out(blocks);
+  check(to_soa(scene.character.rest, rest));
+  check(to_soa(scene.pose_a, a));
+  check(to_soa(scene.pose_b, b));
+  anim::BlendingLayer layers[2];
+  layers[0].soa_pose = a;
+  layers[0].weight = 1.0f;
+  layers[1].soa_pose = b;
+  layers[1].weight = 0.3f;
+  anim::BlendingJob job;
+  job.layers = layers;
+  job.soa_rest = rest;
+  job.soa_output = out;
+  job.soa_joints = scene.character.rest.size();
+  for (auto _ : state) {
+    check(job.run());
+    benchmark::DoNotOptimize(out.data());
+  }
+  set_counters(state, scene.character.joint_count());
+}
+BENCHMARK(BM_BlendTwoLayersSoa);
+
 // The Controller's kind of stack on each blending path (argument: anim::BlendingPath): a masked
 // full-weight bottom layer (the legs of a walk over rest), a masked override at 0.4 (an upper
 // body action fading in) and an additive layer at 0.5 over everything (breathing).

@@ -391,8 +391,35 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
   for (int r = 0; r < 6; ++r) V::store_aos(soa_row(args.out, at, kRows[r]), 0, s[r]);
 }
 
+// The commonest stack, a crossfade (one uniform override layer), on structure-of-arrays poses:
+// each row straight from the inputs to the output, then the slerps of the N groups.
+template <class V, int N>
+CRITTER_BLEND_INLINE void crossfade_soa(const KernelArgs& args, const std::size_t (&at)[N]) {
+  const KernelLayer& l = args.layers[0];
+  const T<V> w = V::set1(l.weight);
+  constexpr std::size_t kRows[6] = {0, 1, 2, kScaleOffset, kScaleOffset + 1, kScaleOffset + 2};
+  T<V> a[N][4], b[N][4], r[N][4];
+  for (int n = 0; n < N; ++n) {
+    for (const std::size_t c : kRows) {
+      const T<V> x = V::load_aos(soa_row(args.start, at[n], c), 0);
+      const T<V> y = V::load_aos(soa_row(l.pose, at[n], c), 0);
+      V::store_aos(soa_row(args.out, at[n], c), 0, V::add(x, V::mul(V::sub(y, x), w)));
+    }
+    SoaLayout::load_rot<V>(args.start, at[n], a[n]);
+    SoaLayout::load_rot<V>(l.pose, at[n], b[n]);
+  }
+  slerp<V, N>(a, b, UniformFactors<V>{&l.factors}, r);
+  for (int n = 0; n < N; ++n) SoaLayout::store_rot<V>(args.out, at[n], r[n]);
+}
+
 template <class V, int N, class L>
 inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
+  if constexpr (L::kSoa) {
+    if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
+      crossfade_soa<V, N>(args, at);
+      return;
+    }
+  }
   for (int n = 0; n < N; ++n) {
     if constexpr (L::kSoa) {
       blend_soa_rows<V>(args, at[n]);

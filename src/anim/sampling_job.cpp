@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "anim/quat_slerp.h"
+#include "anim/soa_store.h"
 
 #if defined(__SSE2__)
 #include <xmmintrin.h>
@@ -156,8 +157,15 @@ using Segment = SamplingContext::Segment;
 // interleaved key blocks v0 (segment start) and v1 (segment end) are contiguous. Rotations take
 // the 4-wide slerp (equal to the scalar one lane by lane); translations and
 // scales are v0 + (v1 − v0)·s, which at a key (s == 0, v1 == v0) is v0 exactly.
+// Where a batch writes: Transform arrays or structure-of-arrays blocks (as floats).
+struct SoaOut {
+  float* floats;
+};
+
+template <class Out>
 [[gnu::always_inline]] inline void sample_batch(const Clip::LinearBatch& batch, Segment seg,
-                                                const float* batch_values, Transform* out) {
+                                                const float* batch_values, Out out) {
+  constexpr bool kSoa = std::is_same_v<Out, SoaOut>;
   const bool rotation = batch.target == TrackTarget::kRotation;
   const std::size_t block = rotation ? 16 : 12;
   const float* v0 = batch_values + batch.value_begin + std::size_t{seg.key} * block;
@@ -171,47 +179,78 @@ using Segment = SamplingContext::Segment;
     const detail::Quat4 b{_mm_loadu_ps(v1), _mm_loadu_ps(v1 + 4), _mm_loadu_ps(v1 + 8),
                           _mm_loadu_ps(v1 + 12)};
     detail::Quat4 r = detail::slerp_shortest4(a, b, f);
-    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-    const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
-    for (int lane = 0; lane < batch.lanes; ++lane)
-      _mm_storeu_ps(&out[batch.joints[lane]].rotation.x, lanes[lane]);
-    return;
+    if constexpr (kSoa) {
+      const __m128 c[4] = {r.x, r.y, r.z, r.w};
+      detail::store_soa4(out.floats, batch.joints, batch.lanes, detail::kSoaRotation, c, 4);
+      return;
+    } else {
+      _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+      const __m128 lanes[4] = {r.x, r.y, r.z, r.w};
+      for (int lane = 0; lane < batch.lanes; ++lane)
+        _mm_storeu_ps(&out[batch.joints[lane]].rotation.x, lanes[lane]);
+      return;
+    }
   } else {
     __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v0 + 4), z = _mm_loadu_ps(v0 + 8);
     x = _mm_add_ps(x, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1), x), f));
     y = _mm_add_ps(y, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1 + 4), y), f));
     z = _mm_add_ps(z, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1 + 8), z), f));
-    __m128 w = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(x, y, z, w);
-    const __m128 lanes[4] = {x, y, z, w};
-    const bool translation = batch.target == TrackTarget::kTranslation;
-    for (int lane = 0; lane < batch.lanes; ++lane) {
-      Transform& o = out[batch.joints[lane]];
-      float* dst = translation ? &o.translation.x : &o.scale.x;
-      // 8 + 4 bytes: a 16-byte store would spill into the next field.
-      _mm_storel_pi(reinterpret_cast<__m64*>(dst), lanes[lane]);
-      _mm_store_ss(dst + 2, _mm_movehl_ps(lanes[lane], lanes[lane]));
+    if constexpr (kSoa) {
+      const __m128 c[3] = {x, y, z};
+      detail::store_soa4(
+          out.floats, batch.joints, batch.lanes,
+          batch.target == TrackTarget::kTranslation ? detail::kSoaTranslation : detail::kSoaScale,
+          c, 3);
+      return;
+    } else {
+      __m128 w = _mm_setzero_ps();
+      _MM_TRANSPOSE4_PS(x, y, z, w);
+      const __m128 lanes[4] = {x, y, z, w};
+      const bool translation = batch.target == TrackTarget::kTranslation;
+      for (int lane = 0; lane < batch.lanes; ++lane) {
+        Transform& o = out[batch.joints[lane]];
+        float* dst = translation ? &o.translation.x : &o.scale.x;
+        // 8 + 4 bytes: a 16-byte store would spill into the next field.
+        _mm_storel_pi(reinterpret_cast<__m64*>(dst), lanes[lane]);
+        _mm_store_ss(dst + 2, _mm_movehl_ps(lanes[lane], lanes[lane]));
+      }
+      return;
     }
-    return;
   }
 #endif
   const float s = seg.fraction;
   for (int lane = 0; lane < batch.lanes; ++lane) {
-    Transform& o = out[batch.joints[lane]];
+    const auto joint = static_cast<std::size_t>(batch.joints[lane]);
     if (rotation) {
       const quat a = quat_xyzw(v0[lane], v0[4 + lane], v0[8 + lane], v0[12 + lane]);
       const quat b = quat_xyzw(v1[lane], v1[4 + lane], v1[8 + lane], v1[12 + lane]);
-      o.rotation = s == 0.0f ? a : detail::slerp_shortest(a, b, s);
+      const quat r = s == 0.0f ? a : detail::slerp_shortest(a, b, s);
+      if constexpr (kSoa) {
+        const float rc[4] = {r.x, r.y, r.z, r.w};
+        for (std::uint32_t c = 0; c < 4; ++c)
+          *detail::soa_channel(out.floats, joint, detail::kSoaRotation + c) = rc[c];
+      } else {
+        out[joint].rotation = r;
+      }
     } else {
-      vec3& dst = batch.target == TrackTarget::kTranslation ? o.translation : o.scale;
-      for (int c = 0; c < 3; ++c)
-        dst[c] = v0[4 * c + lane] + (v1[4 * c + lane] - v0[4 * c + lane]) * s;
+      const bool translation = batch.target == TrackTarget::kTranslation;
+      for (int c = 0; c < 3; ++c) {
+        const float v = v0[4 * c + lane] + (v1[4 * c + lane] - v0[4 * c + lane]) * s;
+        if constexpr (kSoa) {
+          *detail::soa_channel(out.floats, joint,
+                               (translation ? detail::kSoaTranslation : detail::kSoaScale) +
+                                   static_cast<std::uint32_t>(c)) = v;
+        } else {
+          (translation ? out[joint].translation : out[joint].scale)[c] = v;
+        }
+      }
     }
   }
 }
 
+template <class Out>
 void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* segments,
-                    const float* batch_values, Transform* out) {
+                    const float* batch_values, Out out) {
   for (const Clip::LinearBatch& batch : batches)
     sample_batch(batch, segments[batch.timeline], batch_values, out);
 }
@@ -220,9 +259,10 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
 #define CRITTER_SAMPLE_AVX2 1
 // The same loop compiled for AVX2 (three-operand instructions: fewer of them for the same
 // operations, same results); run only where the CPU has it.
+template <class Out>
 [[gnu::target("avx2")]] void sample_batches_avx2(std::span<const Clip::LinearBatch> batches,
                                                  const Segment* segments, const float* batch_values,
-                                                 Transform* out) {
+                                                 Out out) {
   for (const Clip::LinearBatch& batch : batches)
     sample_batch(batch, segments[batch.timeline], batch_values, out);
 }
@@ -235,6 +275,18 @@ Status SamplingJob::validate() const {
   if (clip == nullptr) return job_error("clip", "clip is null");
   if (context == nullptr) return job_error("context", "context is null");
   if (!std::isfinite(time)) return job_error("time", "time is not finite");
+  const bool soa = !soa_output.empty();
+  if (!soa && (!soa_rest.empty() || soa_joints != 0))
+    return job_error(soa_rest.empty() ? "soa_joints" : "soa_rest",
+                     "structure-of-arrays inputs without a structure-of-arrays output");
+  if (soa && (!rest.empty() || !output.empty()))
+    return job_error(rest.empty() ? "output" : "rest",
+                     "a Transform array in the structure-of-arrays form (soa_output is set)");
+  if (soa && (soa_rest.size() != soa_blocks(soa_joints) || soa_output.size() != soa_rest.size()))
+    return job_error(soa_rest.size() != soa_blocks(soa_joints) ? "soa_rest" : "soa_output",
+                     "rest pose has " + std::to_string(soa_rest.size()) + " blocks, output " +
+                         std::to_string(soa_output.size()) + ", " + std::to_string(soa_joints) +
+                         " joints need " + std::to_string(soa_blocks(soa_joints)));
   if (output.size() != rest.size())
     return job_error("output", "output has " + std::to_string(output.size()) +
                                    " transforms, rest pose has " + std::to_string(rest.size()));
@@ -252,7 +304,7 @@ Status SamplingJob::validate() const {
     return job_error("output_weights",
                      "output weights have " + std::to_string(output_weights.size()) +
                          " entries, default weights " + std::to_string(default_weights.size()));
-  const std::size_t joints = rest.size();
+  const std::size_t joints = soa ? soa_joints : rest.size();
   const std::size_t meshes = weight_offsets.size() - 1;
   const auto tracks = clip->tracks();
   // validate() runs every frame. build_clip already guarantees keys and T/R/S component counts,
@@ -319,22 +371,42 @@ Status SamplingJob::run() const {
   // Complete poses (playback.md §2): start from rest and defaults, let tracks overwrite. Joints
   // below the clip's animated prefix get all three channels from tracks. (A moved-from clip has
   // no tracks but may keep its counters, hence the emptiness test.)
+  const bool soa = !soa_output.empty();
+  const std::size_t joints = soa ? soa_joints : rest.size();
   const std::size_t prefix =
-      tracks.empty() ? 0 : std::min<std::size_t>(clip->animated_joint_prefix(), rest.size());
-  std::copy(rest.begin() + static_cast<std::ptrdiff_t>(prefix), rest.end(),
-            output.begin() + static_cast<std::ptrdiff_t>(prefix));
+      tracks.empty() ? 0 : std::min<std::size_t>(clip->animated_joint_prefix(), joints);
+  if (soa) {
+    // Whole blocks from the one that holds the prefix's end: the tracks overwrite its joints
+    // below the prefix.
+    const std::size_t from = prefix / SoaTransform::kLanes;
+    std::copy(soa_rest.begin() + static_cast<std::ptrdiff_t>(from), soa_rest.end(),
+              soa_output.begin() + static_cast<std::ptrdiff_t>(from));
+  } else {
+    std::copy(rest.begin() + static_cast<std::ptrdiff_t>(prefix), rest.end(),
+              output.begin() + static_cast<std::ptrdiff_t>(prefix));
+  }
   std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
 
   const float* all_values = clip->values().data();
   const std::uint32_t* track_timelines = clip->track_timelines().data();
   Transform* out = output.data();
+  float* soa_out = soa ? detail::soa_floats(soa_output) : nullptr;
   const float* batch_values = clip->batch_values().data();
+  const auto batches = clip->linear_batches();
 #if defined(CRITTER_SAMPLE_AVX2)
-  if (cpu_has_avx2_fma())
-    sample_batches_avx2(clip->linear_batches(), segments, batch_values, out);
-  else
+  if (cpu_has_avx2_fma()) {
+    if (soa) {
+      sample_batches_avx2(batches, segments, batch_values, SoaOut{soa_out});
+    } else {
+      sample_batches_avx2(batches, segments, batch_values, out);
+    }
+  } else
 #endif
-    sample_batches(clip->linear_batches(), segments, batch_values, out);
+      if (soa) {
+    sample_batches(batches, segments, batch_values, SoaOut{soa_out});
+  } else {
+    sample_batches(batches, segments, batch_values, out);
+  }
 
   for (const std::uint32_t i : clip->other_tracks()) {
     const Track& track = tracks[i];
@@ -342,6 +414,22 @@ Status SamplingJob::run() const {
     const float* values = all_values + track.value_begin;
     const SamplingContext::Segment seg = segments[track_timelines[i]];
     const KeySpan at{seg.key, seg.fraction};
+    if (soa && track.target != TrackTarget::kWeights) {
+      const auto joint = static_cast<std::size_t>(track.index);
+      if (track.target == TrackTarget::kRotation) {
+        const quat r = sample_quat(track, times, values, at);
+        const float c[4] = {r.x, r.y, r.z, r.w};
+        for (std::uint32_t k = 0; k < 4; ++k)
+          *detail::soa_channel(soa_out, joint, detail::kSoaRotation + k) = c[k];
+      } else {
+        const vec3 v = sample_vec3(track, times, values, at);
+        const std::uint32_t first =
+            track.target == TrackTarget::kTranslation ? detail::kSoaTranslation : detail::kSoaScale;
+        for (std::uint32_t k = 0; k < 3; ++k)
+          *detail::soa_channel(soa_out, joint, first + k) = v[static_cast<int>(k)];
+      }
+      continue;
+    }
     switch (track.target) {
       case TrackTarget::kTranslation:
         out[track.index].translation = sample_vec3(track, times, values, at);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -500,6 +501,98 @@ TEST(SamplingJob, SeeksAndWrapsWithContextMatchFreshContexts) {
     for (std::size_t j = 0; j < want.size(); ++j)
       ASSERT_EQ(got[j], want[j]) << "joint " << j << " at t = " << t;
   }
+}
+
+// Linear tracks on one timeline for joints 0-35 (batches of four consecutive joints), on
+// timelines of their own for some joints above (batches of scattered joints), step and cubic
+// tracks on others, no track on the rest; 45 joints, so the last block is partly padding.
+Clip mixed_clip(std::mt19937& rng, int joints) {
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<RawTrack> tracks;
+  for (int j = 0; j < joints; ++j) {
+    if (j >= 36 && j % 5 == 0) continue;  // unanimated: rest
+    for (TrackTarget target :
+         {TrackTarget::kTranslation, TrackTarget::kRotation, TrackTarget::kScale}) {
+      const std::uint32_t c = target == TrackTarget::kRotation ? 4u : 3u;
+      const Interpolation interp = j < 36 || j % 3 != 0 ? Interpolation::kLinear
+                                   : j % 2 == 0         ? Interpolation::kStep
+                                                        : Interpolation::kCubicSpline;
+      const int keys = j < 36 ? 9 : 3 + j % 4;
+      std::vector<float> times, values;
+      for (int k = 0; k < keys; ++k) {
+        times.push_back(j < 36 ? 0.25f * static_cast<float>(k)
+                               : 0.3f * static_cast<float>(k) + 0.01f * static_cast<float>(j));
+        for (std::uint32_t v = 0; v < (interp == Interpolation::kCubicSpline ? 3 : 1) * c; ++v)
+          values.push_back(value(rng));
+      }
+      tracks.push_back(track(target, j, interp, times, values));
+    }
+  }
+  return make_clip(std::move(tracks), joints);
+}
+
+TEST(SamplingJob, StructureOfArraysOutputHasTheTransformBits) {
+  std::mt19937 rng(77);
+  constexpr int kJoints = 45;
+  for (const Clip& clip : {mixed_clip(rng, kJoints), random_clip(rng, kJoints)}) {
+    Fixture f(kJoints);
+    std::vector<SoaTransform> soa_rest(soa_blocks(kJoints)), soa_out(soa_rest.size());
+    ASSERT_TRUE(to_soa(f.rest, soa_rest));
+    // Padding lanes of the rest pose marked, to see that they reach the output.
+    soa_rest.back().translation[0][15] = 42.0f;
+    SamplingContext soa_context;
+    for (float t = -0.1f; t < clip.duration() + 0.3f; t += 0.037f) {
+      const std::vector<Transform> want = f.sample(clip, t);
+      SamplingJob job = f.job(clip, t);
+      job.rest = {};
+      job.output = {};
+      job.context = &soa_context;
+      job.soa_rest = soa_rest;
+      job.soa_output = soa_out;
+      job.soa_joints = kJoints;
+      const auto ok = job.run();
+      ASSERT_TRUE(ok) << ok.error().to_string();
+      for (std::size_t j = 0; j < want.size(); ++j) {
+        const Transform got = soa_get(soa_out, j);
+        ASSERT_EQ(std::memcmp(&got, &want[j], sizeof(Transform)), 0)
+            << "joint " << j << " at " << t;
+      }
+      EXPECT_EQ(soa_out.back().translation[0][15], 42.0f);
+    }
+  }
+}
+
+TEST(SamplingJob, StructureOfArraysFormIsValidated) {
+  const Clip clip = make_clip(
+      {track(TrackTarget::kTranslation, 2, Interpolation::kLinear, {0, 1}, {0, 0, 0, 1, 0, 0})}, 3);
+  Fixture f(3);
+  std::vector<SoaTransform> rest(1), out(1), two(2);
+  SamplingJob job = f.job(clip, 0.5f);
+  job.rest = {};
+  job.output = {};
+  job.soa_rest = rest;
+  job.soa_output = out;
+  job.soa_joints = 3;
+  ASSERT_TRUE(job.run());
+  const auto location = [](const SamplingJob& j) {
+    const auto ok = j.validate();
+    return ok ? std::string("ok") : ok.error().location;
+  };
+  SamplingJob bad = job;
+  bad.soa_output = two;
+  EXPECT_EQ(location(bad), "soa_output");
+  bad = job;
+  bad.soa_joints = 17;
+  EXPECT_EQ(location(bad), "soa_rest");
+  bad = job;
+  bad.soa_joints = 2;  // the track targets joint 2
+  EXPECT_EQ(location(bad), "tracks/0");
+  bad = job;
+  bad.rest = f.rest;
+  EXPECT_EQ(location(bad), "rest");
+  bad = f.job(clip, 0.5f);
+  bad.soa_rest = rest;
+  EXPECT_EQ(location(bad), "soa_rest");
 }
 
 TEST(SamplingJob, ContextFollowsAClipChange) {

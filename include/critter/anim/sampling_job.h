@@ -15,6 +15,7 @@
 
 #include "critter/asset/clip.h"
 #include "critter/core/error.h"
+#include "critter/core/soa_transform.h"
 #include "critter/core/transform.h"
 
 namespace critter::anim {
@@ -62,9 +63,17 @@ struct SamplingJob {
   std::span<const std::uint32_t> weight_offsets;  // MorphLayout::offsets
   std::span<Transform> output;                    // one per joint; rest.size() entries
   std::span<float> output_weights;                // default_weights.size() entries
+  // Structure-of-arrays form, chosen by a non-empty soa_output: the pose of soa_joints joints
+  // goes to soa_output from soa_rest (soa_blocks(soa_joints) blocks each; rest and output stay
+  // empty), every joint the Transform form's bits. Padding lanes come from soa_rest.
+  std::span<const SoaTransform> soa_rest{};
+  std::span<SoaTransform> soa_output{};
+  std::size_t soa_joints = 0;
 
   // Names the first broken rule (ErrorCode::kUsage, path "SamplingJob", location the field or
-  // "tracks/<i>"): missing clip/context, non-finite time, output size != rest size, weight
+  // "tracks/<i>"): missing clip/context, non-finite time, output size != rest size (in the
+  // structure-of-arrays form: rest or output not empty, soa_rest or soa_output not
+  // soa_blocks(soa_joints) blocks; in the Transform form soa_rest or soa_joints set), weight
   // offsets not starting at 0 / decreasing / not ending at default_weights.size(), output weights
   // size != default weights size, track index out of range, T/S/R component count not 3/3/4,
   // weights track size different from its mesh's weight count.

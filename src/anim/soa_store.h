@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Internal: how the samplers write channels into structure-of-arrays poses (SoaTransform blocks
+// seen as floats: block j / 16, row `component` (0-2 translation, 3-6 rotation x y z w, 7-9
+// scale), lane j % 16). Lanes of consecutive joints that start at a multiple of the lane count
+// are one aligned vector store per component; any other lanes are stored one float at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "critter/core/soa_transform.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace critter::anim::detail {
+
+inline constexpr std::uint32_t kSoaTranslation = 0, kSoaRotation = 3, kSoaScale = 7;
+
+inline float* soa_channel(float* pose, std::size_t joint, std::uint32_t component) {
+  constexpr std::size_t kLanes = SoaTransform::kLanes;
+  return pose + joint / kLanes * (10 * kLanes) + component * kLanes + joint % kLanes;
+}
+
+inline float* soa_floats(std::span<SoaTransform> pose) {
+  return &pose.data()->translation[0][0];
+}
+
+// Joints joints[0..lanes) are joints[0] + 0..lanes − 1, joints[0] a multiple of `width`
+// (`lanes` == `width`).
+template <class J>
+inline bool consecutive_aligned(const J* joints, std::size_t lanes, std::size_t width) {
+  if (lanes != width || static_cast<std::size_t>(joints[0]) % width != 0) return false;
+  for (std::size_t l = 1; l < lanes; ++l)
+    if (static_cast<std::size_t>(joints[l]) != static_cast<std::size_t>(joints[0]) + l)
+      return false;
+  return true;
+}
+
+// Component values[k][l] (k < count) of joint joints[l] (l < lanes), as floats.
+template <class J>
+inline void store_soa_lanes(float* pose, const J* joints, std::size_t lanes,
+                            std::uint32_t first_component, const float (*values)[8],
+                            std::uint32_t count) {
+  for (std::size_t l = 0; l < lanes; ++l)
+    for (std::uint32_t k = 0; k < count; ++k)
+      *soa_channel(pose, static_cast<std::size_t>(joints[l]), first_component + k) = values[k][l];
+}
+
+#if defined(__SSE2__)
+// Four lanes of `count` component vectors (lane l of c[k]: component k of joint joints[l]).
+template <class J>
+inline void store_soa4(float* pose, const J* joints, std::size_t lanes,
+                       std::uint32_t first_component, const __m128* c, std::uint32_t count) {
+  if (consecutive_aligned(joints, lanes, 4)) {
+    for (std::uint32_t k = 0; k < count; ++k)
+      _mm_store_ps(soa_channel(pose, static_cast<std::size_t>(joints[0]), first_component + k),
+                   c[k]);
+    return;
+  }
+  alignas(16) float values[4][8] = {};
+  for (std::uint32_t k = 0; k < count; ++k) _mm_store_ps(values[k], c[k]);
+  store_soa_lanes(pose, joints, lanes, first_component, values, count);
+}
+#endif
+
+}  // namespace critter::anim::detail
