@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "anim/quat_slerp.h"
+#include "anim/soa_store.h"
 
 #include <emmintrin.h>
 
@@ -73,7 +74,7 @@ void decode_rotations_sse2(const RotationDecode* keys, std::uint32_t count) {
   }
 }
 
-void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* out) {
+void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* out, float* soa) {
   const __m128 time = _mm_set1_ps(t);
   const Lanes* g = groups.cache;
   const std::uint32_t* joint = groups.lane_joint;
@@ -92,6 +93,12 @@ void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* ou
     slerp_shortest4<2>(a, b, f, r);
     const std::uint32_t lanes = std::min(8u, groups.lane_count[0] - done);
     for (int h = 0; h < 2; ++h) {
+      if (soa != nullptr) {
+        const __m128 c[4] = {r[h].x, r[h].y, r[h].z, r[h].w};
+        if (lanes > 4u * static_cast<std::uint32_t>(h))
+          store_soa4(soa, joint + 4 * h, std::min(4u, lanes - 4 * h), kSoaRotation, c, 4);
+        continue;
+      }
       _MM_TRANSPOSE4_PS(r[h].x, r[h].y, r[h].z, r[h].w);
       const __m128 q[4] = {r[h].x, r[h].y, r[h].z, r[h].w};
       for (std::uint32_t l = 0; l < 4 && 4 * h + l < lanes; ++l)
@@ -113,6 +120,12 @@ void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* ou
           const __m128 a = _mm_load_ps(g[kLaneA + k].v + o);
           const __m128 b = _mm_load_ps(g[lane_b(3) + k].v + o);
           c[k] = select4(at_key, a, _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), f)));
+        }
+        if (soa != nullptr) {
+          if (lanes > static_cast<std::uint32_t>(o))
+            store_soa4(soa, joint + o, std::min(4u, lanes - o),
+                       kind == 1 ? kSoaTranslation : kSoaScale, c, 3);
+          continue;
         }
         c[3] = _mm_setzero_ps();
         _MM_TRANSPOSE4_PS(c[0], c[1], c[2], c[3]);
@@ -151,6 +164,21 @@ namespace {
   const __m256 end = _mm256_load_ps(g[kLaneHigh].v);
   return _mm256_max_ps(_mm256_div_ps(_mm256_sub_ps(t, start), _mm256_sub_ps(end, start)),
                        _mm256_setzero_ps());
+}
+
+// Eight lanes of `count` component vectors into a structure-of-arrays pose (store_soa4 on eight
+// lanes).
+[[gnu::target("avx2"), gnu::always_inline]] inline void store_soa8(
+    float* pose, const std::uint32_t* joints, std::uint32_t lanes, std::uint32_t first,
+    const __m256* c, std::uint32_t count) {
+  if (consecutive_aligned(joints, lanes, 8)) {
+    for (std::uint32_t k = 0; k < count; ++k)
+      _mm256_store_ps(soa_channel(pose, joints[0], first + k), c[k]);
+    return;
+  }
+  alignas(32) float values[4][8] = {};
+  for (std::uint32_t k = 0; k < count; ++k) _mm256_store_ps(values[k], c[k]);
+  store_soa_lanes(pose, joints, lanes, first, values, count);
 }
 
 }  // namespace
@@ -198,7 +226,7 @@ namespace {
 }
 
 [[gnu::target("avx2")]] void interpolate_groups_avx2(const CompactGroups& groups, float t,
-                                                     Transform* out) {
+                                                     Transform* out, float* soa) {
   const __m256 time = _mm256_set1_ps(t);
   const __m256 zero = _mm256_setzero_ps();
   const Lanes* g = groups.cache;
@@ -214,13 +242,18 @@ namespace {
     slerp_shortest8<1>(a, b, f, r);
     // At a key (f == 0) the start key itself, as the scalar sampler returns it.
     const __m256 at_key = _mm256_cmp_ps(f, zero, _CMP_EQ_OQ);
-    __m256 rows[4];
-    transpose8(_mm256_blendv_ps(r[0].x, a[0].x, at_key), _mm256_blendv_ps(r[0].y, a[0].y, at_key),
-               _mm256_blendv_ps(r[0].z, a[0].z, at_key), _mm256_blendv_ps(r[0].w, a[0].w, at_key),
-               rows);
+    const __m256 q[4] = {
+        _mm256_blendv_ps(r[0].x, a[0].x, at_key), _mm256_blendv_ps(r[0].y, a[0].y, at_key),
+        _mm256_blendv_ps(r[0].z, a[0].z, at_key), _mm256_blendv_ps(r[0].w, a[0].w, at_key)};
     const std::uint32_t lanes = std::min(8u, groups.lane_count[0] - done);
-    for (std::uint32_t l = 0; l < lanes; ++l)
-      _mm_storeu_ps(&out[joint[l]].rotation.x, row(rows, l));
+    if (soa != nullptr) {
+      store_soa8(soa, joint, lanes, kSoaRotation, q, 4);
+    } else {
+      __m256 rows[4];
+      transpose8(q[0], q[1], q[2], q[3], rows);
+      for (std::uint32_t l = 0; l < lanes; ++l)
+        _mm_storeu_ps(&out[joint[l]].rotation.x, row(rows, l));
+    }
     g += group_size(4);
     joint += 8;
   }
@@ -234,11 +267,15 @@ namespace {
         const __m256 b = _mm256_load_ps(g[lane_b(3) + k].v);
         c[k] = _mm256_blendv_ps(_mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), f)), a, at_key);
       }
-      __m256 rows[4];
-      transpose8(c[0], c[1], c[2], zero, rows);
       const std::uint32_t lanes = std::min(8u, groups.lane_count[kind] - done);
-      for (std::uint32_t l = 0; l < lanes; ++l)
-        store_vec3(channel(out[joint[l]], kind), row(rows, l));
+      if (soa != nullptr) {
+        store_soa8(soa, joint, lanes, kind == 1 ? kSoaTranslation : kSoaScale, c, 3);
+      } else {
+        __m256 rows[4];
+        transpose8(c[0], c[1], c[2], zero, rows);
+        for (std::uint32_t l = 0; l < lanes; ++l)
+          store_vec3(channel(out[joint[l]], kind), row(rows, l));
+      }
       g += group_size(3);
       joint += 8;
     }

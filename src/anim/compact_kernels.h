@@ -49,10 +49,12 @@ void decode_rotations_avx2(const RotationDecode* keys, std::uint32_t count);
 #endif
 
 // Writes every cached segment at time t: rotations slerped along the shorter arc, translations
-// and scales lerped, each the start key itself where the fraction is 0.
-void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* out);
+// and scales lerped, each the start key itself where the fraction is 0. Into `out` (Transforms)
+// when `soa` is null, else into the structure-of-arrays pose `soa` (SoaTransform blocks as
+// floats: soa_store.h), the same values.
+void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* out, float* soa);
 #if defined(__x86_64__) && defined(__GNUC__)
-void interpolate_groups_avx2(const CompactGroups& groups, float t, Transform* out);
+void interpolate_groups_avx2(const CompactGroups& groups, float t, Transform* out, float* soa);
 #endif
 
 }  // namespace critter::anim::detail

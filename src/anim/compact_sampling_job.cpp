@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <string>
 
 #include "anim/compact_kernels.h"
 #include "anim/quat_slerp.h"
+#include "anim/soa_store.h"
 
 #include <emmintrin.h>
 
@@ -149,9 +151,10 @@ Status CompactSamplingJob::validate() const {
   if (!std::isfinite(time)) return job_error("time", "time is not finite");
   if (path == CompactSamplingPath::kAvx2 && !cpu_has_avx2_fma())
     return job_error("path", "this CPU has no AVX2");
-  if (clip->max_joint() >= static_cast<std::int64_t>(rest.size()))
+  const std::size_t joints = soa_output.empty() ? rest.size() : soa_joints;
+  if (clip->max_joint() >= static_cast<std::int64_t>(joints))
     return job_error("clip", "a track targets joint " + std::to_string(clip->max_joint()) +
-                                 ", rest pose has " + std::to_string(rest.size()) + " joints");
+                                 ", rest pose has " + std::to_string(joints) + " joints");
   const SamplingJob residual{.clip = &clip->residual(),
                              .time = time,
                              .context = &context->residual_,
@@ -159,7 +162,10 @@ Status CompactSamplingJob::validate() const {
                              .default_weights = default_weights,
                              .weight_offsets = weight_offsets,
                              .output = output,
-                             .output_weights = output_weights};
+                             .output_weights = output_weights,
+                             .soa_rest = soa_rest,
+                             .soa_output = soa_output,
+                             .soa_joints = soa_joints};
   if (auto ok = residual.validate(); !ok) {
     Error e = ok.error();
     e.path = "CompactSamplingJob";
@@ -174,6 +180,7 @@ Status CompactSamplingJob::run() const {
   if (ctx.clip_ != clip) ctx.bind(*clip);
   if (clip->residual().tracks().empty()) {
     std::copy(rest.begin(), rest.end(), output.begin());
+    std::copy(soa_rest.begin(), soa_rest.end(), soa_output.begin());
     std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
   } else {
     const SamplingJob residual{.clip = &clip->residual(),
@@ -183,10 +190,28 @@ Status CompactSamplingJob::run() const {
                                .default_weights = default_weights,
                                .weight_offsets = weight_offsets,
                                .output = output,
-                               .output_weights = output_weights};
+                               .output_weights = output_weights,
+                               .soa_rest = soa_rest,
+                               .soa_output = soa_output,
+                               .soa_joints = soa_joints};
     if (auto ok = residual.run(); !ok) return ok;
   }
   Transform* out = output.data();
+  float* soa = soa_output.empty() ? nullptr : detail::soa_floats(soa_output);
+  // The `count` floats of a channel of `joint` from its first component (0 translation, 3
+  // rotation, 7 scale: a Transform's floats and a SoaTransform's rows alike).
+  static_assert(offsetof(Transform, rotation) == detail::kSoaRotation * sizeof(float));
+  static_assert(offsetof(Transform, scale) == detail::kSoaScale * sizeof(float));
+  const auto put = [&](std::uint32_t joint, std::uint32_t first, const void* values,
+                       std::uint32_t count) {
+    if (soa == nullptr) {
+      std::memcpy(reinterpret_cast<float*>(out + joint) + first, values, count * sizeof(float));
+      return;
+    }
+    float v[4];
+    std::memcpy(v, values, count * sizeof(float));
+    for (std::uint32_t k = 0; k < count; ++k) *detail::soa_channel(soa, joint, first + k) = v[k];
+  };
 
   // Constant tracks, read from the clip, which every instance shares: runs of floats copied as
   // they lie, or (a clip from other parts) each decoded.
@@ -196,21 +221,29 @@ Status CompactSamplingJob::run() const {
     const CompactClip::ConstantRuns& runs = clip->constant_runs();
     if (runs.grouped) {
       for (std::uint32_t i = 0; i < runs.count[0]; ++i, ++t, w += 8)
-        std::memcpy(&out[t->joint].rotation, w, sizeof(quat));
+        put(t->joint, detail::kSoaRotation, w, 4);
       for (std::uint32_t i = 0; i < runs.count[1]; ++i, ++t, w += 6)
-        std::memcpy(&out[t->joint].translation, w, sizeof(vec3));
+        put(t->joint, detail::kSoaTranslation, w, 3);
       for (std::uint32_t i = 0; i < runs.count[2]; ++i, ++t, w += 6)
-        std::memcpy(&out[t->joint].scale, w, sizeof(vec3));
+        put(t->joint, detail::kSoaScale, w, 3);
     } else {
       const float* r = clip->ranges().data();
       for (std::uint32_t i = 0; i < clip->constant_count(); ++i, ++t) {
-        Transform& o = out[t->joint];
-        if (t->target == TrackTarget::kRotation)
+        Transform o;
+        std::uint32_t first = detail::kSoaScale;
+        float* value = &o.scale.x;
+        if (t->target == TrackTarget::kRotation) {
           o.rotation = compact::decode_quat(t->format, w);
-        else if (t->target == TrackTarget::kTranslation)
+          first = detail::kSoaRotation;
+          value = &o.rotation.x;
+        } else if (t->target == TrackTarget::kTranslation) {
           o.translation = compact::decode_vec3(t->format, w, r);
-        else
+          first = detail::kSoaTranslation;
+          value = &o.translation.x;
+        } else {
           o.scale = compact::decode_vec3(t->format, w, r);
+        }
+        put(t->joint, first, value, first == detail::kSoaRotation ? 4 : 3);
         w += t->stride();
         r += t->range_count();
       }
@@ -327,11 +360,11 @@ Status CompactSamplingJob::run() const {
   const detail::CompactGroups groups{ctx.cache_.data(), ctx.lane_joint_.data(), ctx.lane_count_};
 #if defined(__x86_64__) && defined(__GNUC__)
   if (avx2) {
-    detail::interpolate_groups_avx2(groups, time, out);
+    detail::interpolate_groups_avx2(groups, time, out, soa);
     return {};
   }
 #endif
-  detail::interpolate_groups_sse2(groups, time, out);
+  detail::interpolate_groups_sse2(groups, time, out, soa);
   return {};
 }
 

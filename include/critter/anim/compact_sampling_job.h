@@ -88,10 +88,17 @@ struct CompactSamplingJob {
   std::span<Transform> output;                    // rest.size() entries
   std::span<float> output_weights;                // default_weights.size() entries
   CompactSamplingPath path = CompactSamplingPath::kAuto;
+  // Structure-of-arrays form, as SamplingJob's: a non-empty soa_output takes the pose of
+  // soa_joints joints from soa_rest (soa_blocks(soa_joints) blocks each) instead of rest and
+  // output, every joint the Transform form's bits.
+  std::span<const SoaTransform> soa_rest{};
+  std::span<SoaTransform> soa_output{};
+  std::size_t soa_joints = 0;
 
   // Names the first broken rule (ErrorCode::kUsage, path "CompactSamplingJob"): missing clip or
-  // context, non-finite time, a compact track's joint outside the rest pose, a path this CPU
-  // cannot run, and every rule of SamplingJob::validate for the residual clip and the buffers.
+  // context, non-finite time, a compact track's joint outside the rest pose (soa_joints in the
+  // structure-of-arrays form), a path this CPU cannot run, and every rule of
+  // SamplingJob::validate for the residual clip and the buffers.
   Status validate() const;
   // Validates, then samples. Never throws or logs; allocates only when the context is too small.
   Status run() const;
