@@ -2,6 +2,7 @@
 #include "critter/anim/local_to_model_job.h"
 #include "critter/core/cpu_features.h"
 
+#include <algorithm>
 #include <string>
 
 #include "anim/ltm_kernels.h"
@@ -71,6 +72,38 @@ std::size_t first_misordered(const std::int16_t* parents, std::size_t n) {
   return n;
 }
 
+// One SoaTransform block as sixteen Transforms' floats (and two floats of slack, which the last
+// four-float store of the SSE2 transposes writes).
+constexpr std::size_t kSoaChunkFloats = SoaTransform::kLanes * detail::kLocalFloats + 2;
+
+void soa_block_to_transforms(const SoaTransform& in, float* out) {
+  const float* rows = &in.translation[0][0];
+  constexpr std::size_t kLanes = SoaTransform::kLanes;
+#if defined(__SSE2__)
+  // Rows 8-9 (and two of zeros), 4-7 and 0-3 of four lanes transposed to four joints' floats,
+  // in that order: the zeros land on the next joint's first two floats, written after them.
+  for (std::size_t lane = 0; lane < kLanes; lane += 4) {
+    for (std::size_t r = 12; r-- > 0;) {
+      if (r % 4 != 0) continue;
+      __m128 a = _mm_load_ps(rows + r * kLanes + lane);
+      __m128 b = _mm_load_ps(rows + (r + 1) * kLanes + lane);
+      __m128 c = r + 2 < 10 ? _mm_load_ps(rows + (r + 2) * kLanes + lane) : _mm_setzero_ps();
+      __m128 d = r + 3 < 10 ? _mm_load_ps(rows + (r + 3) * kLanes + lane) : _mm_setzero_ps();
+      _MM_TRANSPOSE4_PS(a, b, c, d);
+      float* o = out + lane * detail::kLocalFloats + r;
+      _mm_storeu_ps(o, a);
+      _mm_storeu_ps(o + detail::kLocalFloats, b);
+      _mm_storeu_ps(o + 2 * detail::kLocalFloats, c);
+      _mm_storeu_ps(o + 3 * detail::kLocalFloats, d);
+    }
+  }
+#else
+  for (std::size_t lane = 0; lane < kLanes; ++lane)
+    for (std::size_t r = 0; r < 10; ++r)
+      out[lane * detail::kLocalFloats + r] = rows[r * kLanes + lane];
+#endif
+}
+
 constexpr bool kX86 =
 #if defined(__x86_64__) && defined(__GNUC__)
     true;
@@ -98,7 +131,13 @@ bool local_to_model_path_available(LocalToModelPath path) {
 Status LocalToModelJob::validate() const {
   const std::span<const std::int16_t> order = skeleton != nullptr ? skeleton->parents() : parents;
   const std::size_t n = order.size();
-  if (input.size() != n)
+  if (!soa_input.empty() && (soa_input.size() != soa_blocks(n) || !input.empty()))
+    return job_error("soa_input", "structure-of-arrays input has " +
+                                      std::to_string(soa_input.size()) + " blocks and input " +
+                                      std::to_string(input.size()) + " transforms, " +
+                                      std::to_string(n) + " parents need " +
+                                      std::to_string(soa_blocks(n)) + " blocks and none");
+  if (soa_input.empty() && input.size() != n)
     return job_error("input", "input has " + std::to_string(input.size()) + " transforms, " +
                                   std::to_string(n) + " parents given");
   if (output.size() != n)
@@ -131,7 +170,9 @@ Status LocalToModelJob::run() const {
   // automatic path) passes these checks without calling validate(), whose message-building
   // paths make it cost more than a small skeleton's whole pass.
   const bool uncorrected = identity_matrix(root_correction);
-  if (input.size() != n || output.size() != n || !uncorrected || !finite_matrix(root) ||
+  const bool soa = !soa_input.empty();
+  if ((soa ? soa_input.size() != soa_blocks(n) || !input.empty() : input.size() != n) ||
+      output.size() != n || !uncorrected || !finite_matrix(root) ||
       (skeleton == nullptr && first_misordered(order.data(), n) < n) ||
       (path != LocalToModelPath::kAuto && !local_to_model_path_available(path))) {
     if (auto ok = validate(); !ok) return ok;
@@ -148,21 +189,24 @@ Status LocalToModelJob::run() const {
                                           : cpu_has_avx2_fma() ? LocalToModelPath::kAvx2
                                                                : LocalToModelPath::kSse2;
   const LocalToModelPath use = path == LocalToModelPath::kAuto ? fastest : path;
-  switch (use) {
+  using Pass = void (*)(const std::int16_t*, std::size_t, std::size_t, const float*, const float*,
+                        const float*, float*);
+  Pass pass = detail::local_to_model_scalar;
 #if defined(__x86_64__) && defined(__GNUC__)
-    case LocalToModelPath::kAvx512:
-      detail::local_to_model_avx512(up, n, local, top, correction, model);
-      break;
-    case LocalToModelPath::kAvx2:
-      detail::local_to_model_avx2(up, n, local, top, correction, model);
-      break;
-    case LocalToModelPath::kSse2:
-      detail::local_to_model_sse2(up, n, local, top, correction, model);
-      break;
+  if (use == LocalToModelPath::kAvx512) pass = detail::local_to_model_avx512;
+  if (use == LocalToModelPath::kAvx2) pass = detail::local_to_model_avx2;
+  if (use == LocalToModelPath::kSse2) pass = detail::local_to_model_sse2;
 #endif
-    default:
-      detail::local_to_model_scalar(up, n, local, top, correction, model);
-      break;
+  if (!soa) {
+    pass(up, 0, n, local, top, correction, model);
+    return {};
+  }
+  // Sixteen joints at a time: their block turned into Transforms, then the pass over them.
+  alignas(16) float block[kSoaChunkFloats];
+  for (std::size_t b = 0; b < soa_input.size(); ++b) {
+    const std::size_t first = b * SoaTransform::kLanes;
+    soa_block_to_transforms(soa_input[b], block);
+    pass(up, first, std::min(n, first + SoaTransform::kLanes), block, top, correction, model);
   }
   return {};
 }

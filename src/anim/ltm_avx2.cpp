@@ -70,8 +70,8 @@ CRITTER_LTM_AVX2 inline __m256 column2(const float* m) {
 
 }  // namespace
 
-CRITTER_LTM_AVX2 void local_to_model_avx2(const std::int16_t* parents, std::size_t n,
-                                          const float* local, const float* root,
+CRITTER_LTM_AVX2 void local_to_model_avx2(const std::int16_t* parents, std::size_t first_joint,
+                                          std::size_t last, const float* local, const float* root,
                                           const float* correction, float* model) {
   // Columns 0-1 (lanes 0-7) and column 2 (lanes 8-11; lanes 12-15 unused, the translation goes
   // there) of ltm_avx512.cpp's tables.
@@ -108,8 +108,8 @@ CRITTER_LTM_AVX2 void local_to_model_avx2(const std::int16_t* parents, std::size
   // The previous joint's columns 0-1, its column 2 before the translation add (the add only
   // touches column 3) and its columns 2-3.
   __m256 last_a = one, last_b_rotated = one, last_b = one;
-  for (std::size_t i = 0; i < n; ++i) {
-    const float* tr = local + i * kLocalFloats;
+  for (std::size_t i = first_joint; i < last; ++i) {
+    const float* tr = local + (i - first_joint) * kLocalFloats;
     const __m256 q2 = column2(tr + 3), s2 = column2(tr + 6);
     const __m256 local_a = rotation_scale(first, q2, s2);
     // Column 2 in the low lane, the translation in the high one.
@@ -117,7 +117,7 @@ CRITTER_LTM_AVX2 void local_to_model_avx2(const std::int16_t* parents, std::size
 
     const int p = parents[i];
     __m256 q0, q1, q2p, q3;
-    if (p == static_cast<int>(i) - 1 && p >= 0) {
+    if (p == static_cast<int>(i) - 1 && p >= 0 && i > first_joint) {
       q0 = spread<0>(last_a);
       q1 = spread<1>(last_a);
       q2p = spread<0>(last_b_rotated);

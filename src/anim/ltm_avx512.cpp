@@ -65,9 +65,10 @@ CRITTER_LTM_AVX512 inline __m512 column4(const float* m) {
 
 }  // namespace
 
-CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::size_t n,
-                                              const float* local, const float* root,
-                                              const float* correction, float* model) {
+CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::size_t first,
+                                              std::size_t last_joint, const float* local,
+                                              const float* root, const float* correction,
+                                              float* model) {
   // Rotation entry (column c, row r) in lane 4c + r: 2·(u ± v) off the diagonal, 1 − 2·(u + v)
   // on it, as glm::mat3_cast; u and v are products of two quaternion components each, picked
   // inside each 128-bit lane from (x y z w) repeated. Lanes 12-15 (column 3) are unused here.
@@ -104,10 +105,10 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
 
   // The previous joint's model matrix, and its columns 0-2 as rotate() left them.
   __m512 last = one, last_rotated = one;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = first; i < last_joint; ++i) {
     // Translation, rotation and (w, scale) of the joint, each repeated on the four lane groups;
     // every load stays inside the joint's ten floats.
-    const float* tr = local + i * kLocalFloats;
+    const float* tr = local + (i - first) * kLocalFloats;
     const __m512 t4 = column4(tr), q4 = column4(tr + 3), s4 = column4(tr + 6);
     const __m512 u = _mm512_mul_ps(_mm512_permutevar_ps(q4, u_a), _mm512_permutevar_ps(q4, u_b));
     const __m512 v = _mm512_mul_ps(_mm512_permutevar_ps(q4, v_a), _mm512_permutevar_ps(q4, v_b));
@@ -122,10 +123,10 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
     // The parent's columns, spread over the lane groups. A joint that follows its parent (a
     // chain: spine, limbs, fingers, tails) takes them from the registers instead of the memory
     // just written, which would put a store-to-load round trip on the dependency chain; columns
-    // 0-2 come from before the translation add, one add earlier.
+    // 0-2 come from before the translation add, one add earlier (from this call's joints).
     const int p = parents[i];
     __m512 q0, q1, q2, q3;
-    if (p == static_cast<int>(i) - 1 && p >= 0) {
+    if (p == static_cast<int>(i) - 1 && p >= 0 && i > first) {
       q0 = spread<0>(last_rotated);
       q1 = spread<1>(last_rotated);
       q2 = spread<2>(last_rotated);

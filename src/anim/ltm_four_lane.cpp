@@ -98,16 +98,18 @@ namespace {
 // their parent (chains: spine, limbs, fingers, tails), so the previous joint's columns stay in
 // registers instead of taking a store-to-load round trip, the longest part of the per-joint
 // dependency chain. The last n % 4 joints convert their quaternions one at a time.
-[[gnu::always_inline]] inline void forward_pass(const std::int16_t* parents, std::size_t n,
-                                                const Transform* local, const float* root,
-                                                const float* correction, mat4* model) {
+[[gnu::always_inline]] inline void forward_pass(const std::int16_t* parents, std::size_t first,
+                                                std::size_t n, const Transform* local,
+                                                const float* root, const float* correction,
+                                                mat4* model) {
   __m128 c0 = _mm_loadu_ps(root), c1 = _mm_loadu_ps(root + 4);
   __m128 c2 = _mm_loadu_ps(root + 8), c3 = _mm_loadu_ps(root + 12);
-  const std::size_t blocked = n / 4 * 4;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i % 4 == 0 && i < blocked) local_matrices4(local + i, model + i);
+  // Joints [first, n), local[k] the joint first + k.
+  const std::size_t blocked = first + (n - first) / 4 * 4;
+  for (std::size_t i = first; i < n; ++i) {
+    if ((i - first) % 4 == 0 && i < blocked) local_matrices4(local + (i - first), model + i);
     const int p = parents[i];
-    if (p != static_cast<int>(i) - 1 || p < 0) {
+    if (p != static_cast<int>(i) - 1 || p < 0 || i == first) {
       const float* pm = p < 0 ? root : &model[p][0][0];
       c0 = _mm_loadu_ps(pm);
       c1 = _mm_loadu_ps(pm + 4);
@@ -118,7 +120,8 @@ namespace {
     if (i < blocked) {
       multiply_affine(c0, c1, c2, c3, om);
     } else {
-      compose(c0, c1, c2, c3, local[i].translation, local[i].rotation, local[i].scale);
+      const Transform& x = local[i - first];
+      compose(c0, c1, c2, c3, x.translation, x.rotation, x.scale);
     }
     if (p < 0 && correction != nullptr) multiply_affine(c0, c1, c2, c3, correction);
     _mm_storeu_ps(om, c0);
@@ -130,9 +133,10 @@ namespace {
 
 }  // namespace
 
-void local_to_model_sse2(const std::int16_t* parents, std::size_t n, const float* local,
-                         const float* root, const float* correction, float* model) {
-  forward_pass(parents, n, reinterpret_cast<const Transform*>(local), root, correction,
+void local_to_model_sse2(const std::int16_t* parents, std::size_t first, std::size_t last,
+                         const float* local, const float* root, const float* correction,
+                         float* model) {
+  forward_pass(parents, first, last, reinterpret_cast<const Transform*>(local), root, correction,
                reinterpret_cast<mat4*>(model));
 }
 

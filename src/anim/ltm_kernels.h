@@ -13,24 +13,31 @@ namespace critter::anim::detail {
 // Floats per joint of `local`: translation xyz, rotation xyzw, scale xyz (critter::Transform).
 inline constexpr std::size_t kLocalFloats = 10;
 
-// Every pass computes, over n parents-first joints (parents[i] < i, or -1),
+// Every pass computes, over the joints [first, last) of a parents-first skeleton (parents[i] < i,
+// or -1; the joints below `first` already done),
 //   model[i] = M(parents[i]) · T·R·S(local i), then · correction when parents[i] is -1 and
 //   `correction` is not null,
-// where M(-1) is `root` and M(p) is model[p]. Matrices are 16 floats, column-major; `correction`
-// is affine. Each entry comes out of the same float operations in the same order (quaternion to
-// matrix as glm::mat3_cast, then the parent's columns weighted and summed left to right, column 3
-// last), so all passes give the same bits. `model` must not overlap the other arrays.
-void local_to_model_scalar(const std::int16_t* parents, std::size_t n, const float* local,
-                           const float* root, const float* correction, float* model);
+// where M(-1) is `root`, M(p) is model[p], and `local` holds the joints from `first` on
+// (local i at local + (i − first)·kLocalFloats). `parents` and `model` are indexed by joint.
+// Matrices are 16 floats, column-major; `correction` is affine. Each entry comes out of the same
+// float operations in the same order (quaternion to matrix as glm::mat3_cast, then the parent's
+// columns weighted and summed left to right, column 3 last), so all passes give the same bits.
+// `model` must not overlap the other arrays.
+void local_to_model_scalar(const std::int16_t* parents, std::size_t first, std::size_t last,
+                           const float* local, const float* root, const float* correction,
+                           float* model);
 
 // Four joints' quaternions at a time on 128-bit registers (SSE2).
-void local_to_model_sse2(const std::int16_t* parents, std::size_t n, const float* local,
-                         const float* root, const float* correction, float* model);
+void local_to_model_sse2(const std::int16_t* parents, std::size_t first, std::size_t last,
+                         const float* local, const float* root, const float* correction,
+                         float* model);
 // One joint's matrix in two 256-bit registers. Only called where the CPU has AVX2 and FMA.
-void local_to_model_avx2(const std::int16_t* parents, std::size_t n, const float* local,
-                         const float* root, const float* correction, float* model);
+void local_to_model_avx2(const std::int16_t* parents, std::size_t first, std::size_t last,
+                         const float* local, const float* root, const float* correction,
+                         float* model);
 // One joint's matrix per 512-bit register. Only called where the CPU has AVX-512 F and FMA.
-void local_to_model_avx512(const std::int16_t* parents, std::size_t n, const float* local,
-                           const float* root, const float* correction, float* model);
+void local_to_model_avx512(const std::int16_t* parents, std::size_t first, std::size_t last,
+                           const float* local, const float* root, const float* correction,
+                           float* model);
 
 }  // namespace critter::anim::detail

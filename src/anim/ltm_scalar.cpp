@@ -27,14 +27,15 @@ void multiply(const float* p, const float (&w)[4][3], float* out) {
 
 }  // namespace
 
-void local_to_model_scalar(const std::int16_t* parents, std::size_t n, const float* local,
-                           const float* root, const float* correction, float* model) {
+void local_to_model_scalar(const std::int16_t* parents, std::size_t first, std::size_t last,
+                           const float* local, const float* root, const float* correction,
+                           float* model) {
   float corrected[4][3] = {};
   if (correction != nullptr)
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 3; ++k) corrected[j][k] = correction[4 * j + k];
-  for (std::size_t i = 0; i < n; ++i) {
-    const float* x = local + i * kLocalFloats;
+  for (std::size_t i = first; i < last; ++i) {
+    const float* x = local + (i - first) * kLocalFloats;
     const RotationScale m(x[3], x[4], x[5], x[6], x[7], x[8], x[9]);
     const float weights[4][3] = {
         {m.r00, m.r01, m.r02}, {m.r10, m.r11, m.r12}, {m.r20, m.r21, m.r22}, {x[0], x[1], x[2]}};

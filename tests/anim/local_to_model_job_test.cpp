@@ -56,6 +56,19 @@ TEST_F(LocalToModelJobValidity, InputSize) {
   expect_fails(j, "input");
 }
 
+TEST_F(LocalToModelJobValidity, StructureOfArraysInputSize) {
+  std::vector<SoaTransform> two(2), one(1);
+  LocalToModelJob j = job();
+  j.input = {};
+  j.soa_input = one;
+  EXPECT_TRUE(j.validate());
+  j.soa_input = two;
+  expect_fails(j, "soa_input");
+  j.soa_input = one;
+  j.input = input_;
+  expect_fails(j, "soa_input");
+}
+
 TEST_F(LocalToModelJobValidity, OutputSize) {
   auto j = job();
   j.output = std::span<mat4>(output_).first(3);
@@ -350,12 +363,23 @@ TEST_P(LocalToModelPaths, GiveTheScalarReferenceBits) {
       job.path = path;
       job.output = got;
       ASSERT_TRUE(job.run());
+      // The same pose in structure-of-arrays form (chains cross the sixteen-joint blocks).
+      std::vector<SoaTransform> soa(soa_blocks(pose.local.size()));
+      ASSERT_TRUE(to_soa(pose.local, soa));
+      std::vector<mat4> from_soa(static_cast<std::size_t>(n));
+      LocalToModelJob soa_job = job;
+      soa_job.input = {};
+      soa_job.soa_input = soa;
+      soa_job.output = from_soa;
+      ASSERT_TRUE(soa_job.run());
       for (int i = 0; i < n; ++i) {
         const mat4& a = got[static_cast<std::size_t>(i)];
         const mat4& b = want[static_cast<std::size_t>(i)];
         ASSERT_EQ(std::memcmp(&a, &b, sizeof(mat4)), 0)
             << "n " << n << " variant " << variant << " joint " << i << " parent "
             << pose.parents[static_cast<std::size_t>(i)];
+        ASSERT_EQ(std::memcmp(&from_soa[static_cast<std::size_t>(i)], &b, sizeof(mat4)), 0)
+            << "structure-of-arrays input, n " << n << " variant " << variant << " joint " << i;
         ++compared;
       }
     }

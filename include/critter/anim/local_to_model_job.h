@@ -8,6 +8,7 @@
 
 #include "critter/asset/skeleton.h"
 #include "critter/core/error.h"
+#include "critter/core/soa_transform.h"
 #include "critter/core/transform.h"
 
 namespace critter::anim {
@@ -30,6 +31,9 @@ struct LocalToModelJob {
   const Skeleton* skeleton = nullptr;
   // Local transforms, one per joint.
   std::span<const Transform> input;
+  // Or the local pose in structure-of-arrays form (soa_blocks(joints) blocks, as the samplers
+  // and BlendingJob write it), used when not empty (`input` stays empty then): the same bits.
+  std::span<const SoaTransform> soa_input{};
   // Matrix placed above every root joint (the model root: an instance transform, a model scale);
   // any 4x4 matrix, identity by default.
   mat4 root{1.0f};
@@ -45,7 +49,8 @@ struct LocalToModelJob {
   LocalToModelPath path = LocalToModelPath::kAuto;
 
   // Names the first broken rule (ErrorCode::kUsage, path "LocalToModelJob", location the field or
-  // "parents/<i>"): input size != parents size; output size != parents size; a parent that is not
+  // "parents/<i>"): input size != parents size (soa_input: not soa_blocks(parents size) blocks,
+  // or input set too); output size != parents size; a parent that is not
   // -1 and not below its child (not checked for a `skeleton`'s parents); a non-finite root matrix;
   // a root_correction that is not finite or not affine; a `path` this CPU cannot run.
   Status validate() const;
