@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Animation job throughput on a 67-joint character built in code: sampling one clip in forward
 // playback, blending two layers, a masked override and additive stack on each blending path,
-// local-to-model, and the whole two-clip pipeline.
+// local-to-model, and the whole two-clip pipeline; the *Soa variants do the same on
+// structure-of-arrays poses (SoaTransform).
 // Counters: ns_per_character and ns_per_joint (wall time divided by characters or joints done).
 #include <benchmark/benchmark.h>
 
@@ -47,6 +48,8 @@ struct Scene {
   const Clip& run = model.clips()[1];
   std::vector<std::uint32_t> offsets{0};
   std::vector<Transform> pose_a, pose_b, blended;
+  // The same poses in structure-of-arrays form.
+  std::vector<SoaTransform> soa_rest, soa_a, soa_b, soa_blended;
   std::vector<mat4> model_transforms;
   std::vector<float> no_weights;
   anim::SamplingContext context_a, context_b;
@@ -55,9 +58,38 @@ struct Scene {
       : pose_a(character.rest),
         pose_b(character.rest),
         blended(character.rest),
+        soa_rest(soa_blocks(character.rest.size())),
+        soa_a(soa_rest.size()),
+        soa_b(soa_rest.size()),
+        soa_blended(soa_rest.size()),
         model_transforms(character.rest.size()),
         context_a(walk.tracks().size()),
-        context_b(run.tracks().size()) {}
+        context_b(run.tracks().size()) {
+    if (!to_soa(character.rest, soa_rest)) std::abort();
+  }
+
+  // `sampler` writing the structure-of-arrays pose `out` instead.
+  anim::SamplingJob soa_sampler(const Clip& clip, anim::SamplingContext& ctx, float time,
+                                std::vector<SoaTransform>& out) {
+    anim::SamplingJob job = sampler(clip, ctx, time, pose_a);
+    job.rest = {};
+    job.output = {};
+    job.soa_rest = soa_rest;
+    job.soa_output = out;
+    job.soa_joints = character.rest.size();
+    return job;
+  }
+
+  // `blender` on structure-of-arrays poses, into soa_blended.
+  anim::BlendingJob soa_blender(std::span<const anim::BlendingLayer> layers) {
+    anim::BlendingJob job = blender(layers);
+    job.rest = {};
+    job.output = {};
+    job.soa_rest = soa_rest;
+    job.soa_output = soa_blended;
+    job.soa_joints = character.rest.size();
+    return job;
+  }
 
   anim::SamplingJob sampler(const Clip& clip, anim::SamplingContext& ctx, float time,
                             std::vector<Transform>& out) {
@@ -124,6 +156,20 @@ void BM_SampleClip(benchmark::State& state) {
 }
 BENCHMARK(BM_SampleClip);
 
+// The same, writing a structure-of-arrays pose.
+void BM_SampleClipSoa(benchmark::State& state) {
+  Scene scene;
+  float time = 0.0f;
+  for (auto _ : state) {
+    check(scene.soa_sampler(scene.walk, scene.context_a, time, scene.soa_a).run());
+    benchmark::DoNotOptimize(scene.soa_a.data());
+    time += kFrame;
+    if (time > scene.walk.duration()) time -= scene.walk.duration();
+  }
+  set_counters(state, scene.character.joint_count());
+}
+BENCHMARK(BM_SampleClipSoa);
+
 void BM_BlendTwoLayers(benchmark::State& state) {
   Scene scene;
   check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
@@ -146,26 +192,17 @@ BENCHMARK(BM_BlendTwoLayers);
 // The same crossfade on structure-of-arrays poses (SoaTransform blocks).
 void BM_BlendTwoLayersSoa(benchmark::State& state) {
   Scene scene;
-  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
-  check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
-  const std::size_t blocks = soa_blocks(scene.character.rest.size());
-  std::vector<SoaTransform> rest(blocks), a(blocks), b(blocks), out(blocks);
-  check(to_soa(scene.character.rest, rest));
-  check(to_soa(scene.pose_a, a));
-  check(to_soa(scene.pose_b, b));
+  check(scene.soa_sampler(scene.walk, scene.context_a, 0.4f, scene.soa_a).run());
+  check(scene.soa_sampler(scene.run, scene.context_b, 1.1f, scene.soa_b).run());
   anim::BlendingLayer layers[2];
-  layers[0].soa_pose = a;
+  layers[0].soa_pose = scene.soa_a;
   layers[0].weight = 1.0f;
-  layers[1].soa_pose = b;
+  layers[1].soa_pose = scene.soa_b;
   layers[1].weight = 0.3f;
-  anim::BlendingJob job;
-  job.layers = layers;
-  job.soa_rest = rest;
-  job.soa_output = out;
-  job.soa_joints = scene.character.rest.size();
+  const anim::BlendingJob job = scene.soa_blender(layers);
   for (auto _ : state) {
     check(job.run());
-    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(scene.soa_blended.data());
   }
   set_counters(state, scene.character.joint_count());
 }
@@ -232,6 +269,20 @@ void BM_LocalToModel(benchmark::State& state) {
 }
 BENCHMARK(BM_LocalToModel);
 
+// From a structure-of-arrays pose.
+void BM_LocalToModelSoa(benchmark::State& state) {
+  Scene scene;
+  check(scene.soa_sampler(scene.walk, scene.context_a, 0.4f, scene.soa_a).run());
+  anim::LocalToModelJob job = scene.local_to_model({});
+  job.soa_input = scene.soa_a;
+  for (auto _ : state) {
+    check(job.run());
+    benchmark::DoNotOptimize(scene.model_transforms.data());
+  }
+  set_counters(state, scene.character.joint_count());
+}
+BENCHMARK(BM_LocalToModelSoa);
+
 // Each implementation of local-to-model on the same pose (argument: LocalToModelPath, 1 scalar
 // reference, 2 SSE2, 3 AVX2, 4 AVX-512); all give the same bits.
 void BM_LocalToModelPath(benchmark::State& state) {
@@ -280,6 +331,33 @@ void BM_Pipeline(benchmark::State& state) {
   set_counters(state, scene.character.joint_count());
 }
 BENCHMARK(BM_Pipeline);
+
+// The same frame with every pose in structure-of-arrays form.
+void BM_PipelineSoa(benchmark::State& state) {
+  Scene scene;
+  anim::BlendingLayer layers[2];
+  layers[0].soa_pose = scene.soa_a;
+  layers[0].weight = 1.0f;
+  layers[1].soa_pose = scene.soa_b;
+  layers[1].weight = 0.4f;
+  const anim::BlendingJob blend = scene.soa_blender(layers);
+  anim::LocalToModelJob ltm = scene.local_to_model({});
+  ltm.soa_input = scene.soa_blended;
+  float ta = 0.0f, tb = 0.0f;
+  for (auto _ : state) {
+    check(scene.soa_sampler(scene.walk, scene.context_a, ta, scene.soa_a).run());
+    check(scene.soa_sampler(scene.run, scene.context_b, tb, scene.soa_b).run());
+    check(blend.run());
+    check(ltm.run());
+    benchmark::DoNotOptimize(scene.model_transforms.data());
+    ta += kFrame;
+    tb += kFrame;
+    if (ta > scene.walk.duration()) ta -= scene.walk.duration();
+    if (tb > scene.run.duration()) tb -= scene.run.duration();
+  }
+  set_counters(state, scene.character.joint_count());
+}
+BENCHMARK(BM_PipelineSoa);
 
 }  // namespace
 

@@ -72,35 +72,44 @@ std::size_t first_misordered(const std::int16_t* parents, std::size_t n) {
   return n;
 }
 
-// One SoaTransform block as sixteen Transforms' floats (and two floats of slack, which the last
-// four-float store of the SSE2 transposes writes).
-constexpr std::size_t kSoaChunkFloats = SoaTransform::kLanes * detail::kLocalFloats + 2;
+// One SoaTransform block as sixteen Transforms' floats, the two floats after them written too
+// (the last four-float store of the SSE2 transposes). A pass reads what a chunk of blocks holds
+// once they are all converted: its loads then rarely wait for the stores just made.
+constexpr std::size_t kSoaBlockFloats = SoaTransform::kLanes * detail::kLocalFloats;
+constexpr std::size_t kSoaChunkBlocks = 8;
 
 void soa_block_to_transforms(const SoaTransform& in, float* out) {
   const float* rows = &in.translation[0][0];
-  constexpr std::size_t kLanes = SoaTransform::kLanes;
+  constexpr std::size_t kLanes = SoaTransform::kLanes, kFloats = detail::kLocalFloats;
 #if defined(__SSE2__)
-  // Rows 8-9 (and two of zeros), 4-7 and 0-3 of four lanes transposed to four joints' floats,
-  // in that order: the zeros land on the next joint's first two floats, written after them.
+  // Per four lanes, rows 8-9 (and two of zeros), 4-7 and 0-3 transposed to the four joints'
+  // floats, in that order: the zeros land on the next joint's first two floats, written after.
   for (std::size_t lane = 0; lane < kLanes; lane += 4) {
-    for (std::size_t r = 12; r-- > 0;) {
-      if (r % 4 != 0) continue;
-      __m128 a = _mm_load_ps(rows + r * kLanes + lane);
-      __m128 b = _mm_load_ps(rows + (r + 1) * kLanes + lane);
-      __m128 c = r + 2 < 10 ? _mm_load_ps(rows + (r + 2) * kLanes + lane) : _mm_setzero_ps();
-      __m128 d = r + 3 < 10 ? _mm_load_ps(rows + (r + 3) * kLanes + lane) : _mm_setzero_ps();
+    const float* r = rows + lane;
+    float* o = out + lane * kFloats;
+    __m128 a = _mm_load_ps(r + 8 * kLanes), b = _mm_load_ps(r + 9 * kLanes);
+    __m128 c = _mm_setzero_ps(), d = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(a, b, c, d);
+    _mm_storeu_ps(o + 8, a);
+    _mm_storeu_ps(o + kFloats + 8, b);
+    _mm_storeu_ps(o + 2 * kFloats + 8, c);
+    _mm_storeu_ps(o + 3 * kFloats + 8, d);
+    for (std::size_t row = 4;; row -= 4) {
+      a = _mm_load_ps(r + row * kLanes);
+      b = _mm_load_ps(r + (row + 1) * kLanes);
+      c = _mm_load_ps(r + (row + 2) * kLanes);
+      d = _mm_load_ps(r + (row + 3) * kLanes);
       _MM_TRANSPOSE4_PS(a, b, c, d);
-      float* o = out + lane * detail::kLocalFloats + r;
-      _mm_storeu_ps(o, a);
-      _mm_storeu_ps(o + detail::kLocalFloats, b);
-      _mm_storeu_ps(o + 2 * detail::kLocalFloats, c);
-      _mm_storeu_ps(o + 3 * detail::kLocalFloats, d);
+      _mm_storeu_ps(o + row, a);
+      _mm_storeu_ps(o + kFloats + row, b);
+      _mm_storeu_ps(o + 2 * kFloats + row, c);
+      _mm_storeu_ps(o + 3 * kFloats + row, d);
+      if (row == 0) break;
     }
   }
 #else
   for (std::size_t lane = 0; lane < kLanes; ++lane)
-    for (std::size_t r = 0; r < 10; ++r)
-      out[lane * detail::kLocalFloats + r] = rows[r * kLanes + lane];
+    for (std::size_t r = 0; r < 10; ++r) out[lane * kFloats + r] = rows[r * kLanes + lane];
 #endif
 }
 
@@ -201,12 +210,22 @@ Status LocalToModelJob::run() const {
     pass(up, 0, n, local, top, correction, model);
     return {};
   }
-  // Sixteen joints at a time: their block turned into Transforms, then the pass over them.
-  alignas(16) float block[kSoaChunkFloats];
-  for (std::size_t b = 0; b < soa_input.size(); ++b) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (use == LocalToModelPath::kAvx512) {
+    detail::local_to_model_avx512_soa(up, n, &soa_input.data()->translation[0][0], top, correction,
+                                      model);
+    return {};
+  }
+#endif
+  // kSoaChunkBlocks blocks at a time: turned into Transforms, then the pass over their joints.
+  alignas(16) float chunk[kSoaChunkBlocks * kSoaBlockFloats + 2];
+  for (std::size_t b = 0; b < soa_input.size(); b += kSoaChunkBlocks) {
+    const std::size_t blocks = std::min(kSoaChunkBlocks, soa_input.size() - b);
+    for (std::size_t k = 0; k < blocks; ++k)
+      soa_block_to_transforms(soa_input[b + k], chunk + k * kSoaBlockFloats);
     const std::size_t first = b * SoaTransform::kLanes;
-    soa_block_to_transforms(soa_input[b], block);
-    pass(up, first, std::min(n, first + SoaTransform::kLanes), block, top, correction, model);
+    pass(up, first, std::min(n, first + blocks * SoaTransform::kLanes), chunk, top, correction,
+         model);
   }
   return {};
 }

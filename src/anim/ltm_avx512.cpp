@@ -63,6 +63,64 @@ CRITTER_LTM_AVX512 inline __m512 column4(const float* m) {
   return _mm512_broadcast_f32x4(_mm_loadu_ps(m));
 }
 
+// What carries from one joint to the next: the previous joint's model matrix and its columns
+// 0-2 as rotate() left them, and the root correction's weights.
+struct Pass {
+  const std::int16_t* parents;
+  const float* root;
+  const float* correction;
+  float* model;
+  __m512 k0, k1, k2;
+  __m512 last, last_rotated;
+};
+
+// model[i] from the weights of joint i's local matrix (w0..w2: entry (column j, row k) repeated
+// over column j's lanes, column 3 the translation). The parent's columns come spread over the
+// lane groups: a joint that follows its parent (a chain: spine, limbs, fingers, tails) takes them
+// from the registers (when `chained`, the parent done in this call) instead of the memory just
+// written, which would put a store-to-load round trip on the dependency chain; columns 0-2 come
+// from before the translation add, one add earlier.
+CRITTER_LTM_AVX512 inline void place(Pass& pass, std::size_t i, bool chained, __m512 w0, __m512 w1,
+                                     __m512 w2) {
+  const int p = pass.parents[i];
+  __m512 q0, q1, q2, q3;
+  if (p == static_cast<int>(i) - 1 && p >= 0 && chained) {
+    q0 = spread<0>(pass.last_rotated);
+    q1 = spread<1>(pass.last_rotated);
+    q2 = spread<2>(pass.last_rotated);
+    q3 = spread<3>(pass.last);
+  } else {
+    const float* pm = p < 0 ? pass.root : pass.model + static_cast<std::size_t>(p) * 16;
+    q0 = column4(pm);
+    q1 = column4(pm + 4);
+    q2 = column4(pm + 8);
+    q3 = column4(pm + 12);
+  }
+  __m512 rotated = rotate(q0, q1, q2, w0, w1, w2);
+  __m512 m = translate(rotated, q3);
+  if (p < 0 && pass.correction != nullptr) {
+    rotated = rotate(spread<0>(m), spread<1>(m), spread<2>(m), pass.k0, pass.k1, pass.k2);
+    m = translate(rotated, spread<3>(m));
+  }
+  _mm512_storeu_ps(pass.model + i * 16, m);
+  pass.last_rotated = rotated;
+  pass.last = m;
+}
+
+CRITTER_LTM_AVX512 inline Pass start_pass(const std::int16_t* parents, const float* root,
+                                          const float* correction, float* model) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  Pass pass{parents, root, correction, model, one, one, one, one, one};
+  // The correction's weights, once.
+  if (correction != nullptr) {
+    const __m512 c = _mm512_loadu_ps(correction);
+    pass.k0 = _mm512_permute_ps(c, 0x00);
+    pass.k1 = _mm512_permute_ps(c, 0x55);
+    pass.k2 = _mm512_permute_ps(c, 0xAA);
+  }
+  return pass;
+}
+
 }  // namespace
 
 CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::size_t first,
@@ -92,19 +150,7 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
                                        1, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f);
   // Each column's scale factor, from (w sx sy sz) repeated.
   const __m512i scale = _mm512_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 0, 0);
-  const __m512 one = _mm512_set1_ps(1.0f);
-
-  // The correction's weights, once (see the loop).
-  __m512 k0 = one, k1 = one, k2 = one;
-  if (correction != nullptr) {
-    const __m512 c = _mm512_loadu_ps(correction);
-    k0 = _mm512_permute_ps(c, 0x00);
-    k1 = _mm512_permute_ps(c, 0x55);
-    k2 = _mm512_permute_ps(c, 0xAA);
-  }
-
-  // The previous joint's model matrix, and its columns 0-2 as rotate() left them.
-  __m512 last = one, last_rotated = one;
+  Pass pass = start_pass(parents, root, correction, model);
   for (std::size_t i = first; i < last_joint; ++i) {
     // Translation, rotation and (w, scale) of the joint, each repeated on the four lane groups;
     // every load stays inside the joint's ten floats.
@@ -119,34 +165,69 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
     const __m512 w0 = _mm512_permute_ps(local_matrix, 0x00);
     const __m512 w1 = _mm512_permute_ps(local_matrix, 0x55);
     const __m512 w2 = _mm512_permute_ps(local_matrix, 0xAA);
+    place(pass, i, i > first, w0, w1, w2);
+  }
+}
 
-    // The parent's columns, spread over the lane groups. A joint that follows its parent (a
-    // chain: spine, limbs, fingers, tails) takes them from the registers instead of the memory
-    // just written, which would put a store-to-load round trip on the dependency chain; columns
-    // 0-2 come from before the translation add, one add earlier (from this call's joints).
-    const int p = parents[i];
-    __m512 q0, q1, q2, q3;
-    if (p == static_cast<int>(i) - 1 && p >= 0 && i > first) {
-      q0 = spread<0>(last_rotated);
-      q1 = spread<1>(last_rotated);
-      q2 = spread<2>(last_rotated);
-      q3 = spread<3>(last);
-    } else {
-      const float* pm = p < 0 ? root : model + static_cast<std::size_t>(p) * 16;
-      q0 = column4(pm);
-      q1 = column4(pm + 4);
-      q2 = column4(pm + 8);
-      q3 = column4(pm + 12);
+// Structure-of-arrays input: per block of sixteen joints, the nine rotation-scale entries of
+// their local matrices on sixteen lanes at once (the operations of the per-joint form above on
+// each lane: the same products, the same fused multiply-adds, the same bits), the translation
+// rows beside them; then, per weight k, the four entries (column j, row k) of each joint
+// transposed into four consecutive floats, which place() takes spread over the column lanes.
+CRITTER_LTM_AVX512 void local_to_model_avx512_soa(const std::int16_t* parents, std::size_t n,
+                                                  const float* soa, const float* root,
+                                                  const float* correction, float* model) {
+  // Entry (column c, row r), c and r < 3: u = q[ua]·q[ub], v = q[va]·q[vb] (components x y z w
+  // = 0..3), then twice·(sign·v + u) + offset, times the scale of column c.
+  struct Entry {
+    int ua, ub, va, vb;
+    float sign, twice, offset;
+  };
+  static constexpr Entry kEntries[3][3] = {
+      {{kY, kY, kZ, kZ, 1, -2, 1}, {kX, kY, kW, kZ, 1, 2, -0.0f}, {kX, kZ, kW, kY, -1, 2, -0.0f}},
+      {{kX, kY, kW, kZ, -1, 2, -0.0f}, {kX, kX, kZ, kZ, 1, -2, 1}, {kY, kZ, kW, kX, 1, 2, -0.0f}},
+      {{kX, kZ, kW, kY, 1, 2, -0.0f}, {kY, kZ, kW, kX, -1, 2, -0.0f}, {kX, kX, kY, kY, 1, -2, 1}}};
+  constexpr std::size_t kLanes = 16;
+  const __m512i spread_groups = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+  Pass pass = start_pass(parents, root, correction, model);
+  // Per weight k: four vectors, vector m holding in its 128-bit group g the entries (0..3, k)
+  // of joint 4g + m.
+  alignas(64) float weights[3][4][kLanes];
+  for (std::size_t first = 0; first < n; first += kLanes) {
+    const float* block = soa + first * 10;
+    __m512 q[4], s[3], e[4][3];
+    for (int c = 0; c < 4; ++c) q[c] = _mm512_load_ps(block + (3 + c) * kLanes);
+    for (int c = 0; c < 3; ++c) s[c] = _mm512_load_ps(block + (7 + c) * kLanes);
+    for (int c = 0; c < 3; ++c) {
+      for (int r = 0; r < 3; ++r) {
+        const Entry& x = kEntries[c][r];
+        const __m512 u = _mm512_mul_ps(q[x.ua], q[x.ub]);
+        const __m512 v = _mm512_mul_ps(q[x.va], q[x.vb]);
+        const __m512 t =
+            _mm512_fmadd_ps(_mm512_set1_ps(x.twice), _mm512_fmadd_ps(_mm512_set1_ps(x.sign), v, u),
+                            _mm512_set1_ps(x.offset));
+        e[c][r] = _mm512_mul_ps(t, s[c]);
+      }
     }
-    __m512 rotated = rotate(q0, q1, q2, w0, w1, w2);
-    __m512 m = translate(rotated, q3);
-    if (p < 0 && correction != nullptr) {
-      rotated = rotate(spread<0>(m), spread<1>(m), spread<2>(m), k0, k1, k2);
-      m = translate(rotated, spread<3>(m));
+    for (int r = 0; r < 3; ++r) e[3][r] = _mm512_load_ps(block + r * kLanes);
+    for (int k = 0; k < 3; ++k) {
+      const __m512 t0 = _mm512_unpacklo_ps(e[0][k], e[1][k]),
+                   t1 = _mm512_unpackhi_ps(e[0][k], e[1][k]);
+      const __m512 t2 = _mm512_unpacklo_ps(e[2][k], e[3][k]),
+                   t3 = _mm512_unpackhi_ps(e[2][k], e[3][k]);
+      _mm512_store_ps(weights[k][0], _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)));
+      _mm512_store_ps(weights[k][1], _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)));
+      _mm512_store_ps(weights[k][2], _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)));
+      _mm512_store_ps(weights[k][3], _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)));
     }
-    _mm512_storeu_ps(model + i * 16, m);
-    last_rotated = rotated;
-    last = m;
+    const std::size_t count = n - first < kLanes ? n - first : kLanes;
+    for (std::size_t l = 0; l < count; ++l) {
+      __m512 w[3];
+      for (int k = 0; k < 3; ++k)
+        w[k] = _mm512_permutexvar_ps(
+            spread_groups, _mm512_castps128_ps512(_mm_load_ps(&weights[k][l % 4][4 * (l / 4)])));
+      place(pass, first + l, first + l > 0, w[0], w[1], w[2]);
+    }
   }
 }
 

@@ -39,5 +39,9 @@ void local_to_model_avx2(const std::int16_t* parents, std::size_t first, std::si
 void local_to_model_avx512(const std::int16_t* parents, std::size_t first, std::size_t last,
                            const float* local, const float* root, const float* correction,
                            float* model);
+// The AVX-512 pass over all n joints of a structure-of-arrays pose (`soa`: SoaTransform blocks
+// as floats, 64-byte aligned): the local matrices of sixteen joints at a time, the same bits.
+void local_to_model_avx512_soa(const std::int16_t* parents, std::size_t n, const float* soa,
+                               const float* root, const float* correction, float* model);
 
 }  // namespace critter::anim::detail
