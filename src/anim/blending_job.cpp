@@ -8,6 +8,7 @@
 #include <string>
 
 #include "anim/blend_kernels.h"
+#include "anim/flush_denormals.h"
 #include "anim/quat_slerp.h"
 
 namespace critter::anim {
@@ -274,6 +275,7 @@ Status BlendingJob::run() const {
     }
   }
   if (!output.empty() || soa) {
+    const detail::FlushDenormals no_denormals;
     const BlendingPath use = path == BlendingPath::kAuto ? widest_path() : path;
     detail::KernelLayer stack[kKernelLayers];
     detail::KernelArgs args;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "anim/compact_kernels.h"
+#include "anim/flush_denormals.h"
 #include "anim/quat_slerp.h"
 #include "anim/soa_store.h"
 
@@ -176,6 +177,7 @@ Status CompactSamplingJob::validate() const {
 
 Status CompactSamplingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
+  const detail::FlushDenormals no_denormals;
   CompactSamplingContext& ctx = *context;
   if (ctx.clip_ != clip) ctx.bind(*clip);
   if (clip->residual().tracks().empty()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "anim/flush_denormals.h"
 #include "anim/ltm_kernels.h"
 
 #if defined(__SSE2__)
@@ -198,6 +199,7 @@ Status LocalToModelJob::run() const {
                                           : cpu_has_avx2_fma() ? LocalToModelPath::kAvx2
                                                                : LocalToModelPath::kSse2;
   const LocalToModelPath use = path == LocalToModelPath::kAuto ? fastest : path;
+  const detail::FlushDenormals no_denormals;
   using Pass = void (*)(const std::int16_t*, std::size_t, std::size_t, const float*, const float*,
                         const float*, float*);
   Pass pass = detail::local_to_model_scalar;

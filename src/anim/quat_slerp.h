@@ -139,6 +139,7 @@ template <int N>
   const bool narrow = beyond3_bits == 0;
   const bool any_wide = !narrow && wide_bits != 0;
   __m128 half_inv[N];
+  for (int n = 0; n < N; ++n) half_inv[n] = one;
   if (any_wide) {
     for (int n = 0; n < N; ++n) {
       const __m128 c =

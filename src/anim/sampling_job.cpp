@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "anim/flush_denormals.h"
 #include "anim/quat_slerp.h"
 #include "anim/soa_store.h"
 
@@ -349,6 +350,7 @@ Status SamplingJob::validate() const {
 
 Status SamplingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
+  const detail::FlushDenormals no_denormals;
 
   const auto tracks = clip->tracks();
   const auto timelines = clip->timelines();
