@@ -189,6 +189,53 @@ TEST(ImageDecoderTest, PngEndingInsideItsLastChunkIsScreened) {
             "PNG chunk at byte 33 declares 1073741824 bytes of data, 0 follow");
 }
 
+// A TGA header: colour map type 0, `type`, width x height, `bits` per pixel, bottom-up.
+std::vector<std::uint8_t> tga(std::uint8_t type, int width, int height, std::uint8_t bits) {
+  std::vector<std::uint8_t> b(18, 0);
+  b[2] = type;
+  b[12] = static_cast<std::uint8_t>(width);
+  b[13] = static_cast<std::uint8_t>(width >> 8);
+  b[14] = static_cast<std::uint8_t>(height);
+  b[15] = static_cast<std::uint8_t>(height >> 8);
+  b[16] = bits;
+  return b;
+}
+
+// Found by fuzzing (fuzz/image_fuzz.cpp, a timeout): a 16 KB file that stb takes as an
+// uncompressed 16-bit TGA of 65496 x 224 pixels, whose every pixel stb reads (zeros past the end
+// of the file). A TGA whose pixel data is not all there is refused before stb sees it, and a
+// run-length one that declares more pixels than its bytes can give.
+TEST(ImageDecoderTest, TgaWithoutItsPixelDataIsRefused) {
+  std::vector<std::uint8_t> b = tga(2, 65496, 224, 16);
+  b.resize(16124, 0x5a);
+  Result<RgbaImage> image = decode_image_bytes(b, "cut.tga");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().path, "cut.tga");
+  EXPECT_EQ(
+      image.error().message,
+      "TGA of 65496x224 pixels needs 29342208 bytes of pixel data from byte 18, 16106 follow");
+  // Run-length encoded: at most 128 pixels per byte.
+  b = tga(10, 1000, 1000, 24);
+  b.resize(18 + 1000, 0xff);
+  image = decode_image_bytes(b, "rle.tga");
+  ASSERT_FALSE(image);
+  EXPECT_NE(image.error().message.find("run-length TGA of 1000x1000"), std::string::npos);
+  // Whole ones decode: 2 x 2 uncompressed BGR, and the same as one run-length packet of 4.
+  b = tga(2, 2, 2, 24);
+  for (int p = 0; p < 4; ++p) b.insert(b.end(), {0x30, 0x20, 0x10});
+  image = decode_image_bytes(b, "whole.tga");
+  ASSERT_TRUE(image) << image.error().to_string();
+  EXPECT_EQ(image->width, 2);
+  EXPECT_EQ(image->pixels[0], 0x10);
+  EXPECT_EQ(image->pixels[2], 0x30);
+  b = tga(10, 2, 2, 24);
+  b.insert(b.end(), {0x83, 0x30, 0x20, 0x10});
+  image = decode_image_bytes(b, "whole-rle.tga");
+  ASSERT_TRUE(image) << image.error().to_string();
+  EXPECT_EQ(image->height, 2);
+  EXPECT_EQ(image->pixels[12], 0x10);
+}
+
 // Found by fuzzing (fuzz/image_fuzz.cpp, out of memory): in this 121-byte PNG the bytes after an
 // IDAT chunk read as a second IDAT chunk of 1,229,278,788 bytes, and stb grew its buffer to 2 GiB
 // before reading it. A chunk longer than the bytes that follow is refused before stb sees it.
