@@ -171,9 +171,9 @@ namespace {
 [[gnu::target("avx2"), gnu::always_inline]] inline void store_soa8(
     float* pose, const std::uint32_t* joints, std::uint32_t lanes, std::uint32_t first,
     const __m256* c, std::uint32_t count) {
-  if (consecutive_aligned(joints, lanes, 8)) {
+  if (consecutive_in_block(joints, lanes, 8)) {
     for (std::uint32_t k = 0; k < count; ++k)
-      _mm256_store_ps(soa_channel(pose, joints[0], first + k), c[k]);
+      _mm256_storeu_ps(soa_channel(pose, joints[0], first + k), c[k]);
     return;
   }
   alignas(32) float values[4][8] = {};

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Internal: how the samplers write channels into structure-of-arrays poses (SoaTransform blocks
 // seen as floats: block j / 16, row `component` (0-2 translation, 3-6 rotation x y z w, 7-9
-// scale), lane j % 16). Lanes of consecutive joints that start at a multiple of the lane count
-// are one aligned vector store per component; any other lanes are stored one float at a time.
+// scale), lane j % 16). Lanes of consecutive joints inside one block are one vector store per
+// component; any other lanes are stored one float at a time.
 #pragma once
 
 #include <cstddef>
@@ -28,14 +28,13 @@ inline float* soa_floats(std::span<SoaTransform> pose) {
   return &pose.data()->translation[0][0];
 }
 
-// Joints joints[0..lanes) are joints[0] + 0..lanes − 1, joints[0] a multiple of `width`
-// (`lanes` == `width`).
+// Joints joints[0..lanes) are joints[0] + 0..lanes − 1 (`lanes` == `width`), all in one block.
 template <class J>
-inline bool consecutive_aligned(const J* joints, std::size_t lanes, std::size_t width) {
-  if (lanes != width || static_cast<std::size_t>(joints[0]) % width != 0) return false;
+inline bool consecutive_in_block(const J* joints, std::size_t lanes, std::size_t width) {
+  const auto first = static_cast<std::size_t>(joints[0]);
+  if (lanes != width || first % SoaTransform::kLanes + width > SoaTransform::kLanes) return false;
   for (std::size_t l = 1; l < lanes; ++l)
-    if (static_cast<std::size_t>(joints[l]) != static_cast<std::size_t>(joints[0]) + l)
-      return false;
+    if (static_cast<std::size_t>(joints[l]) != first + l) return false;
   return true;
 }
 
@@ -54,10 +53,10 @@ inline void store_soa_lanes(float* pose, const J* joints, std::size_t lanes,
 template <class J>
 inline void store_soa4(float* pose, const J* joints, std::size_t lanes,
                        std::uint32_t first_component, const __m128* c, std::uint32_t count) {
-  if (consecutive_aligned(joints, lanes, 4)) {
+  if (consecutive_in_block(joints, lanes, 4)) {
     for (std::uint32_t k = 0; k < count; ++k)
-      _mm_store_ps(soa_channel(pose, static_cast<std::size_t>(joints[0]), first_component + k),
-                   c[k]);
+      _mm_storeu_ps(soa_channel(pose, static_cast<std::size_t>(joints[0]), first_component + k),
+                    c[k]);
     return;
   }
   alignas(16) float values[4][8] = {};

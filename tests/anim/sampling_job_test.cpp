@@ -503,14 +503,16 @@ TEST(SamplingJob, SeeksAndWrapsWithContextMatchFreshContexts) {
   }
 }
 
-// Linear tracks on one timeline for joints 0-35 (batches of four consecutive joints), on
+// Linear tracks on one timeline for joints 1-35 (batches of four consecutive joints), on
 // timelines of their own for some joints above (batches of scattered joints), step and cubic
 // tracks on others, no track on the rest; 45 joints, so the last block is partly padding.
 Clip mixed_clip(std::mt19937& rng, int joints) {
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::vector<RawTrack> tracks;
   for (int j = 0; j < joints; ++j) {
-    if (j >= 36 && j % 5 == 0) continue;  // unanimated: rest
+    // Unanimated, rest: joint 0 (so the batches below start at joint 1, some inside a block,
+    // some across two) and every fifth above 35.
+    if (j == 0 || (j >= 36 && j % 5 == 0)) continue;
     for (TrackTarget target :
          {TrackTarget::kTranslation, TrackTarget::kRotation, TrackTarget::kScale}) {
       const std::uint32_t c = target == TrackTarget::kRotation ? 4u : 3u;
