@@ -350,6 +350,11 @@ Status SamplingJob::validate() const {
 
 Status SamplingJob::run() const {
   if (auto ok = validate(); !ok) return ok;
+  sample();
+  return {};
+}
+
+void SamplingJob::sample() const {
   const detail::FlushDenormals no_denormals;
 
   const auto tracks = clip->tracks();
@@ -449,7 +454,6 @@ Status SamplingJob::run() const {
         break;
     }
   }
-  return {};
 }
 
 }  // namespace critter::anim

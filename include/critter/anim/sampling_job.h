@@ -80,6 +80,11 @@ struct SamplingJob {
   Status validate() const;
   // Validates, then samples. Never throws or logs; allocates only when the context is too small.
   Status run() const;
+
+ private:
+  friend struct CompactSamplingJob;  // runs its residual clip after validating it itself
+  // Samples a job that validate() accepted.
+  void sample() const;
 };
 
 }  // namespace critter::anim
