@@ -189,6 +189,29 @@ TEST(ImageDecoderTest, PngEndingInsideItsLastChunkIsScreened) {
             "PNG chunk at byte 33 declares 1073741824 bytes of data, 0 follow");
 }
 
+// Found by fuzzing (fuzz/image_fuzz.cpp, UBSan): a 34-byte BMP whose height is -2^31, whose
+// absolute value stb takes (undefined for that value) before it checks the size. Heights beyond
+// stb's limit are refused before stb sees them; a top-down BMP (negative height) still decodes.
+TEST(ImageDecoderTest, BmpHeightOutOfRangeIsRefused) {
+  std::vector<std::uint8_t> b = {0x42, 0x4d, 0x46, 0x3b, 0x00, 0xff, 0xc2, 0x00, 0xff,
+                                 0xdd, 0x0c, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00,
+                                 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x01,
+                                 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0xff};
+  Result<RgbaImage> image = decode_image_bytes(b, "min.bmp");
+  ASSERT_FALSE(image);
+  EXPECT_EQ(image.error().path, "min.bmp");
+  EXPECT_EQ(image.error().message, "BMP height -2147483648 (byte 22) is out of range");
+  // A 2 x 2 24-bit BMP stored top-down: height -2.
+  b = {0x42, 0x4d, 0, 0, 0,    0,    0,    0,    0, 0, 54, 0, 0, 0, 40, 0, 0,  0,
+       2,    0,    0, 0, 0xfe, 0xff, 0xff, 0xff, 1, 0, 24, 0, 0, 0, 0,  0, 16, 0,
+       0,    0,    0, 0, 0,    0,    0,    0,    0, 0, 0,  0, 0, 0, 0,  0, 0,  0};
+  for (int row = 0; row < 2; ++row) b.insert(b.end(), {0x10, 0x20, 0x30, 0x10, 0x20, 0x30, 0, 0});
+  image = decode_image_bytes(b, "top-down.bmp");
+  ASSERT_TRUE(image) << image.error().to_string();
+  EXPECT_EQ(image->height, 2);
+  EXPECT_EQ(image->pixels[0], 0x30);
+}
+
 // A TGA header: colour map type 0, `type`, width x height, `bits` per pixel, bottom-up.
 std::vector<std::uint8_t> tga(std::uint8_t type, int width, int height, std::uint8_t bits) {
   std::vector<std::uint8_t> b(18, 0);
