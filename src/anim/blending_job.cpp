@@ -10,6 +10,7 @@
 #include "anim/blend_kernels.h"
 #include "anim/flush_denormals.h"
 #include "anim/quat_slerp.h"
+#include "anim/soa_store.h"
 
 namespace critter::anim {
 
@@ -190,12 +191,10 @@ Status BlendingJob::validate() const {
   if (!blending_path_available(path))
     return job_error("path", "this CPU cannot run the chosen blending path");
   const bool soa = !soa_output.empty();
-  if (!soa && (!soa_rest.empty() || soa_joints != 0))
-    return job_error(soa_rest.empty() ? "soa_joints" : "soa_rest",
-                     "structure-of-arrays inputs without a structure-of-arrays output");
-  if (soa && (!rest.empty() || !output.empty()))
-    return job_error(rest.empty() ? "output" : "rest",
-                     "a Transform array in the structure-of-arrays form (soa_output is set)");
+  if (const detail::FormProblem p = detail::soa_form_problem(soa, !soa_rest.empty(), soa_joints,
+                                                             !rest.empty(), !output.empty());
+      p.location != nullptr)
+    return job_error(p.location, p.message);
   const std::size_t joints = soa ? soa_joints : rest.size();
   const std::size_t blocks = soa_blocks(joints);
   if (soa && soa_rest.size() != blocks)

@@ -277,12 +277,10 @@ Status SamplingJob::validate() const {
   if (context == nullptr) return job_error("context", "context is null");
   if (!std::isfinite(time)) return job_error("time", "time is not finite");
   const bool soa = !soa_output.empty();
-  if (!soa && (!soa_rest.empty() || soa_joints != 0))
-    return job_error(soa_rest.empty() ? "soa_joints" : "soa_rest",
-                     "structure-of-arrays inputs without a structure-of-arrays output");
-  if (soa && (!rest.empty() || !output.empty()))
-    return job_error(rest.empty() ? "output" : "rest",
-                     "a Transform array in the structure-of-arrays form (soa_output is set)");
+  if (const detail::FormProblem p = detail::soa_form_problem(soa, !soa_rest.empty(), soa_joints,
+                                                             !rest.empty(), !output.empty());
+      p.location != nullptr)
+    return job_error(p.location, p.message);
   if (soa && (soa_rest.size() != soa_blocks(soa_joints) || soa_output.size() != soa_rest.size()))
     return job_error(soa_rest.size() != soa_blocks(soa_joints) ? "soa_rest" : "soa_output",
                      "rest pose has " + std::to_string(soa_rest.size()) + " blocks, output " +

@@ -19,6 +19,25 @@ namespace critter::anim::detail {
 
 inline constexpr std::uint32_t kSoaTranslation = 0, kSoaRotation = 3, kSoaScale = 7;
 
+// The rule a job with both forms of pose (SamplingJob, BlendingJob) checks first: a non-empty
+// structure-of-arrays output selects that form, whose rest pose and joint count go only with it,
+// and in which the Transform rest pose and output stay empty. The broken field and why, or a null
+// location when the form is consistent.
+struct FormProblem {
+  const char* location = nullptr;
+  const char* message = nullptr;
+};
+inline FormProblem soa_form_problem(bool soa_output, bool soa_rest, std::size_t soa_joints,
+                                    bool rest, bool output) {
+  if (!soa_output && (soa_rest || soa_joints != 0))
+    return {soa_rest ? "soa_rest" : "soa_joints",
+            "structure-of-arrays inputs without a structure-of-arrays output"};
+  if (soa_output && (rest || output))
+    return {rest ? "rest" : "output",
+            "a Transform array in the structure-of-arrays form (soa_output is set)"};
+  return {};
+}
+
 inline float* soa_channel(float* pose, std::size_t joint, std::uint32_t component) {
   constexpr std::size_t kLanes = SoaTransform::kLanes;
   return pose + joint / kLanes * (10 * kLanes) + component * kLanes + joint % kLanes;
