@@ -92,6 +92,11 @@ void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t
 // layers beyond fold into the output in place, joint by joint.
 using detail::kKernelLayers;
 
+// The kernels' structure-of-arrays geometry is SoaTransform's (blend_kernels.h includes no library
+// header).
+static_assert(detail::kSoaLanes == SoaTransform::kLanes);
+static_assert(sizeof(SoaTransform) == detail::kSoaBlockFloats * sizeof(float));
+
 const float* floats(std::span<const SoaTransform> pose) {
   return &pose.data()->translation[0][0];
 }

@@ -78,6 +78,8 @@ std::size_t first_misordered(const std::int16_t* parents, std::size_t n) {
 // once they are all converted: its loads then rarely wait for the stores just made.
 constexpr std::size_t kSoaBlockFloats = SoaTransform::kLanes * detail::kLocalFloats;
 constexpr std::size_t kSoaChunkBlocks = 8;
+static_assert(SoaTransform::kLanes == 16 && sizeof(SoaTransform) == 160 * sizeof(float),
+              "local_to_model_avx512_soa reads blocks of sixteen lanes, ten rows");
 
 void soa_block_to_transforms(const SoaTransform& in, float* out) {
   const float* rows = &in.translation[0][0];

@@ -29,13 +29,6 @@ Status block_count_error(const char* path, std::size_t blocks, std::size_t joint
 
 }  // namespace
 
-SoaTransform SoaTransform::identity() {
-  SoaTransform b;
-  const Transform t;
-  for (std::size_t lane = 0; lane < kLanes; ++lane) b.set(lane, t);
-  return b;
-}
-
 Transform SoaTransform::get(std::size_t lane) const {
   Transform t;
   float* f = &t.translation.x;

@@ -177,6 +177,26 @@ TEST(CompactSamplingJobTest, LoadOptionBuildsCompactClipsAndPlayerUsesThem) {
 // the sampler copies as they lie; a clip whose constants lie otherwise (from other parts: here
 // the same constants in reverse order, one rotation quantised) samples them one by one, to the
 // same pose.
+// `job` (Transform form) run again in structure-of-arrays form on a fresh context; the pose
+// converted back.
+std::vector<Transform> sample_as_soa(CompactSamplingJob job) {
+  const std::span<const Transform> rest = job.rest;
+  std::vector<SoaTransform> soa_rest(soa_blocks(rest.size())), out(soa_rest.size());
+  EXPECT_TRUE(to_soa(rest, soa_rest));
+  CompactSamplingContext context;
+  job.context = &context;
+  job.rest = {};
+  job.output = {};
+  job.soa_rest = soa_rest;
+  job.soa_output = out;
+  job.soa_joints = rest.size();
+  const auto ok = job.run();
+  EXPECT_TRUE(ok) << ok.error().to_string();
+  std::vector<Transform> pose(rest.size());
+  EXPECT_TRUE(from_soa(out, pose));
+  return pose;
+}
+
 TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
   io::LoadOptions options;
   options.compact_tolerance = kRelativeTolerance;
@@ -261,22 +281,8 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
     job.output = b;
     ASSERT_TRUE(job.run());
     // The constants out of runs in the structure-of-arrays form: the same bits.
-    {
-      std::vector<SoaTransform> soa_rest(soa_blocks(rest.size())), soa_out(soa_rest.size());
-      ASSERT_TRUE(to_soa(rest, soa_rest));
-      CompactSamplingContext cs;
-      CompactSamplingJob soa_job = job;
-      soa_job.context = &cs;
-      soa_job.rest = {};
-      soa_job.output = {};
-      soa_job.soa_rest = soa_rest;
-      soa_job.soa_output = soa_out;
-      soa_job.soa_joints = rest.size();
-      ASSERT_TRUE(soa_job.run());
-      std::vector<Transform> c(rest.size());
-      ASSERT_TRUE(from_soa(soa_out, c));
-      EXPECT_EQ(std::memcmp(b.data(), c.data(), b.size() * sizeof(Transform)), 0) << "t " << t;
-    }
+    const std::vector<Transform> c = sample_as_soa(job);
+    EXPECT_EQ(std::memcmp(b.data(), c.data(), b.size() * sizeof(Transform)), 0) << "t " << t;
     for (std::size_t j = 0; j < a.size(); ++j) {
       if (j == joint) {
         // The quantised rotation, decoded; every other value copied exactly.
@@ -376,8 +382,6 @@ TEST(CompactSamplingJobTest, CursorPlaybackEqualsFreshSamplesOnEveryPath) {
   for (const Model& model : models) {
     const MorphLayout layout = MorphLayout::of(model);
     const auto rest = model.skeleton().rest_pose();
-    std::vector<SoaTransform> soa_rest(soa_blocks(rest.size())), soa_out(soa_rest.size());
-    ASSERT_TRUE(to_soa(rest, soa_rest));
     for (std::size_t c = 0; c < std::min<std::size_t>(2, model.compact_clips().size()); ++c) {
       const CompactClip& clip = model.compact_clips()[c];
       const float d = clip.duration();
@@ -412,18 +416,11 @@ TEST(CompactSamplingJobTest, CursorPlaybackEqualsFreshSamplesOnEveryPath) {
           ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
               << model.name() << " clip " << c << " time " << times[i] << " sample " << i;
           ASSERT_EQ(wa, wb);
-          // The structure-of-arrays form from the cursor context too (its own context), every
-          // tenth sample: the same bits.
+          // The structure-of-arrays form (on a fresh context), every tenth sample: the same
+          // bits.
           if (i % 10 == 0) {
-            CompactSamplingContext soa_context;
-            CompactSamplingJob soa_job = job(soa_context, b, wb);
-            soa_job.rest = {};
-            soa_job.output = {};
-            soa_job.soa_rest = soa_rest;
-            soa_job.soa_output = soa_out;
-            soa_job.soa_joints = rest.size();
-            ASSERT_TRUE(soa_job.run());
-            ASSERT_TRUE(from_soa(soa_out, b));
+            CompactSamplingContext unused;
+            b = sample_as_soa(job(unused, b, wb));
             ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
                 << model.name() << " clip " << c << " time " << times[i] << " (SoA)";
           }

@@ -25,9 +25,6 @@ struct alignas(64) SoaTransform {
   float rotation[4][kLanes];     // x, y, z, w
   float scale[3][kLanes];        // x, y, z
 
-  // Every lane the identity transform.
-  static SoaTransform identity();
-
   // Lane `lane` (< kLanes) as a Transform, or set to one.
   Transform get(std::size_t lane) const;
   void set(std::size_t lane, const Transform& t);
