@@ -13,6 +13,7 @@
 #include "critter/io/image/image_decoder.h"
 #include "critter/io/image/image_writer.h"
 #include "support/cli_runner.h"
+#include "support/files.h"
 #include "support/glb_builder.h"
 
 namespace {
@@ -34,19 +35,25 @@ class ViewerHeadless : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Runs the viewer with `args` under xvfb-run; returns its exit status. A run where xvfb-run
-  // itself failed (no free display, its temporary folder not cleaned up: an exit status of its
-  // own, whatever the viewer did) is tried again, up to three times in all.
+  // Runs the viewer with `args` under xvfb-run; returns its exit status. The X authority file
+  // and the X server's log live in this test's folder: without -f, xvfb-run makes a temporary
+  // folder of its own and exits 5 when it cannot remove it, whatever the viewer did. A run where
+  // xvfb-run itself failed (no free display: "xvfb-run: error:" on its standard error) is tried
+  // again, up to three times in all; if every try failed, the test fails with the server's log.
   int run(const std::string& args) const {
-    const std::string cmd = "xvfb-run -a -s '-screen 0 640x480x24' '" CRITTER_VIEWER "' " + args +
-                            " >'" + (dir_ / "out.txt").string() + "' 2>'" +
-                            (dir_ / "err.txt").string() + "'";
+    const fs::path auth = dir_ / "Xauthority";
+    critter::testing::write_file(auth, "");
+    const std::string cmd = "xvfb-run -a -f '" + auth.string() + "' -e '" +
+                            (dir_ / "xvfb.log").string() + "' -s '-screen 0 640x480x24' '" +
+                            CRITTER_VIEWER "' " + args + " >'" + (dir_ / "out.txt").string() +
+                            "' 2>'" + (dir_ / "err.txt").string() + "'";
     int code = -1;
     for (int attempt = 0; attempt < 3; ++attempt) {
       const int status = std::system(cmd.c_str());
       code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      if (err().find("xvfb-run: error:") == std::string::npos) break;
+      if (err().find("xvfb-run: error:") == std::string::npos) return code;
     }
+    ADD_FAILURE() << "xvfb-run failed three times: " << err() << slurp(dir_ / "xvfb.log");
     return code;
   }
   // Runs the viewer with `args` with no display at all (no X server, no Wayland).
