@@ -10,6 +10,8 @@
 #include <limits>
 #include <utility>
 
+#include "asset/max_magnitude.h"
+#include "critter/core/cpu_features.h"
 #include "critter/core/math.h"
 
 namespace critter {
@@ -75,17 +77,17 @@ std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Tim
 // The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
 // value_begin. Each lane reads the values of its joint's live track (`last`, from last_tracks);
 // the batches are valid (Clip::from_parts checks them). The one place the layout is made.
-std::vector<float> interleave_batches(std::span<Clip::LinearBatch> batches,
-                                      std::span<const Clip::Timeline> timelines,
-                                      std::span<const Track> tracks, std::span<const float> values,
-                                      std::span<const std::uint32_t> last) {
+std::vector<float, UninitializedAllocator<float>> interleave_batches(
+    std::span<Clip::LinearBatch> batches, std::span<const Clip::Timeline> timelines,
+    std::span<const Track> tracks, std::span<const float> values,
+    std::span<const std::uint32_t> last) {
   const std::size_t joints = last.size() / 3;
   std::size_t total = 0;
   for (Clip::LinearBatch& b : batches) {
     b.value_begin = static_cast<std::uint32_t>(total);
     total += static_cast<std::size_t>(batch_floats(b, timelines));
   }
-  std::vector<float> out(total);
+  std::vector<float, UninitializedAllocator<float>> out(total);  // every float written below
   for (const Clip::LinearBatch& b : batches) {
     const float* lane_values[4];
     for (int lane = 0; lane < 4; ++lane) {
@@ -274,19 +276,27 @@ ClipParts Clip::parts() const {
 namespace {
 
 // Both checks run over every key of a baked clip as it loads, so they are written for the
-// vectoriser: eight independent lanes per step, no early exit, and a maximum or minimum (one
-// vector instruction) as the reduction.
+// vector units: independent lanes per step, no early exit, and a maximum or minimum (one vector
+// instruction) as the reduction.
+//
 bool all_finite_floats(std::span<const float> values) {
-  // A float is finite when its magnitude bits are below those of infinity.
   const float* v = values.data();
   const std::size_t n = values.size();
-  std::uint32_t lanes[8] = {};
+  std::uint32_t most = 0;
   std::size_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  // A float is finite when its magnitude bits are below those of infinity.
+  static const bool avx512 = cpu_has_avx512(), avx2 = cpu_has_avx2_fma();
+  if (avx512)
+    most = detail::max_magnitude_avx512(v, n, i);
+  else if (avx2)
+    most = detail::max_magnitude_avx2(v, n, i);
+#endif
+  std::uint32_t lanes[8] = {};
   for (; i + 8 <= n; i += 8) {
     for (std::size_t k = 0; k < 8; ++k)
       lanes[k] = std::max(lanes[k], std::bit_cast<std::uint32_t>(v[i + k]) & 0x7fffffffu);
   }
-  std::uint32_t most = 0;
   for (const std::uint32_t lane : lanes) most = std::max(most, lane);
   for (; i < n; ++i) most = std::max(most, std::bit_cast<std::uint32_t>(v[i]) & 0x7fffffffu);
   return most < 0x7f800000u;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "critter/core/error.h"
+#include "critter/core/uninitialized_allocator.h"
 
 namespace critter {
 
@@ -152,7 +153,8 @@ class Clip {
   std::vector<Timeline> timelines_;
   std::vector<std::uint32_t> track_timelines_;
   std::vector<LinearBatch> linear_batches_;
-  std::vector<float> batch_values_;
+  // Interleaved from values_ right after it is sized: no zeros written first.
+  std::vector<float, UninitializedAllocator<float>> batch_values_;
   std::vector<std::uint32_t> other_tracks_;
   std::vector<std::uint32_t> weight_tracks_;
   std::int32_t max_joint_ = -1;

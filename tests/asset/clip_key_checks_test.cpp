@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The finite-key check of Clip::from_parts (every baked clip runs it as it loads): a NaN or an
+// infinity anywhere among the key times or values is refused, wherever it falls against the
+// vector paths' steps, and every finite float (the largest, denormals, negative zero) passes.
+// The AVX2 and AVX-512 paths equal a scalar maximum on random bits of every length up to 100.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "asset/max_magnitude.h"
+#include "critter/asset/clip.h"
+#include "critter/asset/model.h"
+#include "critter/asset/synthetic_character.h"
+#include "critter/core/cpu_features.h"
+
+namespace critter {
+namespace {
+
+TEST(ClipKeyChecks, ANonFiniteKeyAnywhereIsRefused) {
+  auto model = build_model(make_synthetic_character());
+  ASSERT_TRUE(model.has_value()) << model.error().to_string();
+  const ClipParts good = model->clips()[0].parts();
+  const int joints = model->skeleton().joint_count();
+  ASSERT_TRUE(Clip::from_parts(good, joints, {}).has_value());
+  const float bad[] = {
+      std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
+      std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+      std::bit_cast<float>(0x7f800001u)};  // a signalling NaN
+  for (const bool in_times : {false, true}) {
+    const std::size_t n = in_times ? good.times.size() : good.values.size();
+    ASSERT_GT(n, 40u);
+    for (const std::size_t at : {std::size_t{0}, std::size_t{15}, std::size_t{16}, std::size_t{31},
+                                 n / 2, n - 33, n - 9, n - 1}) {
+      for (const float value : bad) {
+        ClipParts p = good;
+        (in_times ? p.times : p.values)[at] = value;
+        auto clip = Clip::from_parts(std::move(p), joints, {}, "x.crit");
+        ASSERT_FALSE(clip.has_value()) << (in_times ? "time " : "value ") << at;
+        EXPECT_EQ(clip.error().code, ErrorCode::kInvalid);
+        EXPECT_NE(clip.error().to_string().find("not finite"), std::string::npos)
+            << clip.error().to_string();
+      }
+    }
+  }
+  // Extreme finite values are keys like any other.
+  ClipParts p = good;
+  p.values[3] = std::numeric_limits<float>::max();
+  p.values[p.values.size() - 1] = -std::numeric_limits<float>::max();
+  p.values[40] = std::numeric_limits<float>::denorm_min();
+  p.values[41] = -0.0f;
+  EXPECT_TRUE(Clip::from_parts(std::move(p), joints, {}).has_value());
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+TEST(ClipKeyChecks, VectorPathsEqualTheScalarMaximum) {
+  std::mt19937 rng(7);
+  std::vector<float> v(100);
+  for (int round = 0; round < 50; ++round) {
+    for (float& f : v) f = std::bit_cast<float>(static_cast<std::uint32_t>(rng()) >> (rng() % 9));
+    for (std::size_t n = 0; n <= v.size(); ++n) {
+      using Path = std::uint32_t (*)(const float*, std::size_t, std::size_t&);
+      const std::pair<bool, Path> paths[] = {{cpu_has_avx2_fma(), detail::max_magnitude_avx2},
+                                             {cpu_has_avx512(), detail::max_magnitude_avx512}};
+      for (const auto& [available, path] : paths) {
+        if (!available) continue;
+        std::size_t done = n + 1;
+        const std::uint32_t most = path(v.data(), n, done);
+        ASSERT_LE(done, n);
+        ASSERT_GT(done + 32, n);  // at most one step is left to the caller
+        std::uint32_t expected = 0;
+        for (std::size_t i = 0; i < done; ++i)
+          expected = std::max(expected, std::bit_cast<std::uint32_t>(v[i]) & 0x7fffffffu);
+        EXPECT_EQ(most, expected) << "n " << n;
+      }
+    }
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace critter
