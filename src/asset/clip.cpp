@@ -10,7 +10,7 @@
 #include <limits>
 #include <utility>
 
-#include "asset/max_magnitude.h"
+#include "asset/clip_load_simd.h"
 #include "critter/core/cpu_features.h"
 #include "critter/core/math.h"
 
@@ -88,6 +88,9 @@ std::vector<float, UninitializedAllocator<float>> interleave_batches(
     total += static_cast<std::size_t>(batch_floats(b, timelines));
   }
   std::vector<float, UninitializedAllocator<float>> out(total);  // every float written below
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx512 = cpu_has_avx512();
+#endif
   for (const Clip::LinearBatch& b : batches) {
     const float* lane_values[4];
     for (int lane = 0; lane < 4; ++lane) {
@@ -99,6 +102,12 @@ std::vector<float, UninitializedAllocator<float>> interleave_batches(
     const std::uint32_t components = b.target == TrackTarget::kRotation ? 4u : 3u;
     float* o = out.data() + b.value_begin;
     std::uint32_t k = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (avx512) {
+      k = detail::interleave_keys_avx512(lane_values, keys, components, o);
+      o += std::size_t{k} * 4 * components;
+    }
+#endif
 #if defined(__SSE2__)
     // A 4 x 4 transpose per key: lane rows in, component rows out. A 3-component key reads the
     // next key's x as its fourth column, so the last key of such a track is left to the loop

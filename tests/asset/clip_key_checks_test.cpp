@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "asset/max_magnitude.h"
+#include "asset/clip_load_simd.h"
 #include "critter/asset/clip.h"
 #include "critter/asset/model.h"
 #include "critter/asset/synthetic_character.h"

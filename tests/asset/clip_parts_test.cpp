@@ -53,6 +53,57 @@ TEST(ClipPartsTest, BatchValuesAreLaidOutInBatchOrder) {
   EXPECT_EQ(next, clip.batch_values().size());
 }
 
+// Every batch value is its lane's key, for key counts of every remainder by four (the vector
+// paths take four keys a step and leave the rest), with three and four components, lanes in use
+// and repeated. Both a built clip and one rebuilt from its parts.
+TEST(ClipPartsTest, BatchValuesHoldEachLanesKeys) {
+  std::uint32_t seed = 1;
+  const auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<float>(seed >> 8) / 16777216.0f - 0.5f;
+  };
+  for (std::uint32_t keys = 1; keys <= 11; ++keys) {
+    RawClip raw;
+    raw.name = "keys" + std::to_string(keys);
+    for (const TrackTarget target :
+         {TrackTarget::kTranslation, TrackTarget::kRotation, TrackTarget::kScale}) {
+      for (int joint = 0; joint < 7; ++joint) {  // two batches a target: 4 lanes and 3
+        RawTrack t;
+        t.target = target;
+        t.index = joint;
+        t.components = target == TrackTarget::kRotation ? 4 : 3;
+        for (std::uint32_t k = 0; k < keys; ++k) t.times.push_back(0.1f * static_cast<float>(k));
+        for (std::uint32_t i = 0; i < keys * t.components; ++i) t.values.push_back(next());
+        raw.tracks.push_back(std::move(t));
+      }
+    }
+    auto built = build_clip(raw, 7, {});
+    ASSERT_TRUE(built.has_value()) << built.error().to_string();
+    auto again = Clip::from_parts(built->parts(), 7, {});
+    ASSERT_TRUE(again.has_value()) << again.error().to_string();
+    for (const Clip* clip : {&*built, &*again}) {
+      ASSERT_EQ(clip->linear_batches().size(), 6u) << keys;
+      for (const Clip::LinearBatch& b : clip->linear_batches()) {
+        const std::uint32_t components = b.target == TrackTarget::kRotation ? 4 : 3;
+        ASSERT_EQ(clip->timelines()[b.timeline].key_count, keys);
+        for (int lane = 0; lane < 4; ++lane) {
+          const Track* track = nullptr;
+          for (const Track& t : clip->tracks())
+            if (t.target == b.target && t.index == b.joints[lane]) track = &t;
+          ASSERT_NE(track, nullptr);
+          const std::span<const float> v = clip->track_values(*track);
+          for (std::uint32_t k = 0; k < keys; ++k)
+            for (std::uint32_t c = 0; c < components; ++c)
+              ASSERT_EQ(clip->batch_values()[b.value_begin + (k * components + c) * 4 + lane],
+                        v[k * components + c])
+                  << keys << " keys, joint " << b.joints[lane] << " key " << k << " component "
+                  << c;
+        }
+      }
+    }
+  }
+}
+
 // One broken batch at a time: each is refused with ErrorCode::kInvalid at linear_batches/N.
 TEST(ClipPartsTest, BatchesThatDoNotNameLiveLinearTracksAreRefused) {
   const Model model = synthetic();

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// The vector paths of clip_load_simd.h. Each function carries its own target attribute and this
+// file includes no library header but its own, so no inline function compiled for those
+// instruction sets reaches the rest of the program. GCC 12's AVX-512 intrinsics start from
+// _mm512_undefined_epi32(), which its own -Wuninitialized then reports at every use; the value is
+// never read.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include "asset/clip_load_simd.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+namespace critter::detail {
+
+namespace {
+
+template <std::size_t N>
+std::uint32_t largest(const std::uint32_t (&lanes)[N]) {
+  std::uint32_t most = lanes[0];
+  for (const std::uint32_t lane : lanes) most = lane > most ? lane : most;
+  return most;
+}
+
+}  // namespace
+
+// Two independent maxima per step, reduced at the end.
+__attribute__((target("avx512f"))) std::uint32_t max_magnitude_avx512(const float* v, std::size_t n,
+                                                                      std::size_t& done) {
+  const __m512i magnitude = _mm512_set1_epi32(0x7fffffff);
+  __m512i m0 = _mm512_setzero_si512(), m1 = _mm512_setzero_si512();
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    m0 = _mm512_max_epu32(m0, _mm512_and_si512(_mm512_loadu_si512(v + i), magnitude));
+    m1 = _mm512_max_epu32(m1, _mm512_and_si512(_mm512_loadu_si512(v + i + 16), magnitude));
+  }
+  done = i;
+  alignas(64) std::uint32_t lanes[16];
+  _mm512_store_si512(lanes, _mm512_max_epu32(m0, m1));
+  return largest(lanes);
+}
+
+__attribute__((target("avx2"))) std::uint32_t max_magnitude_avx2(const float* v, std::size_t n,
+                                                                 std::size_t& done) {
+  const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
+  __m256i m0 = _mm256_setzero_si256(), m1 = _mm256_setzero_si256();
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const auto* p = reinterpret_cast<const __m256i*>(v + i);
+    m0 = _mm256_max_epu32(m0, _mm256_and_si256(_mm256_loadu_si256(p), magnitude));
+    m1 = _mm256_max_epu32(m1, _mm256_and_si256(_mm256_loadu_si256(p + 1), magnitude));
+  }
+  done = i;
+  alignas(32) std::uint32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), _mm256_max_epu32(m0, m1));
+  return largest(lanes);
+}
+
+// Four keys a step. Four components: the four lanes' 16 floats (four keys) are transposed inside
+// each 128-bit quarter (a quarter then holds one component of the four lanes for one key), then
+// the quarters are transposed (a register then holds one key). Three components: the 12 floats of
+// four keys per lane are read with a mask (nothing past the lane's last key) and every output
+// float picked by two-register permutes, lanes 0-1 from one and 2-3 from the other.
+__attribute__((target("avx512f"))) std::uint32_t interleave_keys_avx512(
+    const float* const (&lanes)[4], std::uint32_t keys, std::uint32_t components, float* out) {
+  const std::uint32_t whole = keys / 4 * 4;
+  if (components == 4) {
+    for (std::uint32_t k = 0; k < whole; k += 4, out += 64) {
+      const std::size_t at = std::size_t{k} * 4;
+      const __m512 r0 = _mm512_loadu_ps(lanes[0] + at), r1 = _mm512_loadu_ps(lanes[1] + at);
+      const __m512 r2 = _mm512_loadu_ps(lanes[2] + at), r3 = _mm512_loadu_ps(lanes[3] + at);
+      const __m512 t0 = _mm512_unpacklo_ps(r0, r1), t1 = _mm512_unpackhi_ps(r0, r1);
+      const __m512 t2 = _mm512_unpacklo_ps(r2, r3), t3 = _mm512_unpackhi_ps(r2, r3);
+      const __m512 u0 = _mm512_shuffle_ps(t0, t2, 0x44), u1 = _mm512_shuffle_ps(t0, t2, 0xEE);
+      const __m512 u2 = _mm512_shuffle_ps(t1, t3, 0x44), u3 = _mm512_shuffle_ps(t1, t3, 0xEE);
+      const __m512 v0 = _mm512_shuffle_f32x4(u0, u1, 0x44), v1 = _mm512_shuffle_f32x4(u0, u1, 0xEE);
+      const __m512 v2 = _mm512_shuffle_f32x4(u2, u3, 0x44), v3 = _mm512_shuffle_f32x4(u2, u3, 0xEE);
+      _mm512_storeu_ps(out, _mm512_shuffle_f32x4(v0, v2, 0x88));
+      _mm512_storeu_ps(out + 16, _mm512_shuffle_f32x4(v0, v2, 0xDD));
+      _mm512_storeu_ps(out + 32, _mm512_shuffle_f32x4(v1, v3, 0x88));
+      _mm512_storeu_ps(out + 48, _mm512_shuffle_f32x4(v1, v3, 0xDD));
+    }
+    return whole;
+  }
+  // Output float e of register m is lane l = e % 4's float j = 4m + e / 4: index j of the first
+  // or (bit 4) the second source, the odd lanes from the second.
+  __m512i index[3];
+  for (int m = 0; m < 3; ++m) {
+    alignas(64) std::int32_t idx[16];
+    for (int e = 0; e < 16; ++e) idx[e] = 4 * m + e / 4 + 16 * (e % 2);
+    index[m] = _mm512_load_si512(idx);
+  }
+  constexpr __mmask16 kTwelve = 0x0FFF;
+  constexpr __mmask16 kUpperLanes = 0xCCCC;  // lanes 2 and 3 of every key's component
+  for (std::uint32_t k = 0; k < whole; k += 4, out += 48) {
+    const std::size_t at = std::size_t{k} * 3;
+    const __m512 r0 = _mm512_maskz_loadu_ps(kTwelve, lanes[0] + at);
+    const __m512 r1 = _mm512_maskz_loadu_ps(kTwelve, lanes[1] + at);
+    const __m512 r2 = _mm512_maskz_loadu_ps(kTwelve, lanes[2] + at);
+    const __m512 r3 = _mm512_maskz_loadu_ps(kTwelve, lanes[3] + at);
+    for (int m = 0; m < 3; ++m) {
+      const __m512 low = _mm512_permutex2var_ps(r0, index[m], r1);
+      const __m512 high = _mm512_permutex2var_ps(r2, index[m], r3);
+      _mm512_storeu_ps(out + 16 * m, _mm512_mask_blend_ps(kUpperLanes, low, high));
+    }
+  }
+  return whole;
+}
+
+}  // namespace critter::detail
+
+#endif
