@@ -146,27 +146,40 @@ inline void decode_into(const CompactTrack& track, const std::uint16_t* words, c
 
 }  // namespace
 
-Status CompactSamplingJob::validate() const {
-  if (clip == nullptr) return job_error("clip", "clip is null");
-  if (context == nullptr) return job_error("context", "context is null");
-  if (!std::isfinite(time)) return job_error("time", "time is not finite");
-  if (path == CompactSamplingPath::kAvx2 && !cpu_has_avx2_fma())
+namespace {
+
+// The checks of CompactSamplingJob::validate() that are the compact job's own.
+Status own_checks(const CompactSamplingJob& j) {
+  if (j.clip == nullptr) return job_error("clip", "clip is null");
+  if (j.context == nullptr) return job_error("context", "context is null");
+  if (!std::isfinite(j.time)) return job_error("time", "time is not finite");
+  if (j.path == CompactSamplingPath::kAvx2 && !cpu_has_avx2_fma())
     return job_error("path", "this CPU has no AVX2");
-  const std::size_t joints = soa_output.empty() ? rest.size() : soa_joints;
-  if (clip->max_joint() >= static_cast<std::int64_t>(joints))
-    return job_error("clip", "a track targets joint " + std::to_string(clip->max_joint()) +
+  const std::size_t joints = j.soa_output.empty() ? j.rest.size() : j.soa_joints;
+  if (j.clip->max_joint() >= static_cast<std::int64_t>(joints))
+    return job_error("clip", "a track targets joint " + std::to_string(j.clip->max_joint()) +
                                  ", rest pose has " + std::to_string(joints) + " joints");
-  const SamplingJob residual{.clip = &clip->residual(),
-                             .time = time,
-                             .context = &context->residual_,
-                             .rest = rest,
-                             .default_weights = default_weights,
-                             .weight_offsets = weight_offsets,
-                             .output = output,
-                             .output_weights = output_weights,
-                             .soa_rest = soa_rest,
-                             .soa_output = soa_output,
-                             .soa_joints = soa_joints};
+  return {};
+}
+
+// The job that samples the residual clip into the same buffers (`context`: the compact
+// context's residual one). Built once per run: validated, then run without validating again.
+SamplingJob residual_job(const CompactSamplingJob& j, SamplingContext* context) {
+  return SamplingJob{.clip = &j.clip->residual(),
+                     .time = j.time,
+                     .context = context,
+                     .rest = j.rest,
+                     .default_weights = j.default_weights,
+                     .weight_offsets = j.weight_offsets,
+                     .output = j.output,
+                     .output_weights = j.output_weights,
+                     .soa_rest = j.soa_rest,
+                     .soa_output = j.soa_output,
+                     .soa_joints = j.soa_joints};
+}
+
+// SamplingJob::validate() of the residual job, reported as the compact job's error.
+Status residual_checks(const SamplingJob& residual) {
   if (auto ok = residual.validate(); !ok) {
     Error e = ok.error();
     e.path = "CompactSamplingJob";
@@ -175,8 +188,17 @@ Status CompactSamplingJob::validate() const {
   return {};
 }
 
+}  // namespace
+
+Status CompactSamplingJob::validate() const {
+  if (auto ok = own_checks(*this); !ok) return ok;
+  return residual_checks(residual_job(*this, &context->residual_));
+}
+
 Status CompactSamplingJob::run() const {
-  if (auto ok = validate(); !ok) return ok;
+  if (auto ok = own_checks(*this); !ok) return ok;
+  const SamplingJob residual = residual_job(*this, &context->residual_);
+  if (auto ok = residual_checks(residual); !ok) return ok;
   const detail::FlushDenormals no_denormals;
   CompactSamplingContext& ctx = *context;
   if (ctx.clip_ != clip) ctx.bind(*clip);
@@ -185,18 +207,7 @@ Status CompactSamplingJob::run() const {
     std::copy(soa_rest.begin(), soa_rest.end(), soa_output.begin());
     std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
   } else {
-    const SamplingJob residual{.clip = &clip->residual(),
-                               .time = time,
-                               .context = &ctx.residual_,
-                               .rest = rest,
-                               .default_weights = default_weights,
-                               .weight_offsets = weight_offsets,
-                               .output = output,
-                               .output_weights = output_weights,
-                               .soa_rest = soa_rest,
-                               .soa_output = soa_output,
-                               .soa_joints = soa_joints};
-    residual.sample();  // validate() above checked it
+    residual.sample();  // residual_checks() above validated it
   }
   Transform* out = output.data();
   float* soa = soa_output.empty() ? nullptr : detail::soa_floats(soa_output);
