@@ -76,7 +76,8 @@ std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Tim
 
 // The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
 // value_begin. Each lane reads the values of its joint's live track (`last`, from last_tracks);
-// the batches are valid (Clip::from_parts checks them). The one place the layout is made.
+// the batches are valid (Clip::from_parts checks them). The one place the layout is made (its
+// AVX-512 step in clip_load_simd.cpp).
 std::vector<float, UninitializedAllocator<float>> interleave_batches(
     std::span<Clip::LinearBatch> batches, std::span<const Clip::Timeline> timelines,
     std::span<const Track> tracks, std::span<const float> values,
@@ -286,15 +287,14 @@ namespace {
 
 // Both checks run over every key of a baked clip as it loads, so they are written for the
 // vector units: independent lanes per step, no early exit, and a maximum or minimum (one vector
-// instruction) as the reduction.
-//
+// instruction) as the reduction. A float is finite when its magnitude bits are below those of
+// infinity.
 bool all_finite_floats(std::span<const float> values) {
   const float* v = values.data();
   const std::size_t n = values.size();
   std::uint32_t most = 0;
   std::size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  // A float is finite when its magnitude bits are below those of infinity.
   static const bool avx512 = cpu_has_avx512(), avx2 = cpu_has_avx2_fma();
   if (avx512)
     most = detail::max_magnitude_avx512(v, n, i);
