@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -385,6 +386,43 @@ TEST_P(LocalToModelPaths, GiveTheScalarReferenceBits) {
     }
   }
   EXPECT_GT(compared, 1000);
+}
+
+// A matrix array starts wherever its allocator put it (a std::vector<mat4> is 16-byte aligned):
+// outputs at each 16-byte offset inside a cache line, Transform and structure-of-arrays inputs,
+// give the scalar reference's bits (the wide passes store a matrix across two cache lines there,
+// and read a parent's columns back from such stores).
+TEST_P(LocalToModelPaths, AnyOutputAlignmentGivesTheSameBits) {
+  std::mt19937 rng(29);
+  for (int n : {1, 5, 16, 33, 67}) {
+    const RandomPose pose = random_pose(n, rng);
+    std::vector<SoaTransform> soa(soa_blocks(pose.local.size()));
+    ASSERT_TRUE(to_soa(pose.local, soa));
+    LocalToModelJob job;
+    job.parents = pose.parents;
+    job.input = pose.local;
+    std::vector<mat4> want(static_cast<std::size_t>(n));
+    job.path = LocalToModelPath::kScalar;
+    job.output = want;
+    ASSERT_TRUE(job.run());
+    job.path = GetParam();
+    alignas(64) static float buffer[16 * 68 + 16];
+    for (std::size_t offset = 0; offset < 16; offset += 4) {
+      std::span<mat4> out(reinterpret_cast<mat4*>(buffer + offset), static_cast<std::size_t>(n));
+      for (const bool structure_of_arrays : {false, true}) {
+        std::fill(std::begin(buffer), std::end(buffer), -1.0f);
+        LocalToModelJob j = job;
+        if (structure_of_arrays) {
+          j.input = {};
+          j.soa_input = soa;
+        }
+        j.output = out;
+        ASSERT_TRUE(j.run());
+        ASSERT_EQ(std::memcmp(out.data(), want.data(), want.size() * sizeof(mat4)), 0)
+            << "n " << n << " offset " << offset * 4 << " bytes, soa " << structure_of_arrays;
+      }
+    }
+  }
 }
 
 std::vector<LocalToModelPath> available_paths() {
