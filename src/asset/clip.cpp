@@ -90,7 +90,7 @@ std::vector<float, UninitializedAllocator<float>> interleave_batches(
   }
   std::vector<float, UninitializedAllocator<float>> out(total);  // every float written below
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx512 = cpu_has_avx512();
+  const bool avx512 = cpu_has_avx512();  // checked once per process (cpu_features.h)
 #endif
   for (const Clip::LinearBatch& b : batches) {
     const float* lane_values[4];
@@ -295,10 +295,9 @@ bool all_finite_floats(std::span<const float> values) {
   std::uint32_t most = 0;
   std::size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx512 = cpu_has_avx512(), avx2 = cpu_has_avx2_fma();
-  if (avx512)
+  if (cpu_has_avx512())
     most = detail::max_magnitude_avx512(v, n, i);
-  else if (avx2)
+  else if (cpu_has_avx2_fma())
     most = detail::max_magnitude_avx2(v, n, i);
 #endif
   std::uint32_t lanes[8] = {};

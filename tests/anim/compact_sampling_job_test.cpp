@@ -173,10 +173,6 @@ TEST(CompactSamplingJobTest, LoadOptionBuildsCompactClipsAndPlayerUsesThem) {
   EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
 }
 
-// The builder writes constant tracks as runs of floats (rotations, translations, scales) that
-// the sampler copies as they lie; a clip whose constants lie otherwise (from other parts: here
-// the same constants in reverse order, one rotation quantised) samples them one by one, to the
-// same pose.
 // `job` (Transform form) run again in structure-of-arrays form on a fresh context; the pose
 // converted back.
 std::vector<Transform> sample_as_soa(CompactSamplingJob job) {
@@ -197,6 +193,10 @@ std::vector<Transform> sample_as_soa(CompactSamplingJob job) {
   return pose;
 }
 
+// The builder writes constant tracks as runs of floats (rotations, translations, scales) that
+// the sampler copies as they lie; a clip whose constants lie otherwise (from other parts: here
+// the same constants in reverse order, one rotation quantised) samples them one by one, to the
+// same pose.
 TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
   io::LoadOptions options;
   options.compact_tolerance = kRelativeTolerance;
