@@ -106,6 +106,9 @@ Status Player::start(const Clip& clip, PlaybackMode mode, const PlayOptions& opt
     source_.context = SamplingContext(max_tracks_);
   }
 
+  // What the last update showed stays the output pose until the next update, whatever the
+  // slots do now.
+  keep_shown_pose();
   const bool was_playing = current_.head.playing();
   const bool blend = options.blend_duration > 0.0f;
   const bool live_source = blend && fade_ == Fade::kNone && was_playing && !hold_;
@@ -159,6 +162,12 @@ Status Player::set_mode(PlaybackMode mode) {
                              " is not one of 0..6");
   current_.head.set_mode(mode);
   return {};
+}
+
+void Player::keep_shown_pose() {
+  if (!shows_current_) return;
+  std::copy(current_.locals.begin(), current_.locals.end(), locals_.begin());
+  shows_current_ = false;
 }
 
 void Player::end_current() {
@@ -225,7 +234,7 @@ void Player::update(float dt) {
     }
     if (fade_ == Fade::kNone) {
       blend_weight_ = 1.0f;
-      std::copy(current_.locals.begin(), current_.locals.end(), locals_.begin());
+      shows_current_ = true;
       std::copy(current_.weights.begin(), current_.weights.end(), anim_weights_.begin());
     } else {
       blend_weight_ = blend_curve(fade_curve_, fade_time_ / fade_duration_);
@@ -238,6 +247,7 @@ void Player::update(float dt) {
       }
       // Sizes match by construction, so these cannot fail.
       (void)blend_transforms(from, current_.locals, blend_weight_, locals_);
+      shows_current_ = false;
       (void)blend_weights(from_weights, current_.weights, blend_weight_, anim_weights_);
     }
   }
@@ -267,6 +277,7 @@ void Player::stop() {
   current_.head.clear();
   hold_ = false;
   std::copy(rest_.begin(), rest_.end(), locals_.begin());
+  shows_current_ = false;
   std::copy(layout_.defaults.begin(), layout_.defaults.end(), anim_weights_.begin());
   apply_overrides();
 }

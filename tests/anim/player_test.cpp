@@ -307,6 +307,42 @@ TEST_F(PlayerTest, CrossfadeBlendsALiveSourceLinearly) {
   EXPECT_NEAR(root(p).y, 0.2f, 1e-4f);
 }
 
+// The output pose is the sampled pose itself when no crossfade runs (no copy per update); a new
+// play, with or without a crossfade, swaps or resamples the slots, and the pose shown must stay
+// what the last update showed until the next update.
+TEST_F(PlayerTest, ThePoseShownStaysUntilTheNextUpdate) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward));
+  p.update(1.0f);
+  EXPECT_NEAR(root(p).x, 1.0f, kTol);
+  // A cut: the new play is sampled only by the next update.
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward));
+  EXPECT_NEAR(root(p).x, 1.0f, kTol);
+  EXPECT_NEAR(root(p).y, 0.0f, kTol);
+  p.update(0.5f);
+  EXPECT_NEAR(root(p).x, 0.0f, kTol);
+  EXPECT_NEAR(root(p).y, 2.0f, kTol);
+  // A crossfade from a live play swaps the slots: still the last update's pose.
+  ASSERT_TRUE(p.play(kSlide, Mode::kLoopForward, blend(1.0f)));
+  EXPECT_NEAR(root(p).x, 0.0f, kTol);
+  EXPECT_NEAR(root(p).y, 2.0f, kTol);
+  p.update(0.5f);  // f = 0.5: lift at 1.0 s wraps to 0 (y 0), slide at 0.5 s (x 0.5)
+  EXPECT_NEAR(root(p).x, 0.25f, kTol);
+  EXPECT_NEAR(root(p).y, 0.0f, 1e-4f);
+  p.update(1.0f);  // the crossfade ends: slide at 1.5 s, shown as sampled
+  EXPECT_FALSE(p.crossfading());
+  EXPECT_NEAR(root(p).x, 1.5f, kTol);
+  // Every sample of the same play lands in the same memory.
+  const Transform* shown = p.local_pose().data();
+  p.update(0.25f);
+  EXPECT_EQ(p.local_pose().data(), shown);
+  EXPECT_NEAR(root(p).x, 1.75f, kTol);
+  p.stop();
+  EXPECT_EQ(root(p), vec3(0, 0, 0));
+  p.update(0.5f);
+  EXPECT_EQ(root(p), vec3(0, 0, 0));
+}
+
 TEST_F(PlayerTest, CrossfadeSmoothstepCurve) {
   EXPECT_FLOAT_EQ(blend_curve(BlendCurve::kSmoothstep, 0.25f), 0.15625f);
   EXPECT_FLOAT_EQ(blend_curve(BlendCurve::kSmoothstep, 0.5f), 0.5f);

@@ -108,8 +108,12 @@ class Player {
   // The timing state of the current play, for tools and tests.
   const Playhead& playhead() const { return current_.head; }
 
-  // The local pose of the last update: one Transform per skeleton joint.
-  std::span<const Transform> local_pose() const { return locals_; }
+  // The local pose of the last update: one Transform per skeleton joint. The span may point to
+  // other memory after the next update(), play() or stop(): ask again after each.
+  std::span<const Transform> local_pose() const {
+    return shows_current_ ? std::span<const Transform>(current_.locals)
+                          : std::span<const Transform>(locals_);
+  }
   // All morph weights of the last update, after animation and overrides, laid out by layout().
   std::span<const float> weights() const { return weights_; }
   const MorphLayout& layout() const { return layout_; }
@@ -167,6 +171,7 @@ class Player {
   void end_current();
   void apply_overrides();
   void run_on_done(const PlayerRecord& record);
+  void keep_shown_pose();
 
   const Model* model_;
   MorphLayout layout_;
@@ -179,9 +184,12 @@ class Player {
   BlendCurve fade_curve_ = BlendCurve::kLinear;
   float blend_weight_ = 1.0f;
   bool hold_ = false;  // cancel(): keep the animated pose as it is
+  // The last update showed current_.locals as it was sampled (no crossfade), which is then the
+  // output pose; locals_ holds it only after a crossfade, stop() or a new play (no per-frame copy).
+  bool shows_current_ = false;
   std::vector<Transform> frozen_locals_;
   std::vector<float> frozen_weights_;
-  std::vector<Transform> locals_;    // output pose
+  std::vector<Transform> locals_;    // output pose, unless shows_current_
   std::vector<float> anim_weights_;  // output weights before overrides
   std::vector<float> weights_;       // output weights after overrides
   std::vector<float> all_override_;  // capacity: the largest target count
