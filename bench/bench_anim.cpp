@@ -181,13 +181,15 @@ void BM_BlendTwoLayers(benchmark::State& state) {
   layers[1].pose = scene.pose_b;
   layers[1].weight = 0.3f;
   anim::BlendingJob job = scene.blender(layers);
+  job.rotations = static_cast<anim::RotationBlend>(state.range(0));
   for (auto _ : state) {
     check(job.run());
     benchmark::DoNotOptimize(scene.blended.data());
   }
   set_counters(state, scene.character.joint_count());
 }
-BENCHMARK(BM_BlendTwoLayers);
+// Argument nlerp: 0 blends rotations by slerp (the default), 1 by nlerp (anim::RotationBlend).
+BENCHMARK(BM_BlendTwoLayers)->ArgName("nlerp")->Arg(0)->Arg(1);
 
 // The same crossfade on structure-of-arrays poses (SoaTransform blocks).
 void BM_BlendTwoLayersSoa(benchmark::State& state) {
@@ -199,20 +201,43 @@ void BM_BlendTwoLayersSoa(benchmark::State& state) {
   layers[0].weight = 1.0f;
   layers[1].soa_pose = scene.soa_b;
   layers[1].weight = 0.3f;
-  const anim::BlendingJob job = scene.soa_blender(layers);
+  anim::BlendingJob job = scene.soa_blender(layers);
+  job.rotations = static_cast<anim::RotationBlend>(state.range(0));
   for (auto _ : state) {
     check(job.run());
     benchmark::DoNotOptimize(scene.soa_blended.data());
   }
   set_counters(state, scene.character.joint_count());
 }
-BENCHMARK(BM_BlendTwoLayersSoa);
+BENCHMARK(BM_BlendTwoLayersSoa)->ArgName("nlerp")->Arg(0)->Arg(1);
+
+// Two partial layers over the rest pose, 0.6 then 0.4 (two rotation blends a joint, the stack
+// the ozz comparison times), argument nlerp as above.
+void BM_BlendTwoPartialLayers(benchmark::State& state) {
+  Scene scene;
+  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
+  check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
+  anim::BlendingLayer layers[2];
+  layers[0].pose = scene.pose_a;
+  layers[0].weight = 0.6f;
+  layers[1].pose = scene.pose_b;
+  layers[1].weight = 0.4f;
+  anim::BlendingJob job = scene.blender(layers);
+  job.rotations = static_cast<anim::RotationBlend>(state.range(0));
+  for (auto _ : state) {
+    check(job.run());
+    benchmark::DoNotOptimize(scene.blended.data());
+  }
+  set_counters(state, scene.character.joint_count());
+}
+BENCHMARK(BM_BlendTwoPartialLayers)->ArgName("nlerp")->Arg(0)->Arg(1);
 
 // The Controller's kind of stack on each blending path (argument: anim::BlendingPath): a masked
 // full-weight bottom layer (the legs of a walk over rest), a masked override at 0.4 (an upper
 // body action fading in) and an additive layer at 0.5 over everything (breathing).
 void BM_BlendMaskedStack(benchmark::State& state) {
   const auto path = static_cast<anim::BlendingPath>(state.range(0));
+  const auto rotations = static_cast<anim::RotationBlend>(state.range(1));
   if (!anim::blending_path_available(path)) {
     state.SkipWithError("this CPU cannot run the path");
     return;
@@ -244,6 +269,7 @@ void BM_BlendMaskedStack(benchmark::State& state) {
   layers[2].weight = 0.5f;
   anim::BlendingJob job = scene.blender(layers);
   job.path = path;
+  job.rotations = rotations;
   for (auto _ : state) {
     check(job.run());
     benchmark::DoNotOptimize(scene.blended.data());
@@ -251,11 +277,12 @@ void BM_BlendMaskedStack(benchmark::State& state) {
   set_counters(state, scene.character.joint_count());
 }
 BENCHMARK(BM_BlendMaskedStack)
-    ->ArgName("path")
-    ->Arg(static_cast<int>(anim::BlendingPath::kScalar))
-    ->Arg(static_cast<int>(anim::BlendingPath::kSse2))
-    ->Arg(static_cast<int>(anim::BlendingPath::kAvx2))
-    ->Arg(static_cast<int>(anim::BlendingPath::kAvx512));
+    ->ArgNames({"path", "nlerp"})
+    ->ArgsProduct({{static_cast<int>(anim::BlendingPath::kScalar),
+                    static_cast<int>(anim::BlendingPath::kSse2),
+                    static_cast<int>(anim::BlendingPath::kAvx2),
+                    static_cast<int>(anim::BlendingPath::kAvx512)},
+                   {0, 1}});
 
 void BM_LocalToModel(benchmark::State& state) {
   Scene scene;

@@ -89,6 +89,16 @@ class PyController {
   py::object model() const { return model_object_; }
   double time() const { return controller_->time(); }
 
+  std::string rotation_blend() const {
+    return controller_->rotation_blend() == anim::RotationBlend::kNlerp ? "nlerp" : "slerp";
+  }
+  void set_rotation_blend(const std::string& name) {
+    if (name != "slerp" && name != "nlerp")
+      throw py::value_error("rotation_blend is 'slerp' or 'nlerp', not '" + name + "'");
+    controller_->set_rotation_blend(name == "nlerp" ? anim::RotationBlend::kNlerp
+                                                    : anim::RotationBlend::kSlerp);
+  }
+
   void set_param(const std::string& name, const py::object& value) {
     const anim::ParamIndex i = program_->schema().find(name);
     if (i == anim::kNoParam)
@@ -269,6 +279,11 @@ void register_controller(py::module_& m) {
                              "The model the config drives (a copy with the config's `file:` clips "
                              "appended when it names any).")
       .def_property_readonly("time", &PyController::time, "Seconds all updates advanced.")
+      .def_property("rotation_blend", &PyController::rotation_blend,
+                    &PyController::set_rotation_blend,
+                    "How the layer stack blends rotations: 'slerp' (default) or 'nlerp' (the "
+                    "normalised lerp: faster, a little off slerp between far-apart poses; "
+                    "`critter pose --rotation-blend`).")
       .def("set_param", &PyController::set_param, py::arg("name"), py::arg("value"),
            "set_param(name, value)\n\nSets a parameter (bool, int, float, str, or a 2- or "
            "3-sequence for a vector; None "

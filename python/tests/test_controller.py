@@ -24,6 +24,23 @@ def compare(pose, doc_time, model):
         np.testing.assert_allclose(pose.model_matrices[0, j], world, rtol=1e-4, atol=1e-4)
 
 
+def test_rotation_blend_nlerp_matches_the_cli():
+    model = critter.load(WIZARD)
+    controller = critter.Controller(model, CONFIG)
+    assert controller.rotation_blend == "slerp"
+    controller.rotation_blend = "nlerp"
+    assert controller.rotation_blend == "nlerp"
+    with pytest.raises(ValueError, match="rotation_blend"):
+        controller.rotation_blend = "lerp"
+    for _ in range(6):
+        controller.set_param("SpeedXZ", 1.0)
+        controller.set_param("IsOnGround", True)
+        controller.update(STEP)
+    args = ["pose", WIZARD, "--config", CONFIG, "--param", "SpeedXZ=1", "--param", "IsOnGround=true",
+            "--time", "0.1", "--json"]
+    compare(controller.pose, cli_json(*args, "--rotation-blend", "nlerp")["times"][0], model)
+
+
 def test_controller_walks_as_the_cli_shows():
     model = critter.load(WIZARD)
     controller = critter.Controller(model, CONFIG)

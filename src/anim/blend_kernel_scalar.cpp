@@ -35,11 +35,23 @@ float ratio(const float* c, float x, float x2) {
   return (c[0] + c[1] * x) + x2 * ((c[2] + c[3] * x) + x2 * (c[4] + c[5] * x));
 }
 
+// nlerp(1, in, f) before its normalisation (KernelArgs::nlerp).
+void nlerp_from_identity(const float* in, float f, float* q) {
+  const bool flip = std::signbit(in[3]);
+  for (int k = 0; k < 3; ++k) q[k] = (flip ? -in[k] : in[k]) * f;
+  q[3] = 1.0f + ((flip ? -in[3] : in[3]) - 1.0f) * f;
+}
+
 // An additive layer at weight w > 0 on one joint (§11, quirk 16): the rotation delta on the
-// local side, normalised (the identity where the product has no length).
-void add_joint(float* t, const float* in, float w, const SlerpFactors& factors) {
+// local side, normalised (the identity where the product has no length); the delta rotation by
+// slerp (factors) or, with `nlerp`, by nlerp_from_identity.
+void add_joint(float* t, const float* in, float w, const SlerpFactors& factors, bool nlerp) {
   float q[4];
-  slerp_blend(kIdentity, in + kRotationOffset, factors, q);
+  if (nlerp) {
+    nlerp_from_identity(in + kRotationOffset, std::min(w, 1.0f), q);
+  } else {
+    slerp_blend(kIdentity, in + kRotationOffset, factors, q);
+  }
   const float* p = t + kRotationOffset;
   const float x = (p[3] * q[0] + p[0] * q[3]) + (p[1] * q[2] - p[2] * q[1]);
   const float y = (p[3] * q[1] + p[1] * q[3]) + (p[2] * q[0] - p[0] * q[2]);
@@ -99,6 +111,20 @@ void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, fl
   out[3] = qw * inv_len;
 }
 
+void nlerp_blend(const float* a, const float* b, float f, float* out) {
+  const float d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+  const bool flip = std::signbit(d);
+  float q[4];
+  for (int k = 0; k < 4; ++k) q[k] = a[k] + ((flip ? -b[k] : b[k]) - a[k]) * f;
+  const float len2 = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
+  if (len2 > 0.0f) {
+    const float inv = 1.0f / std::sqrt(len2);
+    for (int k = 0; k < 4; ++k) out[k] = q[k] * inv;
+  } else {
+    std::memcpy(out, kIdentity, sizeof(kIdentity));
+  }
+}
+
 void blend_joint(const float* a, const float* b, float f, const SlerpFactors& factors, float* out) {
   float r[4];
   slerp_blend(a + kRotationOffset, b + kRotationOffset, factors, r);
@@ -117,9 +143,19 @@ void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t 
       const float w = l.mask != nullptr ? l.weight * l.mask[j] : l.weight;
       const float* in = l.pose + j * kTransformFloats;
       if (l.additive) {
-        if (w > 0.0f) add_joint(t, in, w, l.uniform ? l.factors : slerp_factors(std::min(w, 1.0f)));
+        if (w > 0.0f)
+          add_joint(t, in, w,
+                    l.uniform || args.nlerp ? l.factors : slerp_factors(std::min(w, 1.0f)),
+                    args.nlerp);
       } else if (w >= 1.0f) {
         std::memcpy(t, in, sizeof(t));
+      } else if (w > 0.0f && args.nlerp) {
+        float r[4];
+        nlerp_blend(t + kRotationOffset, in + kRotationOffset, w, r);
+        for (std::size_t c = 0; c < 3; ++c) t[c] = t[c] + (in[c] - t[c]) * w;
+        for (std::size_t c = kScaleOffset; c < kScaleOffset + 3; ++c)
+          t[c] = t[c] + (in[c] - t[c]) * w;
+        std::memcpy(t + kRotationOffset, r, sizeof(r));
       } else if (w > 0.0f) {
         blend_joint(t, in, w, l.uniform ? l.factors : slerp_factors(w), t);
       }
@@ -155,6 +191,7 @@ void blend_soa_scalar(const KernelArgs& args, std::size_t joints) {
     block.layers = layers;
     block.layer_count = args.layer_count;
     block.out = out;
+    block.nlerp = args.nlerp;
     blend_joints_scalar(block, 0, n);
     for (std::size_t c = 0; c < kTransformFloats; ++c) {
       for (std::size_t lane = 0; lane < n; ++lane)

@@ -126,19 +126,62 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
   }
 }
 
-// The additive rotation of add_joint() on every lane of N groups: rot · slerp(identity, in, f),
+// nlerp_blend() on every lane of N groups, lane weights f.
+template <class V, int N>
+CRITTER_BLEND_INLINE void nlerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const T<V> (&f)[N],
+                                T<V> (&out)[N][4]) {
+  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
+  for (int n = 0; n < N; ++n) {
+    const T<V> d = V::add(V::add(V::mul(a[n][0], b[n][0]), V::mul(a[n][1], b[n][1])),
+                          V::add(V::mul(a[n][2], b[n][2]), V::mul(a[n][3], b[n][3])));
+    const T<V> sign = V::sign_bits(d);
+    T<V> q[4];
+    for (int k = 0; k < 4; ++k)
+      q[k] = V::add(a[n][k], V::mul(V::sub(V::xor_(b[n][k], sign), a[n][k]), f[n]));
+    const T<V> len2 = V::add(V::add(V::mul(q[0], q[0]), V::mul(q[1], q[1])),
+                             V::add(V::mul(q[2], q[2]), V::mul(q[3], q[3])));
+    const T<V> inv = V::div(one, V::sqrt(len2));
+    const auto some = V::gt(len2, zero);
+    for (int k = 0; k < 4; ++k) out[n][k] = V::select(some, V::mul(q[k], inv), k == 3 ? one : zero);
+  }
+}
+
+// The lane weights of an nlerp (KernelArgs::nlerp), where the slerp takes its factors.
+template <class V, int N>
+struct Nlerp {
+  T<V> f[N];
+};
+
+// The delta rotation of an additive layer on every lane of N groups: slerp(identity, in, f) for
+// slerp factors, or nlerp(identity, in, f) before its normalisation for Nlerp lane weights.
+template <class V, int N, class F>
+CRITTER_BLEND_INLINE void delta_rotation(const T<V> (&in)[N][4], const F& factors,
+                                         T<V> (&q)[N][4]) {
+  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
+  if constexpr (std::is_same_v<F, Nlerp<V, N>>) {
+    for (int n = 0; n < N; ++n) {
+      const T<V> sign = V::sign_bits(in[n][3]);
+      for (int k = 0; k < 3; ++k) q[n][k] = V::mul(V::xor_(in[n][k], sign), factors.f[n]);
+      q[n][3] = V::add(one, V::mul(V::sub(V::xor_(in[n][3], sign), one), factors.f[n]));
+    }
+  } else {
+    T<V> identity[N][4];
+    for (int n = 0; n < N; ++n) {
+      identity[n][0] = identity[n][1] = identity[n][2] = zero;
+      identity[n][3] = one;
+    }
+    slerp<V, N>(identity, in, factors, q);
+  }
+}
+
+// The additive rotation of add_joint() on every lane of N groups: rot · delta_rotation(in),
 // normalised, the identity where the product has no length; lanes outside `apply` keep rot.
 template <class V, int N, class F, class A>
 CRITTER_BLEND_INLINE void add_rotation(T<V> (&rot)[N][4], const T<V> (&in)[N][4], const F& factors,
                                        const A& apply) {
   const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
-  T<V> identity[N][4];
-  for (int n = 0; n < N; ++n) {
-    identity[n][0] = identity[n][1] = identity[n][2] = zero;
-    identity[n][3] = one;
-  }
   T<V> q[N][4];
-  slerp<V, N>(identity, in, factors, q);
+  delta_rotation<V, N>(in, factors, q);
   for (int n = 0; n < N; ++n) {
     const T<V>(&p)[4] = rot[n];
     const T<V>(&s)[4] = q[n];
@@ -234,15 +277,27 @@ CRITTER_BLEND_INLINE void layer_weights(const KernelLayer& l, const std::size_t 
   for (int n = 0; n < N; ++n) w[n] = lane_weights<V>(l, at[n]);
 }
 
+// The weight of a uniform layer on every lane of N groups.
+template <class V, int N>
+CRITTER_BLEND_INLINE Nlerp<V, N> uniform_weights(float weight) {
+  Nlerp<V, N> w;
+  for (int n = 0; n < N; ++n) w.f[n] = V::set1(weight);
+  return w;
+}
+
 // The rotations of an override layer on N blocks.
-template <class V, int N, class L>
+template <class V, int N, class L, bool kNlerp>
 CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
                                              const std::size_t (&at)[N]) {
   T<V> rin[N][4];
   load_rotations<V, N, L>(l.pose, at, rin);
   if (l.uniform) {
     // 0 < weight < 1 on every joint.
-    slerp<V, N>(rot, rin, UniformFactors<V>{&l.factors}, rot);
+    if constexpr (kNlerp) {
+      nlerp<V, N>(rot, rin, uniform_weights<V, N>(l.weight).f, rot);
+    } else {
+      slerp<V, N>(rot, rin, UniformFactors<V>{&l.factors}, rot);
+    }
     return;
   }
   T<V> w[N];
@@ -257,7 +312,11 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
   }
   if (partial) {
     T<V> r[N][4];
-    slerp<V, N>(rot, rin, LaneFactors<V, N>(w), r);
+    if constexpr (kNlerp) {
+      nlerp<V, N>(rot, rin, w, r);
+    } else {
+      slerp<V, N>(rot, rin, LaneFactors<V, N>(w), r);
+    }
     for (int n = 0; n < N; ++n)
       for (int k = 0; k < 4; ++k)
         rot[n][k] = V::select(full[n], rin[n][k], V::select(some[n], r[n][k], rot[n][k]));
@@ -268,13 +327,18 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
 }
 
 // The rotations of an additive layer on N blocks.
-template <class V, int N, class L>
+template <class V, int N, class L, bool kNlerp>
 CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
                                              const std::size_t (&at)[N]) {
   T<V> rin[N][4];
   load_rotations<V, N, L>(l.pose, at, rin);
   if (l.uniform) {
-    add_rotation<V, N>(rot, rin, UniformFactors<V>{&l.factors}, AllLanes{});
+    if constexpr (kNlerp) {
+      add_rotation<V, N>(rot, rin, uniform_weights<V, N>(l.weight < 1.0f ? l.weight : 1.0f),
+                         AllLanes{});
+    } else {
+      add_rotation<V, N>(rot, rin, UniformFactors<V>{&l.factors}, AllLanes{});
+    }
     return;
   }
   const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
@@ -285,7 +349,13 @@ CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLaye
     f[n] = V::min(w[n], one);
     some.some[n] = V::gt(w[n], zero);
   }
-  add_rotation<V, N>(rot, rin, LaneFactors<V, N>(f), some);
+  if constexpr (kNlerp) {
+    Nlerp<V, N> lanes;
+    for (int n = 0; n < N; ++n) lanes.f[n] = f[n];
+    add_rotation<V, N>(rot, rin, lanes, some);
+  } else {
+    add_rotation<V, N>(rot, rin, LaneFactors<V, N>(f), some);
+  }
 }
 
 // The translations and scales of one block (the ten vectors of its floats, the rotation floats
@@ -393,7 +463,7 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
 
 // The commonest stack, a crossfade (one uniform override layer), on structure-of-arrays poses:
 // each row straight from the inputs to the output, then the slerps of the N groups.
-template <class V, int N>
+template <class V, int N, bool kNlerp>
 CRITTER_BLEND_INLINE void crossfade_soa(const KernelArgs& args, const std::size_t (&at)[N]) {
   const KernelLayer& l = args.layers[0];
   const T<V> w = V::set1(l.weight);
@@ -408,15 +478,19 @@ CRITTER_BLEND_INLINE void crossfade_soa(const KernelArgs& args, const std::size_
     SoaLayout::load_rot<V>(args.start, at[n], a[n]);
     SoaLayout::load_rot<V>(l.pose, at[n], b[n]);
   }
-  slerp<V, N>(a, b, UniformFactors<V>{&l.factors}, r);
+  if constexpr (kNlerp) {
+    nlerp<V, N>(a, b, uniform_weights<V, N>(l.weight).f, r);
+  } else {
+    slerp<V, N>(a, b, UniformFactors<V>{&l.factors}, r);
+  }
   for (int n = 0; n < N; ++n) SoaLayout::store_rot<V>(args.out, at[n], r[n]);
 }
 
-template <class V, int N, class L>
+template <class V, int N, class L, bool kNlerp>
 inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
   if constexpr (L::kSoa) {
     if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
-      crossfade_soa<V, N>(args, at);
+      crossfade_soa<V, N, kNlerp>(args, at);
       return;
     }
   }
@@ -432,9 +506,9 @@ inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
     if (l.additive) {
-      additive_rotations<V, N, L>(rot, l, at);
+      additive_rotations<V, N, L, kNlerp>(rot, l, at);
     } else {
-      override_rotations<V, N, L>(rot, l, at);
+      override_rotations<V, N, L, kNlerp>(rot, l, at);
     }
   }
   for (int n = 0; n < N; ++n) L::template store_rot<V>(args.out, at[n], rot[n]);
@@ -443,32 +517,48 @@ inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
 // Joints [first, last), last − first >= kLanes: pairs of whole blocks, then what is left below
 // two blocks, paired where it is more than one; the last block overlaps the one before it (the
 // joints they share are computed twice, with the same result).
-template <class V>
-inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
+template <class V, bool kNlerp>
+inline void blend_joints_with(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   std::size_t j = first;
   for (; last - j >= 2 * kLanes; j += 2 * kLanes)
-    blend_blocks<V, 2, AosLayout>(args, {j, j + kLanes});
+    blend_blocks<V, 2, AosLayout, kNlerp>(args, {j, j + kLanes});
   const std::size_t rest = last - j;
   if (rest == kLanes) {
-    blend_blocks<V, 1, AosLayout>(args, {j});
+    blend_blocks<V, 1, AosLayout, kNlerp>(args, {j});
   } else if (rest > kLanes) {
-    blend_blocks<V, 2, AosLayout>(args, {j, last - kLanes});
+    blend_blocks<V, 2, AosLayout, kNlerp>(args, {j, last - kLanes});
   } else if (rest > 0) {
-    blend_blocks<V, 1, AosLayout>(args, {last - kLanes});
+    blend_blocks<V, 1, AosLayout, kNlerp>(args, {last - kLanes});
+  }
+}
+template <class V>
+inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
+  if (args.nlerp) {
+    blend_joints_with<V, true>(args, first, last);
+  } else {
+    blend_joints_with<V, false>(args, first, last);
   }
 }
 
 // Joints [first, last) of structure-of-arrays poses, both multiples of kSoaLanes: pairs of
 // kLanes-joint groups, then one group when their count is odd.
-template <class V>
-inline void blend_soa(const KernelArgs& args, std::size_t first, std::size_t last) {
+template <class V, bool kNlerp>
+inline void blend_soa_with(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   static_assert(kSoaLanes % kLanes == 0);
   std::size_t j = first;
   for (; last - j >= 2 * kLanes; j += 2 * kLanes)
-    blend_blocks<V, 2, SoaLayout>(args, {j, j + kLanes});
-  if (j < last) blend_blocks<V, 1, SoaLayout>(args, {j});
+    blend_blocks<V, 2, SoaLayout, kNlerp>(args, {j, j + kLanes});
+  if (j < last) blend_blocks<V, 1, SoaLayout, kNlerp>(args, {j});
+}
+template <class V>
+inline void blend_soa(const KernelArgs& args, std::size_t first, std::size_t last) {
+  if (args.nlerp) {
+    blend_soa_with<V, true>(args, first, last);
+  } else {
+    blend_soa_with<V, false>(args, first, last);
+  }
 }
 
 }  // namespace critter::anim::detail::blend_simd

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>  // blend_kernel_simd.h, included after a target pragma
 
 // The SIMD kernels exist on x86 with GCC or clang (their target attributes and intrinsics).
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && defined(__GNUC__)
@@ -80,6 +81,13 @@ SlerpFactors slerp_factors(float f);
 // `b`.
 void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, float* out);
 
+// The blending nlerp of unit quaternions `a` and `b` (x y z w) along the shorter arc with weight
+// f in [0, 1], the fast alternative to slerp_blend (BlendingJob::rotations): in order,
+// d = (a₀b₀ + a₁b₁) + (a₂b₂ + a₃b₃), negative d flips b (b'), q = a + (b' − a)·f,
+// len² = (q₀q₀ + q₁q₁) + (q₂q₂ + q₃q₃), and q · (1 / sqrt(len²)) where len² > 0, the identity
+// elsewhere. `out` may alias `a` or `b`.
+void nlerp_blend(const float* a, const float* b, float f, float* out);
+
 // One joint (kTransformFloats floats) of an override layer with weight f in (0, 1): translation
 // and scale a + (b − a)·f, rotation slerp_blend. `out` may alias `a` or `b`.
 void blend_joint(const float* a, const float* b, float f, const SlerpFactors& factors, float* out);
@@ -105,6 +113,12 @@ struct KernelArgs {
   const KernelLayer* layers = nullptr;
   std::size_t layer_count = 0;
   float* out = nullptr;
+  // Rotations blend with nlerp_blend instead of slerp_blend: an override layer's rotation is
+  // nlerp_blend(out, in, w); an additive layer's is the product out · s normalised as before,
+  // where s = (in'ₓ·f, in'ᵧ·f, in'₂·f, 1 + (in'_w − 1)·f) is nlerp(1, in, f) before its
+  // normalisation (in' = in flipped where in_w is negative, f = min(w, 1)). Layers' factors are
+  // then unused.
+  bool nlerp = false;
 };
 
 // The reference, one joint at a time.

@@ -195,6 +195,8 @@ Status make_additive_delta(std::span<const Transform> pose, std::span<const Tran
 Status BlendingJob::validate() const {
   if (!blending_path_available(path))
     return job_error("path", "this CPU cannot run the chosen blending path");
+  if (rotations != RotationBlend::kSlerp && rotations != RotationBlend::kNlerp)
+    return job_error("rotations", "rotations must be kSlerp or kNlerp");
   const bool soa = !soa_output.empty();
   if (const detail::FormProblem p = detail::soa_form_problem(soa, !soa_rest.empty(), soa_joints,
                                                              !rest.empty(), !output.empty());
@@ -286,6 +288,7 @@ Status BlendingJob::run() const {
     args.start = soa ? floats(soa_start) : floats(start);
     args.layers = stack;
     args.out = soa ? &soa_output.data()->translation[0][0] : &output.data()->translation.x;
+    args.nlerp = rotations == RotationBlend::kNlerp;
     std::size_t i = bottom;
     bool first = true;
     do {
@@ -300,7 +303,7 @@ Status BlendingJob::run() const {
         k.weight = l.weight;
         k.additive = l.mode == LayerBlendMode::kAdditive;
         k.uniform = k.mask == nullptr && k.sampled == nullptr;
-        if (k.uniform)
+        if (k.uniform && !args.nlerp)
           k.factors = detail::slerp_factors(k.additive ? std::min(l.weight, 1.0f) : l.weight);
       }
       if (first && args.layer_count == 0) {

@@ -64,6 +64,14 @@ const ParameterValues& Controller::parameters() const {
 void Controller::set_hooks(ControllerHooks hooks) {
   state_->hooks = std::move(hooks);
 }
+void Controller::set_rotation_blend(RotationBlend rotations) {
+  // Any other value (a cast) would make the stack's BlendingJob refuse to run.
+  state_->layers.rotations =
+      rotations == RotationBlend::kNlerp ? RotationBlend::kNlerp : RotationBlend::kSlerp;
+}
+RotationBlend Controller::rotation_blend() const {
+  return state_->layers.rotations;
+}
 double Controller::time() const {
   return state_->time;
 }

@@ -203,6 +203,7 @@ void LayerStack::blend(DriverSet& drivers) {
   job.mesh_offsets = layout.offsets;
   job.output = output_;
   job.output_weights = weights_;
+  job.rotations = rotations;
   (void)job.run();  // sizes fixed at construction, weights finite and masks checked at compile
 }
 

@@ -87,6 +87,8 @@ class LayerStack {
   std::span<Transform> pose() { return output_; }
   std::span<const Transform> pose() const { return output_; }
   std::span<const float> weights() const { return weights_; }
+  // How blend() blends rotations (Controller::set_rotation_blend).
+  RotationBlend rotations = RotationBlend::kSlerp;
 
  private:
   // The layer's pose for this frame (its player's, or prepared in layer.pose); empty when the

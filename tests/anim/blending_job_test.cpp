@@ -524,6 +524,7 @@ struct RandomStack {
   std::vector<std::vector<float>> masks;
   std::vector<std::vector<std::uint8_t>> sampled;
   std::vector<BlendingLayer> layers;
+  RotationBlend rotations = RotationBlend::kSlerp;
 
   RandomStack(std::size_t joints, std::mt19937& rng) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
@@ -588,6 +589,7 @@ struct RandomStack {
     job.rest = rest;
     job.output = out;
     job.path = path;
+    job.rotations = rotations;
     auto ok = job.run();
     EXPECT_TRUE(ok) << ok.error().to_string();
     return out;
@@ -621,6 +623,7 @@ struct RandomStack {
     job.soa_output = out;
     job.soa_joints = rest.size();
     job.path = path;
+    job.rotations = rotations;
     auto ok = job.run();
     EXPECT_TRUE(ok) << ok.error().to_string();
     std::vector<Transform> aos(rest.size());
@@ -640,13 +643,16 @@ void expect_same_bits(const std::vector<Transform>& got, const std::vector<Trans
 constexpr BlendingPath kSimdPaths[] = {BlendingPath::kAuto, BlendingPath::kSse2,
                                        BlendingPath::kAvx2, BlendingPath::kAvx512};
 
+constexpr RotationBlend kRotationBlends[] = {RotationBlend::kSlerp, RotationBlend::kNlerp};
+
 TEST(BlendingJob, EveryPathEqualsTheScalarReferenceBitForBit) {
   std::mt19937 rng(23);
   int compared = 0;
   for (const std::size_t joints :
        {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 13u, 15u, 16u, 17u, 24u, 26u, 31u, 33u, 40u, 67u}) {
-    for (int round = 0; round < 12; ++round) {
-      const RandomStack stack(joints, rng);
+    for (int round = 0; round < 24; ++round) {
+      RandomStack stack(joints, rng);
+      stack.rotations = kRotationBlends[round % 2];
       const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
       for (const BlendingPath path : kSimdPaths) {
         if (!blending_path_available(path)) continue;
@@ -677,8 +683,9 @@ TEST(BlendingJob, StructureOfArraysPosesGiveTheSameBitsOnEveryPath) {
   std::mt19937 rng(29);
   int compared = 0;
   for (const std::size_t joints : {1u, 3u, 4u, 8u, 15u, 16u, 17u, 31u, 32u, 33u, 40u, 48u, 67u}) {
-    for (int round = 0; round < 10; ++round) {
-      const RandomStack stack(joints, rng);
+    for (int round = 0; round < 20; ++round) {
+      RandomStack stack(joints, rng);
+      stack.rotations = kRotationBlends[round % 2];
       const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
       for (const BlendingPath path :
            {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2, BlendingPath::kAvx2,
@@ -722,9 +729,14 @@ TEST(BlendingJob, StructureOfArraysStacksDeeperThanOneKernelCall) {
     }
     stack.layers.push_back(l);
   }
-  const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
-  for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto})
-    expect_same_bits(stack.run_soa(path), want, "path " + std::to_string(static_cast<int>(path)));
+  for (const RotationBlend rotations : kRotationBlends) {
+    stack.rotations = rotations;
+    const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
+    for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto})
+      expect_same_bits(stack.run_soa(path), want,
+                       "path " + std::to_string(static_cast<int>(path)) + ", rotations " +
+                           std::to_string(static_cast<int>(rotations)));
+  }
 }
 
 TEST(BlendingJob, StructureOfArraysFormIsValidated) {
@@ -800,11 +812,22 @@ glm::dvec4 as_dvec(const quat& q) {
   return {q.x, q.y, q.z, q.w};
 }
 
-TEST(BlendingJob, ScalarReferenceFollowsTheStackInDoublePrecision) {
+glm::dvec4 exact_nlerp(const glm::dvec4& a, const glm::dvec4& b, double w) {
+  const glm::dvec4 bb = glm::dot(a, b) < 0.0 ? -b : b;
+  return glm::normalize(a + (bb - a) * w);
+}
+
+// The stack of RandomStack in double precision, slerp or nlerp, against the scalar reference.
+void expect_stack_follows_double_precision(RotationBlend rotations) {
+  const bool nlerp = rotations == RotationBlend::kNlerp;
+  const auto blend = [&](const glm::dvec4& a, const glm::dvec4& b, double w) {
+    return nlerp ? exact_nlerp(a, b, w) : exact_slerp(a, b, w);
+  };
   std::mt19937 rng(29);
   double worst_rotation = 0.0, worst_other = 0.0;
   for (int round = 0; round < 200; ++round) {
-    const RandomStack stack(9, rng);
+    RandomStack stack(9, rng);
+    stack.rotations = rotations;
     const std::vector<Transform> got = stack.run(BlendingPath::kScalar);
     for (std::size_t j = 0; j < stack.rest.size(); ++j) {
       glm::dvec3 t = stack.rest[j].translation, s = stack.rest[j].scale;
@@ -817,7 +840,7 @@ TEST(BlendingJob, ScalarReferenceFollowsTheStackInDoublePrecision) {
         const Transform& in = l.pose[j];
         const glm::dvec3 it = in.translation, is = in.scale;
         if (l.mode == LayerBlendMode::kAdditive) {
-          const glm::dvec4 q = exact_slerp({0, 0, 0, 1}, as_dvec(in.rotation), std::min(w, 1.0));
+          const glm::dvec4 q = blend({0, 0, 0, 1}, as_dvec(in.rotation), std::min(w, 1.0));
           const glm::dquat p = glm::dquat(r.w, r.x, r.y, r.z) * glm::dquat(q.w, q.x, q.y, q.z);
           r = glm::normalize(glm::dvec4(p.x, p.y, p.z, p.w));
           t += w * it;
@@ -829,7 +852,7 @@ TEST(BlendingJob, ScalarReferenceFollowsTheStackInDoublePrecision) {
         } else {
           t += (it - t) * w;
           s += (is - s) * w;
-          r = exact_slerp(r, as_dvec(in.rotation), w);
+          r = blend(r, as_dvec(in.rotation), w);
         }
       }
       for (int k = 0; k < 3; ++k) {
@@ -841,9 +864,81 @@ TEST(BlendingJob, ScalarReferenceFollowsTheStackInDoublePrecision) {
       EXPECT_NEAR(glm::length(g), 1.0, 1e-6);
     }
   }
-  // Up to four slerps or products in a row, each within 3e-7.
+  // Up to four slerps or products in a row, each within 3e-7 (nlerps: rounding only).
   EXPECT_LT(worst_rotation, 1.5e-6);
   EXPECT_LT(worst_other, 2e-5);
+}
+
+TEST(BlendingJob, ScalarReferenceFollowsTheStackInDoublePrecision) {
+  expect_stack_follows_double_precision(RotationBlend::kSlerp);
+}
+
+TEST(BlendingJob, NlerpStackFollowsTheStackInDoublePrecision) {
+  expect_stack_follows_double_precision(RotationBlend::kNlerp);
+}
+
+// nlerp is slerp at the weights 0, ½ and 1 and close to it for nearby rotations; far apart it
+// differs by as much as the header says, which tells the two blends apart.
+TEST(BlendingJob, NlerpStaysWithinItsStatedDistanceOfSlerp) {
+  const vec3 axis = glm::normalize(vec3(1.0f, 2.0f, -0.5f));
+  const auto angle_between = [](const quat& a, const quat& b) {
+    // The angle of a⁻¹b from its vector part, which stays accurate for small angles.
+    const glm::dvec4 x = as_dvec(a), y = as_dvec(b);
+    const double w = std::abs(glm::dot(x, y));
+    const glm::dvec3 v =
+        x.w * glm::dvec3(y) - y.w * glm::dvec3(x) - glm::cross(glm::dvec3(x), glm::dvec3(y));
+    return 2.0 * std::atan2(glm::length(v), w) * 180.0 / 3.14159265358979323846;
+  };
+  // Poses `degrees` apart about one axis; the layer crossfades from a to b at weight w.
+  const auto worst = [&](float degrees) {
+    double most = 0.0;
+    for (int i = 0; i <= 20; ++i) {
+      const float w = static_cast<float>(i) / 20.0f;
+      const std::vector<Transform> a(3, trs(vec3(1, 2, 3), axis_angle(axis, 0.2f), vec3(1))),
+          b(3, trs(vec3(-1, 0, 5), axis_angle(axis, 0.2f + glm::radians(degrees)), vec3(2)));
+      std::vector<Transform> slerped(3), nlerped(3);
+      BlendingLayer layers[2];
+      layers[0].pose = a;
+      layers[0].weight = 1.0f;
+      layers[1].pose = b;
+      layers[1].weight = w;
+      BlendingJob job;
+      job.layers = layers;
+      job.rest = a;
+      job.output = slerped;
+      EXPECT_TRUE(job.run());
+      job.rotations = RotationBlend::kNlerp;
+      job.output = nlerped;
+      EXPECT_TRUE(job.run());
+      for (std::size_t j = 0; j < 3; ++j) {
+        EXPECT_EQ(nlerped[j].translation, slerped[j].translation);
+        EXPECT_EQ(nlerped[j].scale, slerped[j].scale);
+        EXPECT_NEAR(glm::length(nlerped[j].rotation), 1.0f, 1e-6f);
+        const double apart = angle_between(nlerped[j].rotation, slerped[j].rotation);
+        if (i == 0 || i == 10 || i == 20) {
+          EXPECT_LT(apart, 0.01) << degrees << " at w " << w;
+        }
+        most = std::max(most, apart);
+      }
+    }
+    return most;
+  };
+  EXPECT_LT(worst(30.0f), 0.04);
+  EXPECT_LT(worst(60.0f), 0.28);
+  EXPECT_LT(worst(90.0f), 0.93);
+  const double far = worst(179.0f);
+  EXPECT_GT(far, 6.0);
+  EXPECT_LT(far, 8.2);
+}
+
+TEST(BlendingJob, UnknownRotationBlendIsRefused) {
+  Fixture f;
+  const std::vector<BlendingLayer> none;
+  BlendingJob job = f.job(none);
+  job.rotations = static_cast<RotationBlend>(7);
+  const auto v = job.validate();
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().location, "rotations");
 }
 
 TEST(BlendingJob, PathsThisCpuLacksAreRefused) {

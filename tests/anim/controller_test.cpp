@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "critter/anim/blending_job.h"
 #include "critter/anim/player.h"
 #include "critter/asset/demo_creature.h"
 
@@ -185,6 +186,52 @@ TEST_F(ControllerTest, WeightFadeInOnAnEmptyLayerFollowsTheCurve) {
   EXPECT_FLOAT_EQ(c.layer_weight(0), 1.0f);
   // The clip started at once (no crossfade from rest): it is 1 s in.
   EXPECT_NEAR(c.layer_player(0).clip_time(), 1.0f, 1e-4f);
+}
+
+// The layer stack blends rotations the way set_rotation_blend() says: mid fade-in the pose is the
+// BlendingJob's of the player's pose over rest with that rotation blend.
+TEST_F(ControllerTest, RotationBlendChoosesHowTheLayerStackBlends) {
+  std::vector<Transform> poses[2];
+  const RotationBlend blends[2] = {RotationBlend::kSlerp, RotationBlend::kNlerp};
+  for (int b = 0; b < 2; ++b) {
+    ControllerDesc d = gait_desc(walk_, idle_, 1.0f);
+    d.layers[0].blend_curve = BlendCurve::kSmoothstep;
+    Controller c(compile_or_die(*demo_, std::move(d)));
+    EXPECT_EQ(c.rotation_blend(), RotationBlend::kSlerp);
+    c.set_rotation_blend(blends[b]);
+    EXPECT_EQ(c.rotation_blend(), blends[b]);
+    c.parameters().set_float("SpeedXZ", 1.0);
+    c.parameters().set_bool("IsOnGround", true);
+    c.update(0.0f);
+    c.update(0.25f);
+    ASSERT_NEAR(c.layer_weight(0), 0.15625f, 1e-5f);
+    const std::span<const Transform> pose = c.compute_pose();
+    poses[b].assign(pose.begin(), pose.end());
+    BlendingLayer layer;
+    layer.pose = c.layer_player(0).local_pose();
+    layer.weight = c.layer_weight(0);
+    std::vector<Transform> want(pose.size());
+    BlendingJob job;
+    job.layers = {&layer, 1};
+    job.rest = demo_->skeleton().rest_pose();
+    job.output = want;
+    job.rotations = blends[b];
+    ASSERT_TRUE(job.run());
+    for (std::size_t j = 0; j < want.size(); ++j) {
+      EXPECT_LT(angle_between(pose[j].rotation, want[j].rotation), 1e-5f) << j;
+      EXPECT_LT(glm::length(pose[j].translation - want[j].translation), 1e-6f) << j;
+    }
+  }
+  // The two blends differ where the walk turns a joint away from rest (a weight other than ½).
+  float most = 0.0f;
+  for (std::size_t j = 0; j < poses[0].size(); ++j)
+    most = std::max(most, angle_between(poses[0][j].rotation, poses[1][j].rotation));
+  EXPECT_GT(most, 1e-5f);
+  EXPECT_LT(most, 0.02f);
+  // A value that is neither blend counts as slerp.
+  Controller c(compile_or_die(*demo_, gait_desc(walk_, idle_)));
+  c.set_rotation_blend(static_cast<RotationBlend>(9));
+  EXPECT_EQ(c.rotation_blend(), RotationBlend::kSlerp);
 }
 
 TEST_F(ControllerTest, CrossfadeTimingAndInterruptionHaveNoPops) {

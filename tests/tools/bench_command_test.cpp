@@ -22,8 +22,8 @@ TEST_F(BenchCommandTest, PrintsEveryFigureAsJson) {
       run({"bench", shared_model("girl/girl.glb"), "--clip", "1", "--iterations", "3", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  for (const char* name :
-       {"load", "load_crit", "sample", "sample_compact", "blend", "local_to_model", "skinning"}) {
+  for (const char* name : {"load", "load_crit", "sample", "sample_compact", "blend", "blend_nlerp",
+                           "local_to_model", "skinning"}) {
     ASSERT_TRUE(j["ns"].contains(name)) << name;
     EXPECT_GT(j["ns"][name].get<double>(), 0.0) << name;
   }

@@ -4,6 +4,7 @@
 // form (asset/demo_creature.h), so expected values are computed from the clip definitions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <numbers>
@@ -322,6 +323,56 @@ TEST_F(ConfigFlagsTest, BrokenConfigFailsWithItsLocation) {
 
   r = run({"pose", model_, "--config", (dir_ / "none.json").string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;
+}
+
+// Rotation angle between the local rotations of two nodes' JSON.
+double local_angle(const nlohmann::json& a, const nlohmann::json& b) {
+  double dot = 0.0;
+  for (int k = 0; k < 4; ++k)
+    dot += a["local"]["r"][k].get<double>() * b["local"]["r"][k].get<double>();
+  return 2.0 * std::acos(std::min(1.0, std::abs(dot)));
+}
+
+TEST_F(ConfigFlagsTest, RotationBlendNlerpChangesOnlyTheFadesALittle) {
+  const std::vector<std::string> walking = {"--param", "SpeedXZ=1", "--param", "IsOnGround=true"};
+  const auto with = [&](const std::string& blend, const std::string& time) {
+    std::vector<std::string> args = walking;
+    args.insert(args.end(), {"--time", time});
+    if (!blend.empty()) args.insert(args.end(), {"--rotation-blend", blend});
+    return pose(args);
+  };
+  // Mid fade-in the layer blends the walk over rest at a weight below one: the blends differ,
+  // by no more than nlerp strays from slerp for the walk's small angles.
+  const auto slerp = with("", "0.1"), nlerp = with("nlerp", "0.1"), named = with("slerp", "0.1");
+  ASSERT_EQ(slerp["times"].size(), 1u);
+  ASSERT_EQ(nlerp["times"].size(), 1u);
+  const double w = slerp["times"][0]["layers"][0]["weight"].get<double>();
+  EXPECT_GT(w, 0.05);
+  EXPECT_LT(w, 0.45);
+  EXPECT_EQ(named, slerp);
+  const auto& a = slerp["times"][0]["nodes"];
+  const auto& b = nlerp["times"][0]["nodes"];
+  ASSERT_EQ(a.size(), b.size());
+  double most = 0.0;
+  for (std::size_t n = 0; n < a.size(); ++n) most = std::max(most, local_angle(a[n], b[n]));
+  EXPECT_GT(most, 1e-6);
+  EXPECT_LT(most, 1e-3);
+  // Once the fade is over nothing blends: the same pose.
+  EXPECT_EQ(with("nlerp", "1.25")["times"][0]["nodes"], with("", "1.25")["times"][0]["nodes"]);
+
+  RunResult r = run({"pose", model_, "--rotation-blend", "nlerp"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(":--rotation-blend: --rotation-blend sets how the layer stack of --config "
+                       "blends"),
+            std::string::npos)
+      << r.err;
+  r = run({"render", model_, "--rotation-blend", "slerp", "-o", (dir_ / "x.png").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--rotation-blend"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "x.png"));
+  r = run({"pose", model_, "--config", config_, "--rotation-blend", "lerp"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--rotation-blend"), std::string::npos) << r.err;
 }
 
 TEST_F(ConfigFlagsTest, ConfigConflictsWithClipFlags) {

@@ -170,13 +170,16 @@ int run_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   layers[0].weight = 1.0f;
   layers[1].pose = pose_b;
   layers[1].weight = 0.5f;
-  const anim::BlendingJob blend{.layers = layers,
-                                .rest = rest,
-                                .default_weights = layout.defaults,
-                                .mesh_offsets = layout.offsets,
-                                .output = blended,
-                                .output_weights = wout};
+  anim::BlendingJob blend{.layers = layers,
+                          .rest = rest,
+                          .default_weights = layout.defaults,
+                          .mesh_offsets = layout.offsets,
+                          .output = blended,
+                          .output_weights = wout};
   figures.push_back({"blend", median_ns(n, [&](int) { (void)blend.run(); }), "2 layers"});
+  blend.rotations = anim::RotationBlend::kNlerp;
+  figures.push_back({"blend_nlerp", median_ns(n, [&](int) { (void)blend.run(); }),
+                     "2 layers, rotations by nlerp"});
   const anim::LocalToModelJob ltm{
       .parents = model.skeleton().parents(), .input = blended, .output = model_space};
   figures.push_back({"local_to_model", median_ns(n, [&](int) { (void)ltm.run(); }),

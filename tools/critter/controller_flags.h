@@ -39,6 +39,7 @@ struct ControllerFlags {
   std::string config;                    // --config PATH; empty: no controller
   std::vector<std::string> asset_roots;  // --asset-root DIR, repeatable
   std::vector<std::string> params;       // --param NAME=VALUE, repeatable, as written
+  std::string rotation_blend;            // --rotation-blend slerp|nlerp; empty: not given (slerp)
   // Set by the command from its load flags: --allow-outside-uris lets the config's paths leave
   // its folder and the asset roots; the models of `file:` sources load with these options.
   bool allow_outside = false;
@@ -163,10 +164,11 @@ class ControllerPose {
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const anim::ControllerProgram> program_;
   std::unique_ptr<anim::Controller> controller_;
-  std::vector<Setting> param_settings_;  // from --param
-  std::vector<TimedSettings> keys_;      // from the timeline, in time order
-  std::vector<Setting> settings_;        // what is set before each step
-  std::size_t next_key_ = 0;             // first key of keys_ not applied yet
+  std::vector<Setting> param_settings_;                          // from --param
+  anim::RotationBlend rotations_ = anim::RotationBlend::kSlerp;  // from --rotation-blend
+  std::vector<TimedSettings> keys_;                              // from the timeline, in time order
+  std::vector<Setting> settings_;                                // what is set before each step
+  std::size_t next_key_ = 0;  // first key of keys_ not applied yet
   // The host-set built-ins (kNoParam where the schema lacks them).
   anim::ParamIndex game_time_ = anim::kNoParam;
   anim::ParamIndex delta_time_ = anim::kNoParam;

@@ -273,6 +273,10 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
     return report(
         Error::at(ErrorCode::kUsage, o.file, "--param", "--param sets a parameter of --config"),
         err);
+  if (o.controller.config.empty() && !o.controller.rotation_blend.empty())
+    return report(Error::at(ErrorCode::kUsage, o.file, "--rotation-blend",
+                            "--rotation-blend sets how the layer stack of --config blends"),
+                  err);
   const int mode = tools::parse_playback_mode(o.mode.empty() ? "loop_forward" : o.mode);
   if (mode < 0) return report(tools::unknown_playback_mode(o.file, o.mode), err);
   for (float t : o.times) {

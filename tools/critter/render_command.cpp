@@ -159,6 +159,10 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   } else if (!o.controller.params.empty()) {
     return report(usage("--param", "--param sets a parameter of --config"), err);
   }
+  if (o.controller.config.empty() && !o.controller.rotation_blend.empty())
+    return report(
+        usage("--rotation-blend", "--rotation-blend sets how the layer stack of --config blends"),
+        err);
   Result<std::pair<int, int>> size = parse_size(o.size);
   if (!size) return report(size.error(), err);
   Result<CameraSpec> cam = parse_camera(o.camera);

@@ -25,6 +25,7 @@
 #include <span>
 #include <string_view>
 
+#include "critter/anim/blending_job.h"
 #include "critter/anim/controller_desc.h"
 #include "critter/anim/controller_program.h"
 #include "critter/anim/parameters.h"
@@ -79,6 +80,12 @@ class Controller {
   ParameterValues& parameters();
   const ParameterValues& parameters() const;
   void set_hooks(ControllerHooks hooks);
+  // How the layer stack blends rotations from the next compute_pose() on: kSlerp (the default,
+  // animation-config.md §11) or kNlerp, about twice as fast and a little off slerp where the
+  // blended poses are far apart (RotationBlend says how far). Values other than the two are
+  // taken as kSlerp.
+  void set_rotation_blend(RotationBlend rotations);
+  RotationBlend rotation_blend() const;
   // Seconds all update() calls have advanced (negative or non-finite steps count as 0).
   double time() const;
 
