@@ -136,6 +136,7 @@ struct V16 {
 
 }  // namespace critter::anim::detail
 
+#define CRITTER_BLEND_VECTOR_REGISTERS 32
 #include "anim/blend_kernel_simd.h"
 #include "anim/blend_lanes_4.h"
 #include "anim/blend_lanes_8.h"
