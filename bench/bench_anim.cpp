@@ -170,16 +170,18 @@ void BM_SampleClipSoa(benchmark::State& state) {
 }
 BENCHMARK(BM_SampleClipSoa);
 
-void BM_BlendTwoLayers(benchmark::State& state) {
+// The walk under the run at the given layer weights (§11 stack), over Transform arrays; the
+// benchmark's argument nlerp: 0 blends rotations by slerp (the default), 1 by nlerp
+// (anim::RotationBlend).
+void blend_walk_and_run(benchmark::State& state, float walk_weight, float run_weight) {
   Scene scene;
   check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
   check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
-  // A crossfade at 30 %: the walk below, the run over it at weight 0.3 (§11 stack).
   anim::BlendingLayer layers[2];
   layers[0].pose = scene.pose_a;
-  layers[0].weight = 1.0f;
+  layers[0].weight = walk_weight;
   layers[1].pose = scene.pose_b;
-  layers[1].weight = 0.3f;
+  layers[1].weight = run_weight;
   anim::BlendingJob job = scene.blender(layers);
   job.rotations = static_cast<anim::RotationBlend>(state.range(0));
   for (auto _ : state) {
@@ -188,8 +190,20 @@ void BM_BlendTwoLayers(benchmark::State& state) {
   }
   set_counters(state, scene.character.joint_count());
 }
-// Argument nlerp: 0 blends rotations by slerp (the default), 1 by nlerp (anim::RotationBlend).
+
+// A crossfade at 30 %: the walk at full weight below, the run over it at 0.3 (one rotation blend
+// a joint).
+void BM_BlendTwoLayers(benchmark::State& state) {
+  blend_walk_and_run(state, 1.0f, 0.3f);
+}
 BENCHMARK(BM_BlendTwoLayers)->ArgName("nlerp")->Arg(0)->Arg(1);
+
+// Two partial layers over the rest pose, 0.6 then 0.4 (two rotation blends a joint, the stack
+// the ozz comparison times).
+void BM_BlendTwoPartialLayers(benchmark::State& state) {
+  blend_walk_and_run(state, 0.6f, 0.4f);
+}
+BENCHMARK(BM_BlendTwoPartialLayers)->ArgName("nlerp")->Arg(0)->Arg(1);
 
 // The same crossfade on structure-of-arrays poses (SoaTransform blocks).
 void BM_BlendTwoLayersSoa(benchmark::State& state) {
@@ -210,27 +224,6 @@ void BM_BlendTwoLayersSoa(benchmark::State& state) {
   set_counters(state, scene.character.joint_count());
 }
 BENCHMARK(BM_BlendTwoLayersSoa)->ArgName("nlerp")->Arg(0)->Arg(1);
-
-// Two partial layers over the rest pose, 0.6 then 0.4 (two rotation blends a joint, the stack
-// the ozz comparison times), argument nlerp as above.
-void BM_BlendTwoPartialLayers(benchmark::State& state) {
-  Scene scene;
-  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
-  check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
-  anim::BlendingLayer layers[2];
-  layers[0].pose = scene.pose_a;
-  layers[0].weight = 0.6f;
-  layers[1].pose = scene.pose_b;
-  layers[1].weight = 0.4f;
-  anim::BlendingJob job = scene.blender(layers);
-  job.rotations = static_cast<anim::RotationBlend>(state.range(0));
-  for (auto _ : state) {
-    check(job.run());
-    benchmark::DoNotOptimize(scene.blended.data());
-  }
-  set_counters(state, scene.character.joint_count());
-}
-BENCHMARK(BM_BlendTwoPartialLayers)->ArgName("nlerp")->Arg(0)->Arg(1);
 
 // The Controller's kind of stack on each blending path (argument: anim::BlendingPath): a masked
 // full-weight bottom layer (the legs of a walk over rest), a masked override at 0.4 (an upper
