@@ -42,10 +42,11 @@ void add_controller_flags(CLI::App* app, ControllerFlags& flags) {
                   "float, [x,y] or [x,y,z] a vector, 'text' or any other word a string. A name the "
                   "config neither declares, builds in nor reads is an error that suggests the "
                   "closest names (host names such as Gait count when an expression reads them)");
-  app->add_option("--rotation-blend", flags.rotation_blend,
-                  "How the controller's layer stack blends rotations: slerp (default, exact) or "
-                  "nlerp (normalised lerp, about twice as fast, up to 1 degree off slerp between "
-                  "poses 90 degrees apart)")
+  app->add_option(
+         "--rotation-blend", flags.rotation_blend,
+         "How the controller's layer stack blends rotations: slerp (default, exact) or "
+         "nlerp (normalised lerp, the blend 13-20% faster, up to 1 degree off slerp between "
+         "poses 90 degrees apart)")
       ->check(CLI::IsMember({"slerp", "nlerp"}));
 }
 

@@ -164,11 +164,12 @@ class ControllerPose {
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const anim::ControllerProgram> program_;
   std::unique_ptr<anim::Controller> controller_;
-  std::vector<Setting> param_settings_;                          // from --param
-  anim::RotationBlend rotations_ = anim::RotationBlend::kSlerp;  // from --rotation-blend
-  std::vector<TimedSettings> keys_;                              // from the timeline, in time order
-  std::vector<Setting> settings_;                                // what is set before each step
-  std::size_t next_key_ = 0;  // first key of keys_ not applied yet
+  std::vector<Setting> param_settings_;  // from --param
+  std::vector<TimedSettings> keys_;      // from the timeline, in time order
+  std::vector<Setting> settings_;        // what is set before each step
+  std::size_t next_key_ = 0;             // first key of keys_ not applied yet
+  // From --rotation-blend, given to every Controller restart() makes.
+  anim::RotationBlend rotations_ = anim::RotationBlend::kSlerp;
   // The host-set built-ins (kNoParam where the schema lacks them).
   anim::ParamIndex game_time_ = anim::kNoParam;
   anim::ParamIndex delta_time_ = anim::kNoParam;

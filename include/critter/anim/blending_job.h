@@ -82,11 +82,12 @@ enum class RotationBlend : std::uint8_t {
   // Shortest-arc slerp, within 3e-7 of the exact one: the blend animation-config.md §11 names.
   kSlerp,
   // Shortest-arc normalised lerp, normalize(a + (±b − a)·w), as ozz-animation and most game
-  // engines blend: about twice as fast. It equals slerp at w = 0, ½ and 1 and for equal
-  // rotations; elsewhere its rotation angle runs ahead of slerp's near the ends and behind it in
-  // the middle, by at most 0.03° between poses 30° apart, 0.27° at 60°, 0.92° at 90° and 8.1° at
-  // 180°. For animation clips sampled at frame rate the poses a frame blends are close and the
-  // difference is invisible; for far-apart poses it shows as a non-uniform speed across a fade.
+  // engines blend: half the arithmetic of the slerp, a two-layer blend 13-20 % faster (the
+  // translations, scales and memory traffic stay). It equals slerp at w = 0, ½ and 1 and for equal
+  // rotations; elsewhere it turns slower than slerp near the ends and faster through the middle
+  // (behind slerp below ½, ahead above), by at most 0.03° between poses 30° apart, 0.27° at 60°,
+  // 0.92° at 90° and 8.1° at 180°: blends of similar poses barely change, far-apart
+  // ones show it as an uneven speed across a fade.
   kNlerp,
 };
 

@@ -81,7 +81,7 @@ class Controller {
   const ParameterValues& parameters() const;
   void set_hooks(ControllerHooks hooks);
   // How the layer stack blends rotations from the next compute_pose() on: kSlerp (the default,
-  // animation-config.md §11) or kNlerp, about twice as fast and a little off slerp where the
+  // animation-config.md §11) or kNlerp, the blend 13-20 % faster and a little off slerp where the
   // blended poses are far apart (RotationBlend says how far). Values other than the two are
   // taken as kSlerp.
   void set_rotation_blend(RotationBlend rotations);
