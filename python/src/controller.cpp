@@ -281,7 +281,8 @@ void register_controller(py::module_& m) {
       .def_property_readonly("time", &PyController::time, "Seconds all updates advanced.")
       .def_property("rotation_blend", &PyController::rotation_blend,
                     &PyController::set_rotation_blend,
-                    "How the layer stack blends rotations: 'slerp' (default) or 'nlerp' (the "
+                    "How the layer stack and its crossfades blend rotations: 'slerp' (default) or "
+                    "'nlerp' (the "
                     "normalised lerp: faster, a little off slerp between far-apart poses; "
                     "`critter pose --rotation-blend`).")
       .def("set_param", &PyController::set_param, py::arg("name"), py::arg("value"),

@@ -65,12 +65,10 @@ void Controller::set_hooks(ControllerHooks hooks) {
   state_->hooks = std::move(hooks);
 }
 void Controller::set_rotation_blend(RotationBlend rotations) {
-  // Any other value (a cast) would make the stack's BlendingJob refuse to run.
-  state_->layers.rotations =
-      rotations == RotationBlend::kNlerp ? RotationBlend::kNlerp : RotationBlend::kSlerp;
+  state_->layers.set_rotations(rotations);
 }
 RotationBlend Controller::rotation_blend() const {
-  return state_->layers.rotations;
+  return state_->layers.rotations();
 }
 double Controller::time() const {
   return state_->time;

@@ -55,6 +55,11 @@ bool LayerStack::active(int index) const {
   return l.weight > 0.0f && (l.player.clip() != nullptr || l.driver >= 0);
 }
 
+void LayerStack::set_rotations(RotationBlend rotations) {
+  rotations_ = rotations == RotationBlend::kNlerp ? RotationBlend::kNlerp : RotationBlend::kSlerp;
+  for (Layer& layer : layers_) layer.player.set_rotation_blend(rotations_);
+}
+
 void LayerStack::start_weight_fade(Layer& layer, float to, float duration) {
   if (duration <= 0.0f) {
     layer.weight = to;
@@ -203,7 +208,7 @@ void LayerStack::blend(DriverSet& drivers) {
   job.mesh_offsets = layout.offsets;
   job.output = output_;
   job.output_weights = weights_;
-  job.rotations = rotations;
+  job.rotations = rotations_;
   (void)job.run();  // sizes fixed at construction, weights finite and masks checked at compile
 }
 

@@ -87,8 +87,10 @@ class LayerStack {
   std::span<Transform> pose() { return output_; }
   std::span<const Transform> pose() const { return output_; }
   std::span<const float> weights() const { return weights_; }
-  // How blend() blends rotations (Controller::set_rotation_blend).
-  RotationBlend rotations = RotationBlend::kSlerp;
+  // How blend() and every layer's player blend rotations (Controller::set_rotation_blend); any
+  // value but kNlerp is kSlerp (a cast value would make the stack's BlendingJob refuse to run).
+  void set_rotations(RotationBlend rotations);
+  RotationBlend rotations() const { return rotations_; }
 
  private:
   // The layer's pose for this frame (its player's, or prepared in layer.pose); empty when the
@@ -103,6 +105,7 @@ class LayerStack {
   std::vector<BlendingLayer> inputs_;  // this frame's active layers, in order
   std::vector<Transform> output_;
   std::vector<float> weights_;  // morph weights of the last blend
+  RotationBlend rotations_ = RotationBlend::kSlerp;
 };
 
 }  // namespace critter::anim::detail

@@ -245,8 +245,17 @@ void Player::update(float dt) {
         from = source_.locals;
         from_weights = source_.weights;
       }
-      // Sizes match by construction, so these cannot fail.
-      (void)blend_transforms(from, current_.locals, blend_weight_, locals_);
+      // The crossfade as a one-layer stack over the source: the blending kernels, several joints
+      // at a time, with blend_transforms()'s bits (sizes match by construction: cannot fail).
+      BlendingLayer target;
+      target.pose = current_.locals;
+      target.weight = blend_weight_;
+      BlendingJob job;
+      job.layers = {&target, 1};
+      job.rest = from;
+      job.output = locals_;
+      job.rotations = rotations_;
+      (void)job.run();
       shows_current_ = false;
       (void)blend_weights(from_weights, current_.weights, blend_weight_, anim_weights_);
     }

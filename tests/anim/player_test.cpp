@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -744,6 +746,60 @@ TEST(PlayerSharedModels, CrossfadeMatchesSampledAndBlendedPoses) {
     }
     EXPECT_NEAR(std::abs(glm::dot(got.rotation, want.rotation)), 1.0f, 1e-5f) << "joint " << j;
   }
+}
+
+// The crossfade above with each rotation blend: slerp gives blend_transforms()'s bits, nlerp the
+// normalised lerp of the two rotations (checked in double precision), and the two differ.
+TEST(PlayerSharedModels, CrossfadeBlendsRotationsAsSetRotationBlendSays) {
+  auto model = io::load(shared("girl/girl.glb"));
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_GE(model->clips().size(), 2u);
+  const auto crossfade = [&](RotationBlend rotations) {
+    Player p(*model);
+    EXPECT_EQ(p.rotation_blend(), RotationBlend::kSlerp);
+    p.set_rotation_blend(rotations);
+    EXPECT_EQ(p.rotation_blend(), rotations);
+    EXPECT_TRUE(p.play(0, Mode::kLoopForward));
+    p.update(0.3f);
+    PlayOptions o;
+    o.blend_duration = 0.5f;
+    EXPECT_TRUE(p.play(1, Mode::kLoopForward, o));
+    p.update(0.2f);
+    EXPECT_NEAR(p.blend_weight(), 0.4f, 1e-6f);
+    return std::vector<Transform>(p.local_pose().begin(), p.local_pose().end());
+  };
+  const std::vector<Transform> slerped = crossfade(RotationBlend::kSlerp);
+  const std::vector<Transform> nlerped = crossfade(RotationBlend::kNlerp);
+  // The poses the two plays show at that moment, from a player without a crossfade.
+  const auto shown = [&](int clip, float first, float second) {
+    Player p(*model);
+    EXPECT_TRUE(p.play(clip, Mode::kLoopForward));
+    p.update(first);
+    p.update(second);
+    return std::vector<Transform>(p.local_pose().begin(), p.local_pose().end());
+  };
+  const std::vector<Transform> source = shown(0, 0.3f, 0.2f), target = shown(1, 0.0f, 0.2f);
+  ASSERT_EQ(slerped.size(), source.size());
+  double most = 0.0;
+  for (std::size_t j = 0; j < source.size(); ++j) {
+    const Transform want = blend_transforms(source[j], target[j], 0.4f);
+    EXPECT_EQ(std::memcmp(&slerped[j], &want, sizeof(Transform)), 0) << "joint " << j;
+    glm::dvec4 a(source[j].rotation.x, source[j].rotation.y, source[j].rotation.z,
+                 source[j].rotation.w);
+    glm::dvec4 b(target[j].rotation.x, target[j].rotation.y, target[j].rotation.z,
+                 target[j].rotation.w);
+    if (glm::dot(a, b) < 0.0) b = -b;
+    const glm::dvec4 q = glm::normalize(a + (b - a) * 0.4);
+    const glm::dvec4 got(nlerped[j].rotation.x, nlerped[j].rotation.y, nlerped[j].rotation.z,
+                         nlerped[j].rotation.w);
+    EXPECT_LT(glm::length(got - q), 1e-6) << "joint " << j;
+    EXPECT_EQ(nlerped[j].translation, slerped[j].translation) << "joint " << j;
+    EXPECT_EQ(nlerped[j].scale, slerped[j].scale) << "joint " << j;
+    most =
+        std::max(most, glm::length(got - glm::dvec4(slerped[j].rotation.x, slerped[j].rotation.y,
+                                                    slerped[j].rotation.z, slerped[j].rotation.w)));
+  }
+  EXPECT_GT(most, 1e-5);
 }
 
 TEST_F(PlayerTest, SetModeSwitchesTheRunningPlayWithoutAPop) {

@@ -362,7 +362,7 @@ TEST_F(ConfigFlagsTest, RotationBlendNlerpChangesOnlyTheFadesALittle) {
 
   RunResult r = run({"pose", model_, "--rotation-blend", "nlerp"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(":--rotation-blend: --rotation-blend sets how the layer stack of --config "
+  EXPECT_NE(r.err.find(":--rotation-blend: --rotation-blend sets how the controller of --config "
                        "blends"),
             std::string::npos)
       << r.err;

@@ -44,7 +44,8 @@ void add_controller_flags(CLI::App* app, ControllerFlags& flags) {
                   "closest names (host names such as Gait count when an expression reads them)");
   app->add_option(
          "--rotation-blend", flags.rotation_blend,
-         "How the controller's layer stack blends rotations: slerp (default, exact) or "
+         "How the controller blends rotations (its layer stack and crossfades): slerp (default, "
+         "exact) or "
          "nlerp (normalised lerp, the blend 13-20% faster, up to 1 degree off slerp between "
          "poses 90 degrees apart)")
       ->check(CLI::IsMember({"slerp", "nlerp"}));

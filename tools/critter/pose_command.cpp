@@ -275,7 +275,7 @@ int run_pose(const PoseOptions& o, std::ostream& out, std::ostream& err) {
         err);
   if (o.controller.config.empty() && !o.controller.rotation_blend.empty())
     return report(Error::at(ErrorCode::kUsage, o.file, "--rotation-blend",
-                            "--rotation-blend sets how the layer stack of --config blends"),
+                            "--rotation-blend sets how the controller of --config blends"),
                   err);
   const int mode = tools::parse_playback_mode(o.mode.empty() ? "loop_forward" : o.mode);
   if (mode < 0) return report(tools::unknown_playback_mode(o.file, o.mode), err);

@@ -161,7 +161,7 @@ int run_render(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   }
   if (o.controller.config.empty() && !o.controller.rotation_blend.empty())
     return report(
-        usage("--rotation-blend", "--rotation-blend sets how the layer stack of --config blends"),
+        usage("--rotation-blend", "--rotation-blend sets how the controller of --config blends"),
         err);
   Result<std::pair<int, int>> size = parse_size(o.size);
   if (!size) return report(size.error(), err);

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "critter/anim/blending_job.h"
 #include "critter/anim/compact_sampling_job.h"
 #include "critter/anim/playhead.h"
 #include "critter/anim/pose.h"
@@ -105,6 +106,13 @@ class Player {
   // when no crossfade runs).
   bool crossfading() const { return fade_ != Fade::kNone; }
   float blend_weight() const { return blend_weight_; }
+  // How a crossfade blends rotations from the next update() on: kSlerp (the default, playback.md
+  // §8) or kNlerp (BlendingJob's RotationBlend says how they differ). Values other than the two
+  // are taken as kSlerp.
+  void set_rotation_blend(RotationBlend rotations) {
+    rotations_ = rotations == RotationBlend::kNlerp ? RotationBlend::kNlerp : RotationBlend::kSlerp;
+  }
+  RotationBlend rotation_blend() const { return rotations_; }
   // The timing state of the current play, for tools and tests.
   const Playhead& playhead() const { return current_.head; }
 
@@ -187,6 +195,7 @@ class Player {
   // The last update showed current_.locals as it was sampled (no crossfade), which is then the
   // output pose; locals_ holds it only after a crossfade, stop() or a new play (no per-frame copy).
   bool shows_current_ = false;
+  RotationBlend rotations_ = RotationBlend::kSlerp;  // in the padding before the vectors
   std::vector<Transform> frozen_locals_;
   std::vector<float> frozen_weights_;
   std::vector<Transform> locals_;    // output pose, unless shows_current_
