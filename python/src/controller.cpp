@@ -282,9 +282,8 @@ void register_controller(py::module_& m) {
       .def_property("rotation_blend", &PyController::rotation_blend,
                     &PyController::set_rotation_blend,
                     "How the layer stack and its crossfades blend rotations: 'slerp' (default) or "
-                    "'nlerp' (the "
-                    "normalised lerp: faster, a little off slerp between far-apart poses; "
-                    "`critter pose --rotation-blend`).")
+                    "'nlerp' (the normalised lerp: faster, a little off slerp between far-apart "
+                    "poses; `critter pose --rotation-blend`).")
       .def("set_param", &PyController::set_param, py::arg("name"), py::arg("value"),
            "set_param(name, value)\n\nSets a parameter (bool, int, float, str, or a 2- or "
            "3-sequence for a vector; None "
