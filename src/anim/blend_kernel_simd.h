@@ -10,7 +10,8 @@
 // product need them. Each layer of the stack folds into the block in registers; the block is
 // stored once, its ten vectors first and the rotations over them. N blocks go together, their
 // steps interleaved, so that the long dependency chain of one block's slerp (a square root, a
-// polynomial, a normalisation) overlaps the others'.
+// polynomial, a normalisation) overlaps the others'. Structure-of-arrays poses need no transpose
+// and go the other way round, one layer at a time over all their joints (blend_soa_with).
 //
 // V provides: T (kLanes floats), M (a lane mask); set1, add, sub, mul, div, sqrt, min,
 // sign_bits (the sign bits of a vector), xor_; ge, gt (ordered compares), select (m ? a : b),
@@ -478,39 +479,8 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
   for (int r = 0; r < 6; ++r) V::store_aos(soa_row(args.out, at, kRows[r]), 0, s[r]);
 }
 
-// The commonest stack, a crossfade (one uniform override layer), on structure-of-arrays poses:
-// each row straight from the inputs to the output, then the slerps of the N groups.
-template <class V, int N, bool kNlerp>
-CRITTER_BLEND_INLINE void crossfade_soa(const KernelArgs& args, const std::size_t (&at)[N]) {
-  const KernelLayer& l = args.layers[0];
-  const T<V> w = V::set1(l.weight);
-  constexpr std::size_t kRows[6] = {0, 1, 2, kScaleOffset, kScaleOffset + 1, kScaleOffset + 2};
-  T<V> a[N][4], b[N][4], r[N][4];
-  for (int n = 0; n < N; ++n) {
-    for (const std::size_t c : kRows) {
-      const T<V> x = V::load_aos(soa_row(args.start, at[n], c), 0);
-      const T<V> y = V::load_aos(soa_row(l.pose, at[n], c), 0);
-      V::store_aos(soa_row(args.out, at[n], c), 0, V::add(x, V::mul(V::sub(y, x), w)));
-    }
-    SoaLayout::load_rot<V>(args.start, at[n], a[n]);
-    SoaLayout::load_rot<V>(l.pose, at[n], b[n]);
-  }
-  if constexpr (kNlerp) {
-    nlerp<V, N>(a, b, uniform_weights<V, N>(l.weight).f, r);
-  } else {
-    slerp<V, N>(a, b, UniformFactors<V>{&l.factors}, r);
-  }
-  for (int n = 0; n < N; ++n) SoaLayout::store_rot<V>(args.out, at[n], r[n]);
-}
-
 template <class V, int N, class L, bool kNlerp>
 inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
-  if constexpr (L::kSoa) {
-    if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
-      crossfade_soa<V, N, kNlerp>(args, at);
-      return;
-    }
-  }
   for (int n = 0; n < N; ++n) {
     if constexpr (L::kSoa) {
       blend_soa_rows<V>(args, at[n]);
@@ -558,16 +528,63 @@ inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t 
   }
 }
 
-// Joints [first, last) of structure-of-arrays poses, both multiples of kSoaLanes: pairs of
-// kLanes-joint groups, then one group when their count is odd.
+// A uniform override layer over joints [first, last) of structure-of-arrays poses (multiples of
+// kLanes): group by group of kLanes joints, each row from `start` and the layer to `out`, then
+// the rotations. Groups share nothing, so one group's rotation chain runs beside the next
+// group's loads. `out` may be `start`: a group is read before it is written.
+template <class V, bool kNlerp>
+CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLayer& l, float* out,
+                                             std::size_t first, std::size_t last) {
+  const T<V> w = V::set1(l.weight);
+  constexpr std::size_t kRows[6] = {0, 1, 2, kScaleOffset, kScaleOffset + 1, kScaleOffset + 2};
+  for (std::size_t j = first; j < last; j += V::kLanes) {
+    const std::size_t at = (j / kSoaLanes) * kSoaBlockFloats + j % kSoaLanes;
+    const float* a = start + at;
+    const float* b = l.pose + at;
+    float* o = out + at;
+    T<V> qa[1][4], qb[1][4], r[1][4];
+    for (int k = 0; k < 4; ++k) {
+      qa[0][k] = V::load_aos(a + (kRotationOffset + k) * kSoaLanes, 0);
+      qb[0][k] = V::load_aos(b + (kRotationOffset + k) * kSoaLanes, 0);
+    }
+    for (const std::size_t c : kRows) {
+      const T<V> x = V::load_aos(a + c * kSoaLanes, 0);
+      const T<V> y = V::load_aos(b + c * kSoaLanes, 0);
+      V::store_aos(o + c * kSoaLanes, 0, V::add(x, V::mul(V::sub(y, x), w)));
+    }
+    if constexpr (kNlerp) {
+      const T<V> f[1] = {w};
+      nlerp<V, 1>(qa, qb, f, r);
+    } else {
+      slerp<V, 1>(qa, qb, UniformFactors<V>{&l.factors}, r);
+    }
+    for (int k = 0; k < 4; ++k) V::store_aos(o + (kRotationOffset + k) * kSoaLanes, 0, r[0][k]);
+  }
+}
+
+// Joints [first, last) of structure-of-arrays poses, both multiples of kSoaLanes: one layer at a
+// time over every group of kLanes joints, the first from `start`, the others from `out` in place.
+// The scalar kernel folds the layers joint by joint; each joint meets the same operations in the
+// same order here, so the bits agree, and the groups of one layer are independent: the long
+// dependency chain of a rotation blend overlaps the other groups' instead of the next layer's.
 template <class V, bool kNlerp>
 inline void blend_soa_with(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   static_assert(kSoaLanes % kLanes == 0);
-  std::size_t j = first;
-  for (; last - j >= 2 * kLanes; j += 2 * kLanes)
-    blend_blocks<V, 2, SoaLayout, kNlerp>(args, {j, j + kLanes});
-  if (j < last) blend_blocks<V, 1, SoaLayout, kNlerp>(args, {j});
+  KernelArgs one = args;
+  one.layer_count = 1;
+  for (std::size_t i = 0; i < args.layer_count; ++i) {
+    const KernelLayer& l = args.layers[i];
+    const float* start = i == 0 ? args.start : args.out;
+    if (l.uniform && !l.additive) {
+      crossfade_soa_span<V, kNlerp>(start, l, args.out, first, last);
+      continue;
+    }
+    one.layers = &l;
+    one.start = start;
+    for (std::size_t j = first; j < last; j += kLanes)
+      blend_blocks<V, 1, SoaLayout, kNlerp>(one, {j});
+  }
 }
 template <class V>
 inline void blend_soa(const KernelArgs& args, std::size_t first, std::size_t last) {

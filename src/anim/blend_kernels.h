@@ -138,7 +138,8 @@ void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_
 // The same for structure-of-arrays poses: `start`, `out` and every layer's `pose` point to
 // kSoaBlockFloats floats a block; masks and sampled sets stay one entry per joint. Joints
 // [first, last), both multiples of kSoaLanes (whole blocks: the caller gives masks that cover
-// them); 4, 8 or 16 lanes at a time, the same bits as the scalar kernel on every joint.
+// them); 4, 8 or 16 lanes at a time, one layer at a time over all the joints, the same bits as
+// the scalar kernel on every joint. `out` may be `start` (the layers fold in place).
 void blend_soa_sse2(const KernelArgs& args, std::size_t first, std::size_t last);
 void blend_soa_avx2(const KernelArgs& args, std::size_t first, std::size_t last);
 void blend_soa_avx512(const KernelArgs& args, std::size_t first, std::size_t last);

@@ -319,11 +319,11 @@ Status BlendingJob::run() const {
           blend_joints(use, args, output.size());
         }
       } else if (args.layer_count > 0) {
-        // The output is the start now: only the scalar kernels read each joint before they
-        // write it.
+        // The output is the start now: the structure-of-arrays kernels and the scalar ones read
+        // each joint before they write it.
         args.start = args.out;
         if (soa) {
-          detail::blend_soa_scalar(args, soa_joints);
+          blend_soa(use, args, soa_joints);
         } else {
           detail::blend_joints_scalar(args, 0, output.size());
         }
