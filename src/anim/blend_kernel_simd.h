@@ -435,9 +435,6 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at) {
   }
 }
 
-// The N blocks of kLanes joints starting at joints at[n]. Translations and scales blend first,
-// block by block; then the rotations of the N blocks, interleaved. The two parts share nothing but
-// the weights, so the first part of the next call runs while the slerps here finish.
 // The translations and scales of kLanes joints from joint `at` of structure-of-arrays poses: the
 // six rows of one vector each, every layer in order, then the store. The operations of
 // blend_aos() on each float, lane weights straight from the layer (one lane, one joint).
@@ -479,6 +476,9 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
   for (int r = 0; r < 6; ++r) V::store_aos(soa_row(args.out, at, kRows[r]), 0, s[r]);
 }
 
+// The N blocks of kLanes joints starting at joints at[n]. Translations and scales blend first,
+// block by block; then the rotations of the N blocks, interleaved. The two parts share nothing but
+// the weights, so the first part of the next call runs while the slerps here finish.
 template <class V, int N, class L, bool kNlerp>
 inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
   for (int n = 0; n < N; ++n) {
