@@ -538,19 +538,13 @@ CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLay
   const T<V> w = V::set1(l.weight);
   constexpr std::size_t kRows[6] = {0, 1, 2, kScaleOffset, kScaleOffset + 1, kScaleOffset + 2};
   for (std::size_t j = first; j < last; j += V::kLanes) {
-    const std::size_t at = (j / kSoaLanes) * kSoaBlockFloats + j % kSoaLanes;
-    const float* a = start + at;
-    const float* b = l.pose + at;
-    float* o = out + at;
     T<V> qa[1][4], qb[1][4], r[1][4];
-    for (int k = 0; k < 4; ++k) {
-      qa[0][k] = V::load_aos(a + (kRotationOffset + k) * kSoaLanes, 0);
-      qb[0][k] = V::load_aos(b + (kRotationOffset + k) * kSoaLanes, 0);
-    }
+    SoaLayout::load_rot<V>(start, j, qa[0]);
+    SoaLayout::load_rot<V>(l.pose, j, qb[0]);
     for (const std::size_t c : kRows) {
-      const T<V> x = V::load_aos(a + c * kSoaLanes, 0);
-      const T<V> y = V::load_aos(b + c * kSoaLanes, 0);
-      V::store_aos(o + c * kSoaLanes, 0, V::add(x, V::mul(V::sub(y, x), w)));
+      const T<V> x = V::load_aos(soa_row(start, j, c), 0);
+      const T<V> y = V::load_aos(soa_row(l.pose, j, c), 0);
+      V::store_aos(soa_row(out, j, c), 0, V::add(x, V::mul(V::sub(y, x), w)));
     }
     if constexpr (kNlerp) {
       const T<V> f[1] = {w};
@@ -558,7 +552,7 @@ CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLay
     } else {
       slerp<V, 1>(qa, qb, UniformFactors<V>{&l.factors}, r);
     }
-    for (int k = 0; k < 4; ++k) V::store_aos(o + (kRotationOffset + k) * kSoaLanes, 0, r[0][k]);
+    SoaLayout::store_rot<V>(out, j, r[0]);
   }
 }
 

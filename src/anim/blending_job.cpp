@@ -89,7 +89,8 @@ void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t
 }
 
 // At most detail::kKernelLayers layers go to the kernels at once (a stack on the stack); the
-// layers beyond fold into the output in place, joint by joint.
+// layers beyond fold into the output in place: on the structure-of-arrays kernels, which go one
+// layer at a time, or joint by joint on the scalar one for Transform arrays.
 using detail::kKernelLayers;
 
 // The kernels' structure-of-arrays geometry is SoaTransform's (blend_kernels.h includes no library
