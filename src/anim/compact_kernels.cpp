@@ -238,8 +238,9 @@ namespace {
                               _mm256_load_ps(g[lane_b(4) + 2].v),
                               _mm256_load_ps(g[lane_b(4) + 3].v)}};
     const __m256 f = fraction8(g, time);
+    const __m256 fs[1] = {f};
     Quat8 r[1];
-    slerp_shortest8<1>(a, b, f, r);
+    slerp_shortest8<1>(a, b, fs, r);
     // At a key (f == 0) the start key itself, as the scalar sampler returns it.
     const __m256 at_key = _mm256_cmp_ps(f, zero, _CMP_EQ_OQ);
     const __m256 q[4] = {

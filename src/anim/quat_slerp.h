@@ -214,15 +214,16 @@ struct Quat8 {
   __m256 x, y, z, w;
 };
 
-// slerp_shortest4 on eight lanes (N independent groups of eight, their steps interleaved): the
-// same operations in the same order, so each lane equals the scalar result bit for bit, except
-// that the 6-term series always runs (narrow lanes come out the same) and a lane with f == 0 is
-// not given its `a`: the caller selects it. For callers compiled for AVX2 (without fused
-// multiply-add, which would change the rounding).
+// slerp_shortest4 on eight lanes (N independent groups of eight, group n with fractions f[n],
+// their steps interleaved): the same operations in the same order, so each lane equals the scalar
+// result bit for bit, except that the 6-term series always runs (narrow lanes come out the same)
+// and a lane with f == 0 is not given its `a`: the caller selects it. For callers compiled for AVX2
+// (without fused multiply-add, which would change the rounding).
 template <int N>
 [[gnu::target("avx2"), gnu::always_inline]] inline void slerp_shortest8(const Quat8 (&a)[N],
                                                                         const Quat8 (&b)[N],
-                                                                        __m256 f, Quat8 (&out)[N]) {
+                                                                        const __m256 (&f)[N],
+                                                                        Quat8 (&out)[N]) {
   const __m256 one = _mm256_set1_ps(1.0f);
   const __m256 half = _mm256_set1_ps(0.5f);
   __m256 sign[N], d[N], g[N], ff[N], xm1[N], beyond3[N], wide[N];
@@ -234,8 +235,8 @@ template <int N>
         _mm256_mul_ps(a[n].w, b[n].w));
     sign[n] = _mm256_and_ps(d[n], _mm256_set1_ps(-0.0f));
     d[n] = _mm256_xor_ps(d[n], sign[n]);
-    g[n] = _mm256_sub_ps(one, f);
-    ff[n] = f;
+    g[n] = _mm256_sub_ps(one, f[n]);
+    ff[n] = f[n];
     xm1[n] = _mm256_sub_ps(d[n], one);
     beyond3[n] = _mm256_cmp_ps(d[n], _mm256_set1_ps(0.95f), _CMP_NGE_UQ);
     wide[n] = _mm256_cmp_ps(d[n], _mm256_set1_ps(0.7f), _CMP_NGE_UQ);
@@ -246,7 +247,7 @@ template <int N>
     for (int n = 0; n < N; ++n) {
       const __m256 c = _mm256_sqrt_ps(_mm256_add_ps(half, _mm256_mul_ps(half, d[n])));
       xm1[n] = _mm256_blendv_ps(xm1[n], _mm256_sub_ps(c, one), wide[n]);
-      ff[n] = _mm256_blendv_ps(f, _mm256_add_ps(f, f), wide[n]);
+      ff[n] = _mm256_blendv_ps(f[n], _mm256_add_ps(f[n], f[n]), wide[n]);
       g[n] = _mm256_blendv_ps(g[n], _mm256_add_ps(g[n], g[n]), wide[n]);
       half_inv[n] = _mm256_blendv_ps(one, _mm256_div_ps(half, c), wide[n]);
     }

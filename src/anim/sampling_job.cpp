@@ -260,12 +260,98 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
 #define CRITTER_SAMPLE_AVX2 1
 // The same loop compiled for AVX2 (three-operand instructions: fewer of them for the same
 // operations, same results); run only where the CPU has it.
+//
+// Rotation batches go up to four at a time, as one or two groups of eight lanes for
+// slerp_shortest8 (the four-lane slerp's operations, lane by lane the same bits; two groups
+// overlap their dependency chains): the slerp is most of a batch's work. Each batch keeps its own
+// segment fraction; a lane at a key (fraction 0) takes its start key, as in sample_batch.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256 halves(const float* lo, const float* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+
+// Batches list[0, count), count in (2N − 2, 2N]: a missing last batch repeats the one before it,
+// whose results are not stored again.
+template <int N, class Out>
+[[gnu::target("avx2"), gnu::always_inline]] inline void sample_rotations(
+    const Clip::LinearBatch* const* list, int count, const Segment* segments,
+    const float* batch_values, Out out) {
+  constexpr std::size_t kBlock = 16;
+  detail::Quat8 a[N], b[N], r[N];
+  __m256 f[N];
+  for (int n = 0; n < N; ++n) {
+    const Clip::LinearBatch& lo = *list[2 * n];
+    const Clip::LinearBatch& hi = *list[std::min(2 * n + 1, count - 1)];
+    const Segment slo = segments[lo.timeline], shi = segments[hi.timeline];
+    const float* a0 = batch_values + lo.value_begin + std::size_t{slo.key} * kBlock;
+    const float* b0 = batch_values + hi.value_begin + std::size_t{shi.key} * kBlock;
+    // At a key the end key may not exist.
+    const float* a1 = slo.fraction != 0.0f ? a0 + kBlock : a0;
+    const float* b1 = shi.fraction != 0.0f ? b0 + kBlock : b0;
+    a[n] = {halves(a0, b0), halves(a0 + 4, b0 + 4), halves(a0 + 8, b0 + 8),
+            halves(a0 + 12, b0 + 12)};
+    b[n] = {halves(a1, b1), halves(a1 + 4, b1 + 4), halves(a1 + 8, b1 + 8),
+            halves(a1 + 12, b1 + 12)};
+    f[n] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(slo.fraction)),
+                                _mm_set1_ps(shi.fraction), 1);
+  }
+  detail::slerp_shortest8<N>(a, b, f, r);
+  for (int n = 0; n < N; ++n) {
+    const __m256 at_key = _mm256_cmp_ps(f[n], _mm256_setzero_ps(), _CMP_EQ_OQ);
+    const __m256 x = _mm256_blendv_ps(r[n].x, a[n].x, at_key);
+    const __m256 y = _mm256_blendv_ps(r[n].y, a[n].y, at_key);
+    const __m256 z = _mm256_blendv_ps(r[n].z, a[n].z, at_key);
+    const __m256 w = _mm256_blendv_ps(r[n].w, a[n].w, at_key);
+    const Clip::LinearBatch& lo = *list[2 * n];
+    const Clip::LinearBatch* hi = 2 * n + 1 < count ? list[2 * n + 1] : nullptr;
+    if constexpr (std::is_same_v<Out, SoaOut>) {
+      const __m128 cl[4] = {_mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+                            _mm256_castps256_ps128(z), _mm256_castps256_ps128(w)};
+      detail::store_soa4(out.floats, lo.joints, lo.lanes, detail::kSoaRotation, cl, 4);
+      if (hi != nullptr) {
+        const __m128 ch[4] = {_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
+                              _mm256_extractf128_ps(z, 1), _mm256_extractf128_ps(w, 1)};
+        detail::store_soa4(out.floats, hi->joints, hi->lanes, detail::kSoaRotation, ch, 4);
+      }
+    } else {
+      // A 4×4 transpose within each 128-bit half: row k holds lane k's quaternion of both
+      // batches.
+      const __m256 t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y);
+      const __m256 t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
+      const __m256 rows[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                              _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+      for (int lane = 0; lane < lo.lanes; ++lane)
+        _mm_storeu_ps(&out[lo.joints[lane]].rotation.x, _mm256_castps256_ps128(rows[lane]));
+      if (hi != nullptr)
+        for (int lane = 0; lane < hi->lanes; ++lane)
+          _mm_storeu_ps(&out[hi->joints[lane]].rotation.x, _mm256_extractf128_ps(rows[lane], 1));
+    }
+  }
+}
+
 template <class Out>
 [[gnu::target("avx2")]] void sample_batches_avx2(std::span<const Clip::LinearBatch> batches,
                                                  const Segment* segments, const float* batch_values,
                                                  Out out) {
-  for (const Clip::LinearBatch& batch : batches)
-    sample_batch(batch, segments[batch.timeline], batch_values, out);
+  const Clip::LinearBatch* pending[4];
+  int count = 0;
+  for (const Clip::LinearBatch& batch : batches) {
+    if (batch.target != TrackTarget::kRotation) {
+      sample_batch(batch, segments[batch.timeline], batch_values, out);
+      continue;
+    }
+    pending[count++] = &batch;
+    if (count == 4) {
+      sample_rotations<2>(pending, 4, segments, batch_values, out);
+      count = 0;
+    }
+  }
+  if (count > 2) {
+    sample_rotations<2>(pending, count, segments, batch_values, out);
+  } else if (count == 2) {
+    sample_rotations<1>(pending, 2, segments, batch_values, out);
+  } else if (count == 1) {
+    sample_batch(*pending[0], segments[pending[0]->timeline], batch_values, out);
+  }
 }
 
 #endif

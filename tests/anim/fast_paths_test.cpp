@@ -442,6 +442,93 @@ TEST(SamplingFastPath, FourLaneSlerpEqualsTheScalarOneOnEveryArc) {
   }
 }
 
+// The AVX2 sampler takes LINEAR rotation batches up to four at a time, each with its own
+// timeline's fraction, and what is left over as a pair or alone: every count of batches from one
+// to seven, on two timelines whose fractions differ (one at a key at t = 0.5), must give the scalar
+// slerp's bits in both output forms.
+TEST(SamplingFastPath, GroupedRotationBatchesEqualTheScalarSlerp) {
+  std::mt19937 rng(11);
+  for (int batches = 1; batches <= 7; ++batches) {
+    // The first `first_count` joints on timeline {0, 1}, the others on {0, 0.5, 2}; the last
+    // batch of each timeline may be partial.
+    const int joints = 4 * batches - (batches > 1 ? 2 : 1);
+    const int first_count = batches > 1 ? 4 * (batches / 2) - 1 : joints;
+    RawClip raw;
+    for (int j = 0; j < joints; ++j) {
+      const quat a = random_unit(rng);
+      quat b = random_unit(rng);
+      if (j % 3 == 0) b = glm::normalize(a * quat_xyzw(0.1f, 0.05f, 0.0f, 1.0f));  // a narrow arc
+      RawTrack t;
+      t.target = TrackTarget::kRotation;
+      t.index = j;
+      t.components = 4;
+      t.times =
+          j < first_count ? std::vector<float>{0.0f, 1.0f} : std::vector<float>{0.0f, 0.5f, 2.0f};
+      for (const float time : t.times) {
+        const quat q = time == 0.0f ? a : time == 0.5f ? b : glm::normalize(a * b);
+        t.values.insert(t.values.end(), {q.x, q.y, q.z, q.w});
+      }
+      raw.tracks.push_back(std::move(t));
+    }
+    auto clip = build_clip(raw, static_cast<std::size_t>(joints), {});
+    ASSERT_TRUE(clip) << clip.error().to_string();
+    std::size_t rotation_batches = 0;
+    for (const Clip::LinearBatch& batch : clip->linear_batches())
+      rotation_batches += batch.target == TrackTarget::kRotation ? 1 : 0;
+    ASSERT_EQ(rotation_batches, static_cast<std::size_t>(batches));
+    const auto n = static_cast<std::size_t>(joints);
+    std::vector<Transform> rest(n), out(n), from_soa_out(n);
+    std::vector<SoaTransform> soa_rest(soa_blocks(n)), soa_out(soa_blocks(n));
+    ASSERT_TRUE(to_soa(rest, soa_rest));
+    const std::vector<std::uint32_t> offsets{0};
+    const std::vector<float> none;
+    SamplingContext context, soa_context;
+    for (const float t : {0.0f, 0.3f, 0.5f, 0.8f, 1.7f}) {
+      SamplingJob job;
+      job.clip = &*clip;
+      job.time = t;
+      job.context = &context;
+      job.rest = rest;
+      job.default_weights = none;
+      job.weight_offsets = offsets;
+      job.output = out;
+      ASSERT_TRUE(job.run());
+      SamplingJob soa_job = job;
+      soa_job.context = &soa_context;
+      soa_job.rest = {};
+      soa_job.output = {};
+      soa_job.soa_rest = soa_rest;
+      soa_job.soa_output = soa_out;
+      soa_job.soa_joints = n;
+      ASSERT_TRUE(soa_job.run());
+      for (const Clip::LinearBatch& batch : clip->linear_batches()) {
+        const auto& times = raw.tracks[static_cast<std::size_t>(batch.joints[0])].times;
+        std::size_t key = 0;
+        while (key + 1 < times.size() && times[key + 1] <= t) ++key;
+        const float f =
+            key + 1 < times.size() ? (t - times[key]) / (times[key + 1] - times[key]) : 0.0f;
+        const float* v = clip->batch_values().data() + batch.value_begin + 16 * key;
+        for (int lane = 0; lane < batch.lanes; ++lane) {
+          const auto j = static_cast<std::size_t>(batch.joints[lane]);
+          const quat a = quat_xyzw(v[lane], v[4 + lane], v[8 + lane], v[12 + lane]);
+          const quat want =
+              f == 0.0f
+                  ? a
+                  : slerp_shortest(
+                        a, quat_xyzw(v[16 + lane], v[20 + lane], v[24 + lane], v[28 + lane]), f);
+          const Transform soa = soa_get(soa_out, j);
+          for (int c = 0; c < 4; ++c) {
+            EXPECT_EQ(out[j].rotation[c], want[c])
+                << batches << " batches, joint " << j << " time " << t << " component " << c;
+            EXPECT_EQ(soa.rotation[c], want[c])
+                << batches << " batches, joint " << j << " time " << t << " component " << c;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(BlendingFastPath, FourJointBlocksEqualTheScalarBlend) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
