@@ -258,19 +258,17 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CRITTER_SAMPLE_AVX2 1
-// The same loop compiled for AVX2 (three-operand instructions: fewer of them for the same
-// operations, same results); run only where the CPU has it.
-//
-// Rotation batches go up to four at a time, as one or two groups of eight lanes for
-// slerp_shortest8 (the four-lane slerp's operations, lane by lane the same bits; two groups
-// overlap their dependency chains): the slerp is most of a batch's work. Each batch keeps its own
-// segment fraction; a lane at a key (fraction 0) takes its start key, as in sample_batch.
+
+// Four floats at `lo` in the low half, four at `hi` in the high half.
 [[gnu::target("avx2"), gnu::always_inline]] inline __m256 halves(const float* lo, const float* hi) {
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
 }
 
-// Batches list[0, count), count in (2N − 2, 2N]: a missing last batch repeats the one before it,
-// whose results are not stored again.
+// Rotation batches list[0, count), count in (2N − 2, 2N], as N groups of eight lanes (two
+// batches each) for slerp_shortest8, the four-lane slerp's operations lane by lane (the same
+// bits); the groups' dependency chains overlap. Each batch keeps its own segment fraction; a lane
+// at a key (fraction 0) takes its start key, as in sample_batch. A missing last batch repeats the
+// one before it, whose results are not stored again.
 template <int N, class Out>
 [[gnu::target("avx2"), gnu::always_inline]] inline void sample_rotations(
     const Clip::LinearBatch* const* list, int count, const Segment* segments,
@@ -328,10 +326,20 @@ template <int N, class Out>
   }
 }
 
+// The same loop compiled for AVX2 (three-operand instructions: fewer of them for the same
+// operations, same results); run only where the CPU has it. Rotation batches, whose slerp is most
+// of a batch's work, wait to go four at a time (the rest as a pair or alone).
 template <class Out>
 [[gnu::target("avx2")]] void sample_batches_avx2(std::span<const Clip::LinearBatch> batches,
                                                  const Segment* segments, const float* batch_values,
                                                  Out out) {
+  if constexpr (std::is_same_v<Out, SoaOut>) {
+    // Into structure-of-arrays poses the grouped form measured slower (its stores scatter twice
+    // as many rows at a time): one batch after another.
+    for (const Clip::LinearBatch& batch : batches)
+      sample_batch(batch, segments[batch.timeline], batch_values, out);
+    return;
+  }
   const Clip::LinearBatch* pending[4];
   int count = 0;
   for (const Clip::LinearBatch& batch : batches) {
