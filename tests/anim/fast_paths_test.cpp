@@ -20,6 +20,20 @@
 namespace critter::anim {
 namespace {
 
+// A Transform-form sampling job with no morph weights (its spans borrowed from the caller).
+const std::vector<std::uint32_t> kNoMeshOffsets{0};
+SamplingJob pose_job(const Clip& clip, float time, SamplingContext& context,
+                     std::span<const Transform> rest, std::span<Transform> out) {
+  SamplingJob job;
+  job.clip = &clip;
+  job.time = time;
+  job.context = &context;
+  job.rest = rest;
+  job.weight_offsets = kNoMeshOffsets;
+  job.output = out;
+  return job;
+}
+
 // glTF sampling of one raw track at time t in double precision (playback.md §2): the last key
 // at or before t, clamped at both ends; LINEAR rotations by exact shortest-path slerp.
 std::vector<double> reference_sample(const RawTrack& track, double t) {
@@ -191,8 +205,6 @@ TEST(SamplingFastPath, RandomClipsMatchDoublePrecisionReference) {
   constexpr int kJoints = 13;  // three full batches of four and a padded one
   std::vector<Transform> rest(kJoints);
   for (int j = 0; j < kJoints; ++j) rest[static_cast<std::size_t>(j)].translation.y = 0.5f * j;
-  const std::vector<std::uint32_t> offsets{0};
-  const std::vector<float> none;
   int compared = 0;
   for (int c = 0; c < 20; ++c) {
     const RawClip raw = normalised(random_clip(rng, kJoints));
@@ -205,15 +217,7 @@ TEST(SamplingFastPath, RandomClipsMatchDoublePrecisionReference) {
     for (int s = 0; s < 20; ++s) times.push_back(1.4 * (rng() % 1000) / 1000.0);  // seeks
     times.push_back(0.25);  // exactly on a repeated key time
     for (const double t : times) {
-      SamplingJob job;
-      job.clip = &*clip;
-      job.time = static_cast<float>(t);
-      job.context = &context;
-      job.rest = rest;
-      job.default_weights = none;
-      job.weight_offsets = offsets;
-      job.output = out;
-      ASSERT_TRUE(job.run());
+      ASSERT_TRUE(pose_job(*clip, static_cast<float>(t), context, rest, out).run());
       const auto want = reference_pose(raw, rest, static_cast<float>(t));
       for (int j = 0; j < kJoints; ++j) {
         const Transform& o = out[static_cast<std::size_t>(j)];
@@ -303,18 +307,8 @@ TEST(SamplingFastPath, FullyAnimatedPrefixStillGivesRestBeyondIt) {
   // Output starts as garbage: the sampler must write every field.
   std::vector<Transform> out(3);
   for (Transform& t : out) t.translation = t.scale = vec3(-99.0f);
-  const std::vector<std::uint32_t> offsets{0};
-  const std::vector<float> none;
   SamplingContext context;
-  SamplingJob job;
-  job.clip = &*clip;
-  job.time = 0.5f;
-  job.context = &context;
-  job.rest = rest;
-  job.default_weights = none;
-  job.weight_offsets = offsets;
-  job.output = out;
-  ASSERT_TRUE(job.run());
+  ASSERT_TRUE(pose_job(*clip, 0.5f, context, rest, out).run());
   EXPECT_EQ(out[0].translation, vec3(0.1f));
   EXPECT_EQ(out[1].scale, vec3(0.2f));
   EXPECT_EQ(out[2].translation, vec3(7.0f, 8.0f, 9.0f));
@@ -419,19 +413,9 @@ TEST(SamplingFastPath, FourLaneSlerpEqualsTheScalarOneOnEveryArc) {
     }
   }
   std::vector<Transform> rest(kJoints), out(kJoints);
-  const std::vector<std::uint32_t> offsets{0};
-  const std::vector<float> none;
   SamplingContext context;
   for (const float t : {0.0f, 0.125f, 0.25f, 0.5f, 0.75f, 0.875f}) {
-    SamplingJob job;
-    job.clip = &*clip;
-    job.time = t;
-    job.context = &context;
-    job.rest = rest;
-    job.default_weights = none;
-    job.weight_offsets = offsets;
-    job.output = out;
-    ASSERT_TRUE(job.run());
+    ASSERT_TRUE(pose_job(*clip, t, context, rest, out).run());
     for (std::size_t j = 0; j < kJoints; ++j) {
       const quat want = t == 0.0f ? first[j] : slerp_shortest(first[j], second[j], t);
       EXPECT_EQ(out[j].rotation.x, want.x) << "joint " << j << " time " << t;
@@ -477,21 +461,12 @@ TEST(SamplingFastPath, GroupedRotationBatchesEqualTheScalarSlerp) {
       rotation_batches += batch.target == TrackTarget::kRotation ? 1 : 0;
     ASSERT_EQ(rotation_batches, static_cast<std::size_t>(batches));
     const auto n = static_cast<std::size_t>(joints);
-    std::vector<Transform> rest(n), out(n), from_soa_out(n);
+    std::vector<Transform> rest(n), out(n);
     std::vector<SoaTransform> soa_rest(soa_blocks(n)), soa_out(soa_blocks(n));
     ASSERT_TRUE(to_soa(rest, soa_rest));
-    const std::vector<std::uint32_t> offsets{0};
-    const std::vector<float> none;
     SamplingContext context, soa_context;
     for (const float t : {0.0f, 0.3f, 0.5f, 0.8f, 1.7f}) {
-      SamplingJob job;
-      job.clip = &*clip;
-      job.time = t;
-      job.context = &context;
-      job.rest = rest;
-      job.default_weights = none;
-      job.weight_offsets = offsets;
-      job.output = out;
+      const SamplingJob job = pose_job(*clip, t, context, rest, out);
       ASSERT_TRUE(job.run());
       SamplingJob soa_job = job;
       soa_job.context = &soa_context;
