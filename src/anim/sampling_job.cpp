@@ -264,15 +264,15 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
 }
 
-// Rotation batches list[0, count), count in (2N − 2, 2N], as N groups of eight lanes (two
-// batches each) for slerp_shortest8, the four-lane slerp's operations lane by lane (the same
-// bits); the groups' dependency chains overlap. Each batch keeps its own segment fraction; a lane
-// at a key (fraction 0) takes its start key, as in sample_batch. A missing last batch repeats the
-// one before it, whose results are not stored again.
-template <int N, class Out>
+// Rotation batches list[0, count), count in (2N − 2, 2N], into Transform poses, as N groups of
+// eight lanes (two batches each) for slerp_shortest8, the four-lane slerp's operations lane by lane
+// (the same bits); the groups' dependency chains overlap. Each batch keeps its own segment
+// fraction; a lane at a key (fraction 0) takes its start key, as in sample_batch. A missing last
+// batch repeats the one before it, whose results are not stored again.
+template <int N>
 [[gnu::target("avx2"), gnu::always_inline]] inline void sample_rotations(
     const Clip::LinearBatch* const* list, int count, const Segment* segments,
-    const float* batch_values, Out out) {
+    const float* batch_values, Transform* out) {
   constexpr std::size_t kBlock = 16;
   detail::Quat8 a[N], b[N], r[N];
   __m256 f[N];
@@ -301,28 +301,17 @@ template <int N, class Out>
     const __m256 w = _mm256_blendv_ps(r[n].w, a[n].w, at_key);
     const Clip::LinearBatch& lo = *list[2 * n];
     const Clip::LinearBatch* hi = 2 * n + 1 < count ? list[2 * n + 1] : nullptr;
-    if constexpr (std::is_same_v<Out, SoaOut>) {
-      const __m128 cl[4] = {_mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
-                            _mm256_castps256_ps128(z), _mm256_castps256_ps128(w)};
-      detail::store_soa4(out.floats, lo.joints, lo.lanes, detail::kSoaRotation, cl, 4);
-      if (hi != nullptr) {
-        const __m128 ch[4] = {_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
-                              _mm256_extractf128_ps(z, 1), _mm256_extractf128_ps(w, 1)};
-        detail::store_soa4(out.floats, hi->joints, hi->lanes, detail::kSoaRotation, ch, 4);
-      }
-    } else {
-      // A 4×4 transpose within each 128-bit half: row k holds lane k's quaternion of both
-      // batches.
-      const __m256 t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y);
-      const __m256 t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
-      const __m256 rows[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
-                              _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
-      for (int lane = 0; lane < lo.lanes; ++lane)
-        _mm_storeu_ps(&out[lo.joints[lane]].rotation.x, _mm256_castps256_ps128(rows[lane]));
-      if (hi != nullptr)
-        for (int lane = 0; lane < hi->lanes; ++lane)
-          _mm_storeu_ps(&out[hi->joints[lane]].rotation.x, _mm256_extractf128_ps(rows[lane], 1));
-    }
+    // A 4×4 transpose within each 128-bit half: row k holds lane k's quaternion of both
+    // batches.
+    const __m256 t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y);
+    const __m256 t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
+    const __m256 rows[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                            _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+    for (int lane = 0; lane < lo.lanes; ++lane)
+      _mm_storeu_ps(&out[lo.joints[lane]].rotation.x, _mm256_castps256_ps128(rows[lane]));
+    if (hi != nullptr)
+      for (int lane = 0; lane < hi->lanes; ++lane)
+        _mm_storeu_ps(&out[hi->joints[lane]].rotation.x, _mm256_extractf128_ps(rows[lane], 1));
   }
 }
 
@@ -338,27 +327,27 @@ template <class Out>
     // as many rows at a time): one batch after another.
     for (const Clip::LinearBatch& batch : batches)
       sample_batch(batch, segments[batch.timeline], batch_values, out);
-    return;
-  }
-  const Clip::LinearBatch* pending[4];
-  int count = 0;
-  for (const Clip::LinearBatch& batch : batches) {
-    if (batch.target != TrackTarget::kRotation) {
-      sample_batch(batch, segments[batch.timeline], batch_values, out);
-      continue;
+  } else {
+    const Clip::LinearBatch* pending[4];
+    int count = 0;
+    for (const Clip::LinearBatch& batch : batches) {
+      if (batch.target != TrackTarget::kRotation) {
+        sample_batch(batch, segments[batch.timeline], batch_values, out);
+        continue;
+      }
+      pending[count++] = &batch;
+      if (count == 4) {
+        sample_rotations<2>(pending, 4, segments, batch_values, out);
+        count = 0;
+      }
     }
-    pending[count++] = &batch;
-    if (count == 4) {
-      sample_rotations<2>(pending, 4, segments, batch_values, out);
-      count = 0;
+    if (count > 2) {
+      sample_rotations<2>(pending, count, segments, batch_values, out);
+    } else if (count == 2) {
+      sample_rotations<1>(pending, 2, segments, batch_values, out);
+    } else if (count == 1) {
+      sample_batch(*pending[0], segments[pending[0]->timeline], batch_values, out);
     }
-  }
-  if (count > 2) {
-    sample_rotations<2>(pending, count, segments, batch_values, out);
-  } else if (count == 2) {
-    sample_rotations<1>(pending, 2, segments, batch_values, out);
-  } else if (count == 1) {
-    sample_batch(*pending[0], segments[pending[0]->timeline], batch_values, out);
   }
 }
 

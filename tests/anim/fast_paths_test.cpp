@@ -426,10 +426,10 @@ TEST(SamplingFastPath, FourLaneSlerpEqualsTheScalarOneOnEveryArc) {
   }
 }
 
-// The AVX2 sampler takes LINEAR rotation batches up to four at a time, each with its own
-// timeline's fraction, and what is left over as a pair or alone: every count of batches from one
-// to seven, on two timelines whose fractions differ (one at a key at t = 0.5), must give the scalar
-// slerp's bits in both output forms.
+// Into Transform poses the AVX2 sampler takes LINEAR rotation batches up to four at a time, each
+// with its own timeline's fraction, and what is left over as a pair or alone: every count of
+// batches from one to seven, on two timelines whose fractions differ (one at a key at t = 0.5),
+// must give the scalar slerp's bits; the structure-of-arrays form (one batch at a time) too.
 TEST(SamplingFastPath, GroupedRotationBatchesEqualTheScalarSlerp) {
   std::mt19937 rng(11);
   for (int batches = 1; batches <= 7; ++batches) {
