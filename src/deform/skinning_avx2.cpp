@@ -151,9 +151,18 @@ CRITTER_AVX2 inline void matrix_offsets(const SkinStreams& s, std::size_t first,
   }
 }
 
-}  // namespace
-
-CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
+// The block loop, on a local copy of the streams (the output stores go through char pointers,
+// which may alias the caller's SkinStreams), with kPacked fixing the strides of separate tightly
+// packed streams at compile time, as in the AVX-512 kernel.
+template <bool kPacked>
+CRITTER_AVX2 std::size_t skin_blocks(const SkinStreams& streams) {
+  SkinStreams s = streams;
+  if constexpr (kPacked) {
+    s.joints_stride = 8;
+    s.weights_stride = 16;
+    s.in_positions_stride = s.out_positions_stride = 12;
+    s.in_normals_stride = s.out_normals_stride = 12;
+  }
   constexpr std::size_t kLanes = 8;
   const char* const palette = reinterpret_cast<const char*>(s.palette);
   const char* const weights = s.weights;
@@ -257,6 +266,12 @@ CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
     store3x8(s.out_positions, s.out_positions_stride, i, {ox, oy, oz});
   }
   return i;
+}
+
+}  // namespace
+
+CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
+  return s.packed ? skin_blocks<true>(s) : skin_blocks<false>(s);
 }
 
 }  // namespace critter::deform::detail

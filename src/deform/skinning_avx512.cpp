@@ -2,7 +2,8 @@
 // AVX-512 skinning kernel, 16 vertices per block: the AVX2 kernel's algorithm with its per-vertex
 // arithmetic (positions, cofactor normals, tangents, normalisation) on 16 lanes. Matrices are
 // blended per vertex on 8-float halves and transposed eight vertices at a time as in the AVX2
-// kernel; the two halves meet in one 512-bit register per matrix element. Every function here
+// kernel; the two halves meet in one 512-bit register per matrix element. Packed vec3 streams
+// move through three 512-bit reads or writes per 16 vertices. Every function here
 // carries the target attribute and this file includes no library header (see
 // skinning_kernels.h). Only called after a run-time check of the CPU (cpu_has_avx512).
 // GCC 12's AVX-512 intrinsics (casts, rsqrt14, widening conversions) start from
@@ -138,12 +139,45 @@ CRITTER_AVX512 inline __m256 high(__m512 v) {
   return _mm512_extractf32x8_ps(v, 1);
 }
 
+// Packed vec3 arrays (stride 12) move 16 elements as three 512-bit reads or writes and six
+// two-table permutes; other strides go eight elements at a time through load3x8 / store3x8.
 CRITTER_AVX512 inline Vec3x16 load3x16(const char* base, std::size_t stride, std::size_t i) {
+  if (stride == 12) {
+    const float* p = at(base, stride, i);
+    const __m512 f0 = _mm512_loadu_ps(p), f1 = _mm512_loadu_ps(p + 16),
+                 f2 = _mm512_loadu_ps(p + 32);
+    // Component k of element e is float 3e + k: floats 0-31 come from f0|f1, 32-47 from f2.
+    const __m512i x01 = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
+    const __m512i x2 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29);
+    const __m512i y01 = _mm512_setr_epi32(1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0);
+    const __m512i y2 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30);
+    const __m512i z01 = _mm512_setr_epi32(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0);
+    const __m512i z2 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31);
+    return {_mm512_permutex2var_ps(_mm512_permutex2var_ps(f0, x01, f1), x2, f2),
+            _mm512_permutex2var_ps(_mm512_permutex2var_ps(f0, y01, f1), y2, f2),
+            _mm512_permutex2var_ps(_mm512_permutex2var_ps(f0, z01, f1), z2, f2)};
+  }
   const Vec3x8 a = load3x8(base, stride, i), b = load3x8(base, stride, i + 8);
   return {join(a.x, b.x), join(a.y, b.y), join(a.z, b.z)};
 }
 
 CRITTER_AVX512 inline void store3x16(char* base, std::size_t stride, std::size_t i, Vec3x16 v) {
+  if (stride == 12) {
+    // Float f of the 48 is component f % 3 of element f / 3: x and y first, then z.
+    float* p = at(base, stride, i);
+    const __m512i xy0 = _mm512_setr_epi32(0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5);
+    const __m512i z0 = _mm512_setr_epi32(0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15);
+    const __m512i xy1 = _mm512_setr_epi32(21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26);
+    const __m512i z1 = _mm512_setr_epi32(0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15);
+    const __m512i xy2 = _mm512_setr_epi32(0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0);
+    const __m512i z2 = _mm512_setr_epi32(26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31);
+    _mm512_storeu_ps(p, _mm512_permutex2var_ps(_mm512_permutex2var_ps(v.x, xy0, v.y), z0, v.z));
+    _mm512_storeu_ps(p + 16,
+                     _mm512_permutex2var_ps(_mm512_permutex2var_ps(v.x, xy1, v.y), z1, v.z));
+    _mm512_storeu_ps(p + 32,
+                     _mm512_permutex2var_ps(_mm512_permutex2var_ps(v.x, xy2, v.y), z2, v.z));
+    return;
+  }
   store3x8(base, stride, i, {low(v.x), low(v.y), low(v.z)});
   store3x8(base, stride, i + 8, {high(v.x), high(v.y), high(v.z)});
 }
@@ -169,7 +203,8 @@ CRITTER_AVX512 inline __m512 diff_of_products(__m512 a, __m512 b, __m512 c, __m5
 // Blends the 4 palette matrices of the 8 vertices from `first` and transposes them: e[0][0..2]
 // are rows 0-2 of column 0, e[0][3..5] of column 1, e[1][0..2] of column 2, e[1][3..5] of the
 // translation, one lane per vertex.
-CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m256 (&e)[2][6]) {
+CRITTER_AVX512 inline void blend8(const SkinStreams& s, const char* palette, std::size_t first,
+                                  __m256 (&e)[2][6]) {
   // The byte offsets of the 32 matrices in the palette, min(joint, last) · 64, in vector form.
   alignas(64) std::uint32_t offset[32];
   const char* jp = s.joints + first * s.joints_stride;
@@ -187,21 +222,25 @@ CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m25
   for (int h = 0; h < 2; ++h)
     _mm512_store_si512(offset + 16 * h,
                        _mm512_slli_epi32(_mm512_min_epu32(_mm512_cvtepu16_epi32(j[h]), last), 6));
-  const char* palette = reinterpret_cast<const char*>(s.palette);
   __m256 lo[8], hi[8];
   const char* wp = s.weights + first * s.weights_stride;
   for (std::size_t k = 0; k < 8; ++k, wp += s.weights_stride) {
     const float* w = reinterpret_cast<const float*>(wp);
-    const std::uint32_t* o = offset + 4 * k;
-    const float* m0 = reinterpret_cast<const float*>(palette + o[0]);
-    const float* m1 = reinterpret_cast<const float*>(palette + o[1]);
-    const float* m2 = reinterpret_cast<const float*>(palette + o[2]);
-    const float* m3 = reinterpret_cast<const float*>(palette + o[3]);
+    // Two offsets per read (the kernel is bound by its loads).
+    std::uint64_t o01, o23;
+    __builtin_memcpy(&o01, offset + 4 * k, 8);
+    __builtin_memcpy(&o23, offset + 4 * k + 2, 8);
+    const float* m0 = reinterpret_cast<const float*>(palette + static_cast<std::uint32_t>(o01));
+    const float* m1 = reinterpret_cast<const float*>(palette + (o01 >> 32));
+    const float* m2 = reinterpret_cast<const float*>(palette + static_cast<std::uint32_t>(o23));
+    const float* m3 = reinterpret_cast<const float*>(palette + (o23 >> 32));
     // The whole matrix in one register: one product and three fused steps per vertex.
-    __m512 m = _mm512_mul_ps(_mm512_set1_ps(w[0]), _mm512_loadu_ps(m0));
-    m = _mm512_fmadd_ps(_mm512_set1_ps(w[1]), _mm512_loadu_ps(m1), m);
-    m = _mm512_fmadd_ps(_mm512_set1_ps(w[2]), _mm512_loadu_ps(m2), m);
-    m = _mm512_fmadd_ps(_mm512_set1_ps(w[3]), _mm512_loadu_ps(m3), m);
+    // The four weights in one read, broadcast by shuffles rather than four broadcast reads.
+    const __m128 wv = _mm_loadu_ps(w);
+    __m512 m = _mm512_mul_ps(_mm512_broadcastss_ps(wv), _mm512_loadu_ps(m0));
+    m = _mm512_fmadd_ps(_mm512_broadcastss_ps(_mm_permute_ps(wv, 0x55)), _mm512_loadu_ps(m1), m);
+    m = _mm512_fmadd_ps(_mm512_broadcastss_ps(_mm_permute_ps(wv, 0xAA)), _mm512_loadu_ps(m2), m);
+    m = _mm512_fmadd_ps(_mm512_broadcastss_ps(_mm_permute_ps(wv, 0xFF)), _mm512_loadu_ps(m3), m);
     lo[k] = low(m);
     hi[k] = high(m);
   }
@@ -232,13 +271,26 @@ CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m25
 
 }  // namespace
 
-CRITTER_AVX512 std::size_t skin_avx512(const SkinStreams& s) {
+// The block loop. It works on a local copy of the streams: the output stores go through char
+// pointers, which may alias the caller's SkinStreams, so with a reference every field would be
+// read again each block (this kernel is bound by its loads). kPacked fixes the strides of
+// separate tightly packed streams (the common case) at compile time.
+template <bool kPacked>
+CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
+  SkinStreams s = streams;
+  if constexpr (kPacked) {
+    s.joints_stride = 8;
+    s.weights_stride = 16;
+    s.in_positions_stride = s.out_positions_stride = 12;
+    s.in_normals_stride = s.out_normals_stride = 12;
+  }
   constexpr std::size_t kLanes = 16;
+  const char* palette = reinterpret_cast<const char*>(s.palette);
   std::size_t i = 0;
   for (; i + kLanes < s.count; i += kLanes) {
     __m256 e0[2][6], e1[2][6];
-    blend8(s, i, e0);
-    blend8(s, i + 8, e1);
+    blend8(s, palette, i, e0);
+    blend8(s, palette, i + 8, e1);
     const Vec3x16 a{join(e0[0][0], e1[0][0]), join(e0[0][1], e1[0][1]), join(e0[0][2], e1[0][2])};
     const Vec3x16 b{join(e0[0][3], e1[0][3]), join(e0[0][4], e1[0][4]), join(e0[0][5], e1[0][5])};
     const Vec3x16 c{join(e0[1][0], e1[1][0]), join(e0[1][1], e1[1][1]), join(e0[1][2], e1[1][2])};
@@ -286,6 +338,10 @@ CRITTER_AVX512 std::size_t skin_avx512(const SkinStreams& s) {
     store3x16(s.out_positions, s.out_positions_stride, i, op);
   }
   return i;
+}
+
+CRITTER_AVX512 std::size_t skin_avx512(const SkinStreams& s) {
+  return s.packed ? skin_blocks<true>(s) : skin_blocks<false>(s);
 }
 
 }  // namespace critter::deform::detail

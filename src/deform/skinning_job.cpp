@@ -146,6 +146,21 @@ Status SkinningJob::run() const {
   s.out_normals_stride = out_normals.stride;
   s.out_tangents = reinterpret_cast<char*>(out_tangents.data);
   s.out_tangents_stride = out_tangents.stride;
+  s.packed = s.joints_stride == 8 && s.weights_stride == 16 && s.in_positions_stride == 12 &&
+             s.out_positions_stride == 12 &&
+             (s.in_normals == nullptr || (s.in_normals_stride == 12 && s.out_normals_stride == 12));
+
+  // The SIMD kernels read each influence's whole 64-byte matrix; when the palette does not start
+  // on a cache line (a std::vector<mat4> starts on 16 bytes), every such read spans two lines.
+  // A palette of up to kMaxCopied matrices is then copied to an aligned buffer first (4 KB for
+  // 64 joints).
+  constexpr std::size_t kMaxCopied = 256;
+  alignas(64) float aligned[kMaxCopied * 16];
+  if (path != SkinningPath::kScalar && path != SkinningPath::kSse2 && vertex_count > 16 &&
+      palette.size() <= kMaxCopied && reinterpret_cast<std::uintptr_t>(palette.data()) % 64 != 0) {
+    std::memcpy(aligned, palette.data(), palette.size_bytes());
+    s.palette = aligned;
+  }
 
   std::size_t done = 0;
   switch (path) {

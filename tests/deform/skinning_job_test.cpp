@@ -482,3 +482,80 @@ TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
 
 }  // namespace
 }  // namespace critter::deform
+
+namespace critter::deform {
+namespace {
+
+// The SIMD kernels' other cases: positions alone and positions with normals (no tangents), in
+// separate packed streams and in place, with a palette that starts on a cache line, one that
+// does not (run() then works on an aligned copy) and one too large to copy.
+TEST(SkinningJob, SimdPathsMatchScalarForEachPaletteAndStreamSet) {
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+  constexpr std::size_t kCount = 1031;
+  struct Case {
+    const char* name;
+    std::size_t joints;
+    std::size_t shift;  // matrices' start, in floats past a 64-byte boundary
+  };
+  for (const Case& c : {Case{"aligned", 64, 0}, Case{"16 bytes past a line", 64, 4},
+                        Case{"48 bytes past a line", 64, 12}, Case{"too large to copy", 300, 4}}) {
+    std::vector<float> storage(c.joints * 16 + 32);
+    float* base = storage.data();
+    while (reinterpret_cast<std::uintptr_t>(base) % 64 != 0) ++base;
+    const std::span<mat4> palette(reinterpret_cast<mat4*>(base + c.shift), c.joints);
+    for (mat4& m : palette) m = random_affine(rng);
+    std::uniform_int_distribution<int> joint(0, static_cast<int>(c.joints) - 1);
+    std::vector<vec3> positions, normals;
+    std::vector<glm::u16vec4> joints;
+    std::vector<vec4> weights;
+    for (std::size_t v = 0; v < kCount; ++v) {
+      positions.push_back(10.0f * vec3(u(rng), u(rng), u(rng)));
+      normals.push_back(glm::normalize(vec3(u(rng), u(rng), u(rng)) + vec3(0.0f, 0.01f, 0.0f)));
+      joints.emplace_back(joint(rng), joint(rng), joint(rng), joint(rng));
+      vec4 w(u01(rng), u01(rng), u01(rng), u01(rng));
+      weights.push_back(w / (w.x + w.y + w.z + w.w));
+    }
+    for (bool with_normals : {false, true}) {
+      for (bool in_place : {false, true}) {
+        std::vector<vec3> want_p(kCount), want_n(kCount);
+        SkinningJob ref;
+        ref.palette = palette;
+        ref.set_influences(joints, weights);
+        ref.set_positions(positions, want_p);
+        if (with_normals) ref.set_normals(normals, want_n);
+        ref.path = SkinningPath::kScalar;
+        ASSERT_TRUE(ref.run());
+        for (SkinningPath path :
+             {SkinningPath::kSse2, SkinningPath::kAvx2, SkinningPath::kAvx512}) {
+          if (!path_available(path)) continue;
+          std::vector<vec3> p = positions, n = normals;
+          std::vector<vec3> out_p(kCount, vec3(-99.0f)), out_n(kCount, vec3(-99.0f));
+          SkinningJob j = ref;
+          j.path = path;
+          j.set_positions(p, in_place ? std::span<vec3>(p) : std::span<vec3>(out_p));
+          if (with_normals)
+            j.set_normals(n, in_place ? std::span<vec3>(n) : std::span<vec3>(out_n));
+          ASSERT_TRUE(j.run());
+          const std::vector<vec3>& got_p = in_place ? p : out_p;
+          const std::vector<vec3>& got_n = in_place ? n : out_n;
+          float worst_p = 0.0f, worst_n = 0.0f;
+          for (std::size_t v = 0; v < kCount; ++v) {
+            const float scale = std::max(1.0f, glm::length(want_p[v]));
+            worst_p = std::max(worst_p, glm::length(got_p[v] - want_p[v]) / scale);
+            if (with_normals) worst_n = std::max(worst_n, glm::length(got_n[v] - want_n[v]));
+          }
+          const std::string where =
+              std::string(c.name) + ", path " + std::to_string(static_cast<int>(path)) +
+              (with_normals ? ", normals" : ", positions only") + (in_place ? ", in place" : "");
+          EXPECT_LE(worst_p, 1e-5f) << where;
+          EXPECT_LE(worst_n, 1e-5f) << where;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace critter::deform
