@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SkinningJob: linear blend skinning with four influences per vertex (DESIGN.md conventions 1, 6
 // and 7). Vertex streams are strided so that separate (structure of arrays) and interleaved
-// buffers both work. The scalar path is the reference; the SIMD paths (SSE2, and AVX2 + FMA when
-// the CPU has them, detected at run time) agree with it within 1e-5.
+// buffers both work. The scalar path is the reference; the SIMD paths (SSE2, and AVX2 + FMA and
+// AVX-512 when the CPU has them, detected at run time) agree with it within 1e-5.
 #pragma once
 
 #include <cstddef>
@@ -87,7 +87,9 @@ struct SkinningJob {
   // Names the first broken rule: palette size, null streams, strides, alignment, normals or
   // tangents with only one side set, a path this CPU cannot run. Constant time.
   Status validate() const;
-  // Validates, then skins. Never allocates, throws or logs.
+  // Validates, then skins. Never allocates, throws or logs. Uses about 16 KB of stack: a palette
+  // of up to 256 matrices that does not start on a 64-byte boundary is copied there first for
+  // the SIMD paths, which read each matrix whole (see docs/jobs.md on the fast stream layout).
   Status run() const;
 
   // Helpers for separate (structure of arrays) streams. set_positions also sets vertex_count to
