@@ -150,21 +150,29 @@ Status SkinningJob::run() const {
              s.out_positions_stride == 12 &&
              (s.in_normals == nullptr || (s.in_normals_stride == 12 && s.out_normals_stride == 12));
 
-  // The SIMD kernels read each influence's whole 64-byte matrix; when the palette does not start
-  // on a cache line (a std::vector<mat4> starts on 16 bytes), every such read spans two lines.
-  // A palette of up to kMaxCopied matrices is then copied to an aligned buffer first (4 KB for
-  // 64 joints).
+  SkinningPath kernel = path;
+  if (kernel == SkinningPath::kAuto) {
+    kernel = cpu_has_avx512()     ? SkinningPath::kAvx512
+             : cpu_has_avx2_fma() ? SkinningPath::kAvx2
+                                  : SkinningPath::kSse2;
+  }
+
+  // The AVX2 and AVX-512 kernels read each influence's whole 64-byte matrix; when the palette
+  // does not start on a cache line (a std::vector<mat4> starts 16 bytes past one), every such
+  // read spans two lines. A palette of up to kMaxCopied matrices is then copied to an aligned
+  // buffer first (4 KB for 64 joints).
   constexpr std::size_t kMaxCopied = 256;
   alignas(64) float aligned[kMaxCopied * 16];
-  if (path != SkinningPath::kScalar && path != SkinningPath::kSse2 && vertex_count > 16 &&
+  if ((kernel == SkinningPath::kAvx2 || kernel == SkinningPath::kAvx512) && vertex_count > 16 &&
       palette.size() <= kMaxCopied && reinterpret_cast<std::uintptr_t>(palette.data()) % 64 != 0) {
     std::memcpy(aligned, palette.data(), palette.size_bytes());
     s.palette = aligned;
   }
 
   std::size_t done = 0;
-  switch (path) {
+  switch (kernel) {
     case SkinningPath::kScalar:
+    case SkinningPath::kAuto:
       break;
     case SkinningPath::kSse2:
       done = detail::skin_sse2(s);
@@ -174,13 +182,6 @@ Status SkinningJob::run() const {
       break;
     case SkinningPath::kAvx512:
       done = detail::skin_avx512(s);
-      break;
-    case SkinningPath::kAuto:
-      if (cpu_has_avx512()) {
-        done = detail::skin_avx512(s);
-      } else {
-        done = cpu_has_avx2_fma() ? detail::skin_avx2(s) : detail::skin_sse2(s);
-      }
       break;
   }
   detail::skin_scalar(s, done);
