@@ -156,13 +156,7 @@ CRITTER_AVX2 inline void matrix_offsets(const SkinStreams& s, std::size_t first,
 // packed streams at compile time, as in the AVX-512 kernel.
 template <bool kPacked>
 CRITTER_AVX2 std::size_t skin_blocks(const SkinStreams& streams) {
-  SkinStreams s = streams;
-  if constexpr (kPacked) {
-    s.joints_stride = 8;
-    s.weights_stride = 16;
-    s.in_positions_stride = s.out_positions_stride = 12;
-    s.in_normals_stride = s.out_normals_stride = 12;
-  }
+  const SkinStreams s = kPacked ? with_packed_strides(streams) : streams;
   constexpr std::size_t kLanes = 8;
   const char* const palette = reinterpret_cast<const char*>(s.palette);
   const char* const weights = s.weights;

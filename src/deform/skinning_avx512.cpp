@@ -277,13 +277,7 @@ CRITTER_AVX512 inline void blend8(const SkinStreams& s, const char* palette, std
 // separate tightly packed streams (the common case) at compile time.
 template <bool kPacked>
 CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
-  SkinStreams s = streams;
-  if constexpr (kPacked) {
-    s.joints_stride = 8;
-    s.weights_stride = 16;
-    s.in_positions_stride = s.out_positions_stride = 12;
-    s.in_normals_stride = s.out_normals_stride = 12;
-  }
+  const SkinStreams s = kPacked ? with_packed_strides(streams) : streams;
   constexpr std::size_t kLanes = 16;
   const char* palette = reinterpret_cast<const char*>(s.palette);
   std::size_t i = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Internal: the skinning kernels behind SkinningJob. Raw pointers only, so that the SIMD files
 // include no library header (their code is compiled for other instruction sets, and an inline
-// function emitted there could be picked by the linker for the whole program).
+// function emitted there could be picked by the linker for the whole program; the one inline
+// function here has no target attribute, so every copy of it is baseline code).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +35,17 @@ struct SkinStreams {
   // (tangents any stride). The SIMD kernels have a loop compiled for these strides.
   bool packed = false;
 };
+
+// `s` with the strides that `packed` stands for, as constants: a kernel's loop for packed streams
+// starts from this copy, so that the compiler folds the strides into its addressing. (No target
+// attribute: wherever a SIMD file emits it, it is compiled for the baseline.)
+inline SkinStreams with_packed_strides(SkinStreams s) {
+  s.joints_stride = 8;
+  s.weights_stride = 16;
+  s.in_positions_stride = s.out_positions_stride = 12;
+  s.in_normals_stride = s.out_normals_stride = 12;
+  return s;
+}
 
 // Reference path: skins vertices [begin, count).
 void skin_scalar(const SkinStreams& s, std::size_t begin);
