@@ -203,8 +203,7 @@ CRITTER_AVX512 inline __m512 diff_of_products(__m512 a, __m512 b, __m512 c, __m5
 // Blends the 4 palette matrices of the 8 vertices from `first` and transposes them: e[0][0..2]
 // are rows 0-2 of column 0, e[0][3..5] of column 1, e[1][0..2] of column 2, e[1][3..5] of the
 // translation, one lane per vertex.
-CRITTER_AVX512 inline void blend8(const SkinStreams& s, const char* palette, std::size_t first,
-                                  __m256 (&e)[2][6]) {
+CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m256 (&e)[2][6]) {
   // The byte offsets of the 32 matrices in the palette, min(joint, last) · 64, in vector form.
   alignas(64) std::uint32_t offset[32];
   const char* jp = s.joints + first * s.joints_stride;
@@ -222,6 +221,7 @@ CRITTER_AVX512 inline void blend8(const SkinStreams& s, const char* palette, std
   for (int h = 0; h < 2; ++h)
     _mm512_store_si512(offset + 16 * h,
                        _mm512_slli_epi32(_mm512_min_epu32(_mm512_cvtepu16_epi32(j[h]), last), 6));
+  const char* palette = reinterpret_cast<const char*>(s.palette);
   __m256 lo[8], hi[8];
   const char* wp = s.weights + first * s.weights_stride;
   for (std::size_t k = 0; k < 8; ++k, wp += s.weights_stride) {
@@ -279,12 +279,11 @@ template <bool kPacked>
 CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
   const SkinStreams s = kPacked ? with_packed_strides(streams) : streams;
   constexpr std::size_t kLanes = 16;
-  const char* palette = reinterpret_cast<const char*>(s.palette);
   std::size_t i = 0;
   for (; i + kLanes < s.count; i += kLanes) {
     __m256 e0[2][6], e1[2][6];
-    blend8(s, palette, i, e0);
-    blend8(s, palette, i + 8, e1);
+    blend8(s, i, e0);
+    blend8(s, i + 8, e1);
     const Vec3x16 a{join(e0[0][0], e1[0][0]), join(e0[0][1], e1[0][1]), join(e0[0][2], e1[0][2])};
     const Vec3x16 b{join(e0[0][3], e1[0][3]), join(e0[0][4], e1[0][4]), join(e0[0][5], e1[0][5])};
     const Vec3x16 c{join(e0[1][0], e1[1][0]), join(e0[1][1], e1[1][1]), join(e0[1][2], e1[1][2])};

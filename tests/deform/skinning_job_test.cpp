@@ -480,12 +480,6 @@ TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
   }
 }
 
-}  // namespace
-}  // namespace critter::deform
-
-namespace critter::deform {
-namespace {
-
 // The SIMD kernels' other cases: positions alone and positions with normals (no tangents), in
 // separate packed streams and in place, with a palette that starts on a cache line, one that
 // does not (run() then works on an aligned copy) and one too large to copy.
