@@ -193,6 +193,120 @@ TEST_F(BlendingJobValidity, LayerCoverageSize) {
   expect_fails(valid(), "layers/0/morph_coverage");
 }
 
+// run() skips validate() for the jobs a frame usually builds (no mesh offsets or coverage, the
+// automatic path): every such job that breaks a rule must still fail in run(), at the location
+// validate() names, in both pose forms.
+TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
+  Fixture f;
+  const std::vector<Transform> pose = uniform_pose(Transform{});
+  const std::vector<float> weights{1.0f, 1.0f}, mask(3, 0.5f), short_mask(2, 0.5f);
+  const std::vector<std::uint8_t> sampled(3, 1), short_sampled(4, 1);
+  const std::vector<SoaTransform> soa_rest(1), soa_pose(1), two_blocks(2);
+  std::vector<SoaTransform> soa_out(1), soa_out_long(2);
+  std::vector<BlendingLayer> layers{layer(kOverride, pose, 0.5f, mask, weights),
+                                    layer(kAdditive, pose, 0.25f)};
+  layers[0].sampled = sampled;
+
+  struct Case {
+    const char* what;
+    BlendingJob job;
+    std::string location;
+  };
+  std::vector<Case> cases;
+  const BlendingJob aos = f.job(layers);
+  ASSERT_TRUE(aos.run());
+  // Each changed stack lives as long as the cases (a moved vector keeps its elements in place).
+  std::vector<std::vector<BlendingLayer>> keep;
+  const auto with_layer = [&](const BlendingJob& base, std::size_t i, auto change) {
+    keep.push_back(std::vector<BlendingLayer>(base.layers.begin(), base.layers.end()));
+    change(keep.back()[i]);
+    BlendingJob j = base;
+    j.layers = keep.back();
+    return j;
+  };
+  BlendingJob j = aos;
+  j.output = std::span<Transform>(f.out).first(2);
+  cases.push_back({"output size", j, "output"});
+  j = aos;
+  j.rest = std::span<const Transform>(f.rest).first(2);
+  cases.push_back({"rest size", j, "output"});
+  j = aos;
+  j.output_weights = std::span<float>(f.out_weights).first(1);
+  cases.push_back({"output weights", j, "output_weights"});
+  j = aos;
+  j.soa_joints = 3;
+  cases.push_back({"soa_joints in the Transform form", j, "soa_joints"});
+  j = aos;
+  j.soa_rest = soa_rest;
+  cases.push_back({"soa_rest in the Transform form", j, "soa_rest"});
+  j = aos;
+  j.rotations = static_cast<RotationBlend>(7);
+  cases.push_back({"rotations", j, "rotations"});
+  const std::pair<const char*, float> bad_weights[] = {
+      {"negative weight", -0.5f},
+      {"NaN weight", std::nanf("")},
+      {"infinite weight", std::numeric_limits<float>::infinity()}};
+  for (const auto& [what, w] : bad_weights)
+    cases.push_back(
+        {what, with_layer(aos, 1, [w](BlendingLayer& l) { l.weight = w; }), "layers/1/weight"});
+  cases.push_back({"layer pose size",
+                   with_layer(aos, 1, [&](BlendingLayer& l) { l.pose = l.pose.first(2); }),
+                   "layers/1/pose"});
+  cases.push_back({"structure-of-arrays layer in the Transform form",
+                   with_layer(aos, 1, [&](BlendingLayer& l) { l.soa_pose = soa_pose; }),
+                   "layers/1/soa_pose"});
+  cases.push_back({"mask size",
+                   with_layer(aos, 0, [&](BlendingLayer& l) { l.joint_weights = short_mask; }),
+                   "layers/0/joint_weights"});
+  cases.push_back({"sampled size",
+                   with_layer(aos, 0, [&](BlendingLayer& l) { l.sampled = short_sampled; }),
+                   "layers/0/sampled"});
+  cases.push_back({"morph weights size",
+                   with_layer(aos, 0, [&](BlendingLayer& l) { l.weights = l.weights.first(1); }),
+                   "layers/0/weights"});
+
+  BlendingJob soa = aos;
+  soa.rest = {};
+  soa.output = {};
+  soa.soa_rest = soa_rest;
+  soa.soa_output = soa_out;
+  soa.soa_joints = 3;
+  std::vector<BlendingLayer> soa_layers = layers;
+  for (BlendingLayer& l : soa_layers) {
+    l.pose = {};
+    l.soa_pose = soa_pose;
+  }
+  soa.layers = soa_layers;
+  ASSERT_TRUE(soa.run());
+  j = soa;
+  j.soa_joints = 17;
+  cases.push_back({"soa_joints beyond the blocks", j, "soa_rest"});
+  j = soa;
+  j.soa_output = soa_out_long;
+  cases.push_back({"soa_output blocks", j, "soa_output"});
+  j = soa;
+  j.rest = f.rest;
+  cases.push_back({"rest in the structure-of-arrays form", j, "rest"});
+  cases.push_back({"layer blocks",
+                   with_layer(soa, 1, [&](BlendingLayer& l) { l.soa_pose = two_blocks; }),
+                   "layers/1/soa_pose"});
+  cases.push_back({"Transform layer in the structure-of-arrays form",
+                   with_layer(soa, 0, [&](BlendingLayer& l) { l.pose = pose; }), "layers/0/pose"});
+  cases.push_back({"NaN weight, structure-of-arrays form",
+                   with_layer(soa, 0, [](BlendingLayer& l) { l.weight = std::nanf(""); }),
+                   "layers/0/weight"});
+
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const auto v = c.job.validate();
+    ASSERT_FALSE(v);
+    EXPECT_EQ(v.error().location, c.location);
+    const auto r = c.job.run();
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().location, c.location);
+  }
+}
+
 // --- the stack (§11) ---------------------------------------------------------------------------
 
 TEST(BlendingJob, NoActiveLayerGivesRestAndDefaults) {
