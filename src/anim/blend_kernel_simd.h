@@ -136,20 +136,28 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
   }
 }
 
+// (x₀y₀ + x₁y₁) + (x₂y₂ + x₃y₃) on every lane.
+template <class V>
+CRITTER_BLEND_INLINE T<V> dot(const T<V> (&x)[4], const T<V> (&y)[4]) {
+  return V::add(V::add(V::mul(x[0], y[0]), V::mul(x[1], y[1])),
+                V::add(V::mul(x[2], y[2]), V::mul(x[3], y[3])));
+}
+
 // nlerp_blend() on every lane of N groups, lane weights f.
 template <class V, int N>
 CRITTER_BLEND_INLINE void nlerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const T<V> (&f)[N],
                                 T<V> (&out)[N][4]) {
   const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
   for (int n = 0; n < N; ++n) {
-    const T<V> d = V::add(V::add(V::mul(a[n][0], b[n][0]), V::mul(a[n][1], b[n][1])),
-                          V::add(V::mul(a[n][2], b[n][2]), V::mul(a[n][3], b[n][3])));
+    const T<V> d = dot<V>(a[n], b[n]), aa = dot<V>(a[n], a[n]), bb = dot<V>(b[n], b[n]);
     const T<V> sign = V::sign_bits(d);
     T<V> q[4];
     for (int k = 0; k < 4; ++k)
       q[k] = V::add(a[n][k], V::mul(V::sub(V::xor_(b[n][k], sign), a[n][k]), f[n]));
-    const T<V> len2 = V::add(V::add(V::mul(q[0], q[0]), V::mul(q[1], q[1])),
-                             V::add(V::mul(q[2], q[2]), V::mul(q[3], q[3])));
+    // |q|² from the three dot products, which do not wait for q (nlerp_blend()).
+    const T<V> g = V::sub(one, f[n]);
+    const T<V> len2 = V::add(V::add(V::mul(V::mul(g, g), aa), V::mul(V::mul(f[n], f[n]), bb)),
+                             V::mul(V::mul(V::add(f[n], f[n]), g), V::xor_(d, sign)));
     const T<V> inv = V::div(one, V::sqrt(len2));
     const auto some = V::gt(len2, zero);
     for (int k = 0; k < 4; ++k) out[n][k] = V::select(some, V::mul(q[k], inv), k == 3 ? one : zero);
