@@ -225,6 +225,44 @@ void BM_BlendTwoLayersSoa(benchmark::State& state) {
 }
 BENCHMARK(BM_BlendTwoLayersSoa)->ArgName("nlerp")->Arg(0)->Arg(1);
 
+// The two partial layers (0.6 then 0.4 over rest) on structure-of-arrays poses of the first
+// `joints` joints of the character: small skeletons (the shared models have 14, 26 and 40)
+// take one to three sixteen-joint blocks, where each layer's rotation chain and the call's own
+// cost weigh more than on 67 joints.
+void BM_BlendTwoPartialLayersSoaJoints(benchmark::State& state) {
+  Scene scene;
+  const auto joints = static_cast<std::size_t>(state.range(0));
+  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
+  check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
+  std::vector<SoaTransform> rest(soa_blocks(joints)), a(rest.size()), b(rest.size()),
+      out(rest.size());
+  const auto first = [&](const std::vector<Transform>& pose) {
+    return std::span<const Transform>(pose).first(joints);
+  };
+  if (!to_soa(first(scene.character.rest), rest) || !to_soa(first(scene.pose_a), a) ||
+      !to_soa(first(scene.pose_b), b))
+    std::abort();
+  anim::BlendingLayer layers[2];
+  layers[0].soa_pose = a;
+  layers[0].weight = 0.6f;
+  layers[1].soa_pose = b;
+  layers[1].weight = 0.4f;
+  anim::BlendingJob job;
+  job.layers = layers;
+  job.soa_rest = rest;
+  job.soa_output = out;
+  job.soa_joints = joints;
+  job.rotations = static_cast<anim::RotationBlend>(state.range(1));
+  for (auto _ : state) {
+    check(job.run());
+    benchmark::DoNotOptimize(out.data());
+  }
+  set_counters(state, static_cast<int>(joints));
+}
+BENCHMARK(BM_BlendTwoPartialLayersSoaJoints)
+    ->ArgNames({"joints", "nlerp"})
+    ->ArgsProduct({{14, 26, 40, 67}, {0, 1}});
+
 // The Controller's kind of stack on each blending path (argument: anim::BlendingPath): a masked
 // full-weight bottom layer (the legs of a walk over rest), a masked override at 0.4 (an upper
 // body action fading in) and an additive layer at 0.5 over everything (breathing).
