@@ -152,7 +152,7 @@ namespace {
 Status own_checks(const CompactSamplingJob& j) {
   if (j.clip == nullptr) return job_error("clip", "clip is null");
   if (j.context == nullptr) return job_error("context", "context is null");
-  if (!std::isfinite(j.time)) return job_error("time", "time is not finite");
+  if (!finite_float(j.time)) return job_error("time", "time is not a finite float");
   if (j.path == CompactSamplingPath::kAvx2 && !cpu_has_avx2_fma())
     return job_error("path", "this CPU has no AVX2");
   const std::size_t joints = j.soa_output.empty() ? j.rest.size() : j.soa_joints;
@@ -200,6 +200,7 @@ Status CompactSamplingJob::run() const {
   const SamplingJob residual = residual_job(*this, &context->residual_);
   if (auto ok = residual_checks(residual); !ok) return ok;
   const detail::FlushDenormals no_denormals;
+  const auto clip_time = static_cast<float>(time);
   CompactSamplingContext& ctx = *context;
   if (ctx.clip_ != clip) ctx.bind(*clip);
   if (clip->residual().tracks().empty()) {
@@ -290,7 +291,7 @@ Status CompactSamplingJob::run() const {
     detail::decode_rotations_sse2(batch, batched);
     batched = 0;
   };
-  const __m128 now = _mm_set1_ps(time);
+  const __m128 now = _mm_set1_ps(clip_time);
   CompactSamplingContext::Lanes* g = ctx.cache_.data();
   CompactSamplingContext::LaneTrack* lanes = ctx.lanes_.data();
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
@@ -347,7 +348,7 @@ Status CompactSamplingJob::run() const {
         const CompactTrack& track = tracks[lt.track];
         const std::uint16_t* f = frames + lt.begin.frame;
         const std::uint32_t n = lt.key_count;
-        const std::uint32_t k = find_segment(f, n, times, time, lt.key);
+        const std::uint32_t k = find_segment(f, n, times, clip_time, lt.key);
         const std::uint32_t next = k + 1 < n ? k + 1 : k;
         if (kind == 0 && track.format == CompactFormat::kQuantized) {
           const std::uint16_t* values = words + lt.begin.word;
@@ -373,11 +374,11 @@ Status CompactSamplingJob::run() const {
   const detail::CompactGroups groups{ctx.cache_.data(), ctx.lane_joint_.data(), ctx.lane_count_};
 #if defined(__x86_64__) && defined(__GNUC__)
   if (avx2) {
-    detail::interpolate_groups_avx2(groups, time, out, soa);
+    detail::interpolate_groups_avx2(groups, clip_time, out, soa);
     return {};
   }
 #endif
-  detail::interpolate_groups_sse2(groups, time, out, soa);
+  detail::interpolate_groups_sse2(groups, clip_time, out, soa);
   return {};
 }
 

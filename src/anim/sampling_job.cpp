@@ -358,7 +358,7 @@ template <class Out>
 Status SamplingJob::validate() const {
   if (clip == nullptr) return job_error("clip", "clip is null");
   if (context == nullptr) return job_error("context", "context is null");
-  if (!std::isfinite(time)) return job_error("time", "time is not finite");
+  if (!finite_float(time)) return job_error("time", "time is not a finite float");
   const bool soa = !soa_output.empty();
   if (const detail::FormProblem p = detail::soa_form_problem(soa, !soa_rest.empty(), soa_joints,
                                                              !rest.empty(), !output.empty());
@@ -448,11 +448,12 @@ void SamplingJob::sample() const {
   ctx.segments_.resize(timelines.size());
 
   // Every track of a timeline has the same key times, so the time is located once per timeline.
+  const auto t = static_cast<float>(time);
   const float* all_times = clip->times().data();
   SamplingContext::Segment* segments = ctx.segments_.data();
   for (std::size_t i = 0; i < timelines.size(); ++i) {
     const KeySpan at =
-        locate(all_times + timelines[i].key_begin, timelines[i].key_count, time, ctx.cursors_[i]);
+        locate(all_times + timelines[i].key_begin, timelines[i].key_count, t, ctx.cursors_[i]);
     segments[i] = {at.k, at.s};
   }
 

@@ -5,10 +5,12 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "critter/anim/pose.h"
@@ -154,6 +156,31 @@ TEST_F(SamplingJobValidity, NonFiniteTime) {
   expect_fails(job, "time");
   job.time = std::numeric_limits<float>::infinity();
   expect_fails(job, "time");
+  // Finite as a double but beyond the float range it is sampled in.
+  job.time = -1e39;
+  expect_fails(job, "time");
+  job.time = static_cast<double>(std::numeric_limits<float>::max());
+  EXPECT_TRUE(job.validate());
+}
+
+// A job built per call is cleared and filled field by field; with no padding after `time`
+// (a double, 8 bytes) every field starts on an 8-byte boundary, so run() reads each one back
+// from the single store that wrote it (docs/jobs.md, "Building a job per call").
+TEST(SamplingJob, NoPaddingFollowsTheTime) {
+  static_assert(offsetof(SamplingJob, context) == offsetof(SamplingJob, time) + sizeof(double));
+  static_assert(std::is_same_v<decltype(SamplingJob::time), double>);
+  // A double that is not a float's value samples as the float it rounds to, and a time between
+  // two floats does not sample between them.
+  const Clip clip = make_clip(
+      {track(TrackTarget::kTranslation, 1, Interpolation::kLinear, {0, 1}, {0, 0, 0, 1, 2, 3})}, 2);
+  Fixture f(2);
+  SamplingJob job = f.job(clip, 0.1f);
+  ASSERT_TRUE(job.run());
+  const std::vector<Transform> from_float = f.out;
+  job.time = 0.1;
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(std::memcmp(from_float.data(), f.out.data(), sizeof(Transform) * f.out.size()), 0);
+  EXPECT_EQ(f.out[1].translation.x, 0.1f);
 }
 
 TEST_F(SamplingJobValidity, OutputTooSmall) {

@@ -80,7 +80,7 @@ enum class CompactSamplingPath : std::uint8_t { kAuto, kSse2, kAvx2 };
 
 struct CompactSamplingJob {
   const CompactClip* clip = nullptr;
-  float time = 0.0f;                              // seconds of clip time
+  double time = 0.0;  // seconds of clip time, sampled as a float (as SamplingJob::time)
   CompactSamplingContext* context = nullptr;      // required
   std::span<const Transform> rest;                // skeleton rest pose (one per joint)
   std::span<const float> default_weights;         // MorphLayout::defaults
@@ -96,8 +96,8 @@ struct CompactSamplingJob {
   std::size_t soa_joints = 0;
 
   // Names the first broken rule (ErrorCode::kUsage, path "CompactSamplingJob"): missing clip or
-  // context, non-finite time, a compact track's joint outside the rest pose (soa_joints in the
-  // structure-of-arrays form), a path this CPU cannot run, and every rule of
+  // context, a time that is not a finite float, a compact track's joint outside the rest pose
+  // (soa_joints in the structure-of-arrays form), a path this CPU cannot run, and every rule of
   // SamplingJob::validate for the residual clip and the buffers.
   Status validate() const;
   // Validates, then samples. Never throws or logs; allocates only when the context is too small.

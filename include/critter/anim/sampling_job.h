@@ -56,9 +56,14 @@ class SamplingContext {
 
 struct SamplingJob {
   const Clip* clip = nullptr;
-  float time = 0.0f;                   // seconds of clip time; clamped to each track's key range
-  SamplingContext* context = nullptr;  // required; grows to the clip's track count if needed
-  std::span<const Transform> rest;     // skeleton rest pose (one per joint)
+  // Seconds of clip time, sampled as the float it rounds to; clamped to each track's key range.
+  // A double only so that no padding follows it: a job built per call is then cleared and
+  // filled in whole 8-byte fields, each of which run() reads back from one store. (After a
+  // 4-byte time the compiler clears the padding with the fields behind it, in stores 4 bytes off
+  // their alignment that the CPU cannot forward to run()'s reads; see docs/jobs.md.)
+  double time = 0.0;
+  SamplingContext* context = nullptr;      // required; grows to the clip's track count if needed
+  std::span<const Transform> rest;         // skeleton rest pose (one per joint)
   std::span<const float> default_weights;  // flat default morph weights (MorphLayout::defaults)
   std::span<const std::uint32_t> weight_offsets;  // MorphLayout::offsets
   std::span<Transform> output;                    // one per joint; rest.size() entries
@@ -71,8 +76,8 @@ struct SamplingJob {
   std::size_t soa_joints = 0;
 
   // Names the first broken rule (ErrorCode::kUsage, path "SamplingJob", location the field or
-  // "tracks/<i>"): missing clip/context, non-finite time, output size != rest size (in the
-  // structure-of-arrays form: rest or output not empty, soa_rest or soa_output not
+  // "tracks/<i>"): missing clip/context, a time that is not a finite float, output size != rest
+  // size (in the structure-of-arrays form: rest or output not empty, soa_rest or soa_output not
   // soa_blocks(soa_joints) blocks; in the Transform form soa_rest or soa_joints set), weight
   // offsets not starting at 0 / decreasing / not ending at default_weights.size(), output weights
   // size != default weights size, track index out of range, T/S/R component count not 3/3/4,

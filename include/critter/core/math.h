@@ -57,6 +57,13 @@ bool all_finite(const vec4& v);
 bool all_finite(const quat& q);
 bool all_finite(const mat4& m);
 
+// True when x is finite and within the float range, so that it converts to a finite float
+// (the jobs' clip times are doubles sampled as floats).
+inline bool finite_float(double x) {
+  return x >= -static_cast<double>(std::numeric_limits<float>::max()) &&
+         x <= static_cast<double>(std::numeric_limits<float>::max());
+}
+
 // Normalises q in place without overflow or underflow: the components are divided by the largest
 // magnitude first, so any finite non-zero quaternion (even with components near 1e38 or 1e-40)
 // becomes unit length. Returns false, leaving q unchanged, when q is zero or has a NaN or
