@@ -224,24 +224,32 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
     j.layers = keep.back();
     return j;
   };
-  BlendingJob j = aos;
-  j.output = std::span<Transform>(f.out).first(2);
-  cases.push_back({"output size", j, "output"});
-  j = aos;
-  j.rest = std::span<const Transform>(f.rest).first(2);
-  cases.push_back({"rest size", j, "output"});
-  j = aos;
-  j.output_weights = std::span<float>(f.out_weights).first(1);
-  cases.push_back({"output weights", j, "output_weights"});
-  j = aos;
-  j.soa_joints = 3;
-  cases.push_back({"soa_joints in the Transform form", j, "soa_joints"});
-  j = aos;
-  j.soa_rest = soa_rest;
-  cases.push_back({"soa_rest in the Transform form", j, "soa_rest"});
-  j = aos;
-  j.rotations = static_cast<RotationBlend>(7);
-  cases.push_back({"rotations", j, "rotations"});
+  const auto with_job = [](BlendingJob j, auto change) {
+    change(j);
+    return j;
+  };
+  cases.push_back(
+      {"output size",
+       with_job(aos, [&](BlendingJob& j) { j.output = std::span<Transform>(f.out).first(2); }),
+       "output"});
+  cases.push_back(
+      {"rest size",
+       with_job(aos, [&](BlendingJob& j) { j.rest = std::span<const Transform>(f.rest).first(2); }),
+       "output"});
+  cases.push_back({"output weights",
+                   with_job(aos,
+                            [&](BlendingJob& j) {
+                              j.output_weights = std::span<float>(f.out_weights).first(1);
+                            }),
+                   "output_weights"});
+  cases.push_back({"soa_joints in the Transform form",
+                   with_job(aos, [](BlendingJob& j) { j.soa_joints = 3; }), "soa_joints"});
+  cases.push_back({"soa_rest in the Transform form",
+                   with_job(aos, [&](BlendingJob& j) { j.soa_rest = soa_rest; }), "soa_rest"});
+  cases.push_back(
+      {"rotations",
+       with_job(aos, [](BlendingJob& j) { j.rotations = static_cast<RotationBlend>(7); }),
+       "rotations"});
   const std::pair<const char*, float> bad_weights[] = {
       {"negative weight", -0.5f},
       {"NaN weight", std::nanf("")},
@@ -278,15 +286,13 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
   }
   soa.layers = soa_layers;
   ASSERT_TRUE(soa.run());
-  j = soa;
-  j.soa_joints = 17;
-  cases.push_back({"soa_joints beyond the blocks", j, "soa_rest"});
-  j = soa;
-  j.soa_output = soa_out_long;
-  cases.push_back({"soa_output blocks", j, "soa_output"});
-  j = soa;
-  j.rest = f.rest;
-  cases.push_back({"rest in the structure-of-arrays form", j, "rest"});
+  cases.push_back({"soa_joints beyond the blocks",
+                   with_job(soa, [](BlendingJob& j) { j.soa_joints = 17; }), "soa_rest"});
+  cases.push_back({"soa_output blocks",
+                   with_job(soa, [&](BlendingJob& j) { j.soa_output = soa_out_long; }),
+                   "soa_output"});
+  cases.push_back({"rest in the structure-of-arrays form",
+                   with_job(soa, [&](BlendingJob& j) { j.rest = f.rest; }), "rest"});
   cases.push_back({"layer blocks",
                    with_layer(soa, 1, [&](BlendingLayer& l) { l.soa_pose = two_blocks; }),
                    "layers/1/soa_pose"});
