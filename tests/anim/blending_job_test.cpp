@@ -200,7 +200,7 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
   Fixture f;
   const std::vector<Transform> pose = uniform_pose(Transform{});
   const std::vector<float> weights{1.0f, 1.0f}, mask(3, 0.5f), short_mask(2, 0.5f);
-  const std::vector<std::uint8_t> sampled(3, 1), short_sampled(4, 1);
+  const std::vector<std::uint8_t> sampled(3, 1), long_sampled(4, 1);
   const std::vector<SoaTransform> soa_rest(1), soa_pose(1), two_blocks(2);
   std::vector<SoaTransform> soa_out(1), soa_out_long(2);
   std::vector<BlendingLayer> layers{layer(kOverride, pose, 0.5f, mask, weights),
@@ -267,7 +267,7 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
                    with_layer(aos, 0, [&](BlendingLayer& l) { l.joint_weights = short_mask; }),
                    "layers/0/joint_weights"});
   cases.push_back({"sampled size",
-                   with_layer(aos, 0, [&](BlendingLayer& l) { l.sampled = short_sampled; }),
+                   with_layer(aos, 0, [&](BlendingLayer& l) { l.sampled = long_sampled; }),
                    "layers/0/sampled"});
   cases.push_back({"morph weights size",
                    with_layer(aos, 0, [&](BlendingLayer& l) { l.weights = l.weights.first(1); }),
