@@ -97,6 +97,13 @@ struct CgOf {
   auto operator()(int n, int k) const { return f->cg(n, k); }
 };
 
+// (x₀y₀ + x₁y₁) + (x₂y₂ + x₃y₃) on every lane.
+template <class V>
+CRITTER_BLEND_INLINE T<V> dot(const T<V> (&x)[4], const T<V> (&y)[4]) {
+  return V::add(V::add(V::mul(x[0], y[0]), V::mul(x[1], y[1])),
+                V::add(V::mul(x[2], y[2]), V::mul(x[3], y[3])));
+}
+
 // slerp_blend() on every lane of N groups.
 template <class V, int N, class F>
 CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const F& factors,
@@ -106,8 +113,7 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
   const float* h = kHalfCosH;
   const float* hk = kHalfInvK;
   for (int n = 0; n < N; ++n) {
-    const T<V> d = V::add(V::add(V::mul(a[n][0], b[n][0]), V::mul(a[n][1], b[n][1])),
-                          V::add(V::mul(a[n][2], b[n][2]), V::mul(a[n][3], b[n][3])));
+    const T<V> d = dot<V>(a[n], b[n]);
     sign[n] = V::sign_bits(d);
     const T<V> u = V::xor_(d, sign[n]);
     const T<V> u2 = V::mul(u, u), u4 = V::mul(u2, u2);
@@ -134,13 +140,6 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
     const T<V> inv_len = V::sub(V::set1(1.5f), V::mul(half, len2));
     for (int k = 0; k < 4; ++k) out[n][k] = V::mul(q[k], inv_len);
   }
-}
-
-// (x₀y₀ + x₁y₁) + (x₂y₂ + x₃y₃) on every lane.
-template <class V>
-CRITTER_BLEND_INLINE T<V> dot(const T<V> (&x)[4], const T<V> (&y)[4]) {
-  return V::add(V::add(V::mul(x[0], y[0]), V::mul(x[1], y[1])),
-                V::add(V::mul(x[2], y[2]), V::mul(x[3], y[3])));
 }
 
 // nlerp_blend() on every lane of N groups, lane weights f.

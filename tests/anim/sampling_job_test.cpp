@@ -169,18 +169,21 @@ TEST_F(SamplingJobValidity, NonFiniteTime) {
 TEST(SamplingJob, NoPaddingFollowsTheTime) {
   static_assert(offsetof(SamplingJob, context) == offsetof(SamplingJob, time) + sizeof(double));
   static_assert(std::is_same_v<decltype(SamplingJob::time), double>);
-  // A double that is not a float's value samples as the float it rounds to, and a time between
-  // two floats does not sample between them.
-  const Clip clip = make_clip(
-      {track(TrackTarget::kTranslation, 1, Interpolation::kLinear, {0, 1}, {0, 0, 0, 1, 2, 3})}, 2);
-  Fixture f(2);
-  SamplingJob job = f.job(clip, 0.1f);
+  // A double time samples as the float it rounds to: just below a jump (equal key times at 1,
+  // the last wins) a time that rounds to 1.0f takes the value after the jump, which sampling
+  // in double precision would not; one that rounds below 1 takes the value before it.
+  const Clip clip = make_clip({track(TrackTarget::kTranslation, 0, Interpolation::kStep,
+                                     {0, 1, 1, 2}, {0, 0, 0, 10, 0, 0, 20, 0, 0, 30, 0, 0})},
+                              1);
+  Fixture f(1);
+  SamplingJob job = f.job(clip, 0.0f);
+  job.time = 1.0 - 1e-9;
+  ASSERT_EQ(static_cast<float>(job.time), 1.0f);
   ASSERT_TRUE(job.run());
-  const std::vector<Transform> from_float = f.out;
-  job.time = 0.1;
+  EXPECT_EQ(f.out[0].translation.x, 20.0f);
+  job.time = 1.0 - 1e-6;
   ASSERT_TRUE(job.run());
-  EXPECT_EQ(std::memcmp(from_float.data(), f.out.data(), sizeof(Transform) * f.out.size()), 0);
-  EXPECT_EQ(f.out[1].translation.x, 0.1f);
+  EXPECT_EQ(f.out[0].translation.x, 0.0f);  // still the step's first key
 }
 
 TEST_F(SamplingJobValidity, OutputTooSmall) {
