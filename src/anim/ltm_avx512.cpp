@@ -173,7 +173,8 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
 // their local matrices on sixteen lanes at once (the operations of the per-joint form above on
 // each lane: the same products, the same fused multiply-adds, the same bits), the translation
 // rows beside them; then, per weight k, the four entries (column j, row k) of each joint
-// transposed into four consecutive floats, which place() takes spread over the column lanes.
+// transposed into four consecutive floats of a register, which one permute spreads over the
+// column lanes for place().
 CRITTER_LTM_AVX512 void local_to_model_avx512_soa(const std::int16_t* parents, std::size_t n,
                                                   const float* soa, const float* root,
                                                   const float* correction, float* model) {
@@ -188,11 +189,13 @@ CRITTER_LTM_AVX512 void local_to_model_avx512_soa(const std::int16_t* parents, s
       {{kX, kY, kW, kZ, -1, 2, -0.0f}, {kX, kX, kZ, kZ, 1, -2, 1}, {kY, kZ, kW, kX, 1, 2, -0.0f}},
       {{kX, kZ, kW, kY, 1, 2, -0.0f}, {kY, kZ, kW, kX, -1, 2, -0.0f}, {kX, kX, kY, kY, 1, -2, 1}}};
   constexpr std::size_t kLanes = 16;
-  const __m512i spread_groups = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+  // Group g's four floats spread over the four column lane groups.
+  const __m512i spread_group[4] = {
+      _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+      _mm512_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7),
+      _mm512_setr_epi32(8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11),
+      _mm512_setr_epi32(12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15)};
   Pass pass = start_pass(parents, root, correction, model);
-  // Per weight k: four vectors, vector m holding in its 128-bit group g the entries (0..3, k)
-  // of joint 4g + m.
-  alignas(64) float weights[3][4][kLanes];
   for (std::size_t first = 0; first < n; first += kLanes) {
     const float* block = soa + first * 10;
     __m512 q[4], s[3], e[4][3];
@@ -210,23 +213,30 @@ CRITTER_LTM_AVX512 void local_to_model_avx512_soa(const std::int16_t* parents, s
       }
     }
     for (int r = 0; r < 3; ++r) e[3][r] = _mm512_load_ps(block + r * kLanes);
+    // Per weight k: four vectors, weights[k][m] holding in its 128-bit group g the entries
+    // (0..3, k) of joint 4g + m. They stay in registers, each joint's taken out by one
+    // permute; stored to a stack buffer and read back a joint at a time, a 67-joint pass took
+    // about 9 % longer.
+    __m512 weights[3][4];
     for (int k = 0; k < 3; ++k) {
       const __m512 t0 = _mm512_unpacklo_ps(e[0][k], e[1][k]),
                    t1 = _mm512_unpackhi_ps(e[0][k], e[1][k]);
       const __m512 t2 = _mm512_unpacklo_ps(e[2][k], e[3][k]),
                    t3 = _mm512_unpackhi_ps(e[2][k], e[3][k]);
-      _mm512_store_ps(weights[k][0], _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)));
-      _mm512_store_ps(weights[k][1], _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)));
-      _mm512_store_ps(weights[k][2], _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)));
-      _mm512_store_ps(weights[k][3], _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)));
+      weights[k][0] = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+      weights[k][1] = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+      weights[k][2] = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+      weights[k][3] = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
     }
     const std::size_t count = n - first < kLanes ? n - first : kLanes;
-    for (std::size_t l = 0; l < count; ++l) {
-      __m512 w[3];
-      for (int k = 0; k < 3; ++k)
-        w[k] = _mm512_permutexvar_ps(
-            spread_groups, _mm512_castps128_ps512(_mm_load_ps(&weights[k][l % 4][4 * (l / 4)])));
-      place(pass, first + l, first + l > 0, w[0], w[1], w[2]);
+    for (std::size_t g = 0; g < 4; ++g) {
+      for (std::size_t m = 0; m < 4; ++m) {
+        const std::size_t l = 4 * g + m;
+        if (l >= count) break;
+        place(pass, first + l, first + l > 0, _mm512_permutexvar_ps(spread_group[g], weights[0][m]),
+              _mm512_permutexvar_ps(spread_group[g], weights[1][m]),
+              _mm512_permutexvar_ps(spread_group[g], weights[2][m]));
+      }
     }
   }
 }
