@@ -14,10 +14,6 @@
 
 namespace critter::anim {
 
-namespace detail {
-constinit const mat4 kIdentityMatrix{1.0f};
-}  // namespace detail
-
 namespace {
 
 Status job_error(std::string location, std::string message) {

@@ -6,6 +6,8 @@
 
 namespace critter {
 
+constinit const mat4 kIdentityMatrix{1.0f};
+
 Aabb Aabb::transformed(const mat4& m) const {
   Aabb out;
   if (empty()) return out;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "critter/anim/local_to_model_job.h"
+#include "critter/anim/ik_chain_job.h"
+#include "critter/anim/ik_look_at_job.h"
 
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
@@ -474,3 +476,16 @@ TEST(LocalToModelJob, ScalarReferenceMatchesGlmProducts) {
 
 }  // namespace
 }  // namespace critter::anim
+
+// Every job's matrix fields start as the library's identity matrix (copied, not built in the
+// caller: docs/jobs.md, "Building a job per call"), which is the identity.
+TEST(JobMatrixDefaults, StartAsTheLibrarysIdentity) {
+  EXPECT_EQ(critter::kIdentityMatrix, critter::mat4(1.0f));
+  const critter::anim::LocalToModelJob ltm;
+  EXPECT_EQ(ltm.root, critter::kIdentityMatrix);
+  EXPECT_EQ(ltm.root_correction, critter::kIdentityMatrix);
+  const critter::anim::IkChainJob chain;
+  EXPECT_EQ(chain.root, critter::kIdentityMatrix);
+  const critter::anim::IkLookAtJob look;
+  EXPECT_EQ(look.root, critter::kIdentityMatrix);
+}

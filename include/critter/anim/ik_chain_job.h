@@ -12,6 +12,7 @@
 
 #include "critter/anim/ik_options.h"
 #include "critter/core/error.h"
+#include "critter/core/math.h"
 #include "critter/core/transform.h"
 
 namespace critter::anim {
@@ -57,7 +58,7 @@ struct IkChainJob {
   // chain root's subtree is recomputed).
   std::span<mat4> models;
   // The matrix above the root joints that `models` was computed with (identity by default).
-  mat4 root{1.0f};
+  mat4 root = kIdentityMatrix;
 
   // The chain: `end_joint` and its ancestors, up to `max_chain_length` bones (2..32), root to tip.
   int end_joint = -1;

@@ -10,6 +10,7 @@
 
 #include "critter/anim/ik_options.h"
 #include "critter/core/error.h"
+#include "critter/core/math.h"
 #include "critter/core/transform.h"
 
 namespace critter::anim {
@@ -31,7 +32,7 @@ struct IkLookAtJob {
   // In/out model_from_joint of `locals` under `root` (LocalToModelJob without the legacy rule);
   // kept consistent with the corrected locals on return.
   std::span<mat4> models;
-  mat4 root{1.0f};
+  mat4 root = kIdentityMatrix;
 
   // Bones root to tip (1..32), each a strict descendant of the one before. The last bone looks.
   std::span<const std::int16_t> bones;

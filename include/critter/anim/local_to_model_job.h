@@ -8,6 +8,7 @@
 
 #include "critter/asset/skeleton.h"
 #include "critter/core/error.h"
+#include "critter/core/math.h"
 #include "critter/core/soa_transform.h"
 #include "critter/core/transform.h"
 
@@ -21,14 +22,6 @@ enum class LocalToModelPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2, kAvx5
 // True when this CPU and build can run `path` (kAuto and kScalar always; kSse2 on x86-64; kAvx2
 // and kAvx512 where the CPU has AVX2 and FMA, or AVX-512 F and FMA, checked once at run time).
 bool local_to_model_path_available(LocalToModelPath path);
-
-namespace detail {
-// The identity matrix, defined in the library. The job's matrix fields start as copies of it
-// rather than as mat4{1.0f}: the compiler builds such a constant in place as a cleared block
-// and single-float stores of the ones, and each of run()'s row reads then waits for several
-// stores to reach the cache; a copy is written in whole rows, which the reads take directly.
-extern const mat4 kIdentityMatrix;
-}  // namespace detail
 
 struct LocalToModelJob {
   // Per joint, parents-first: parents[i] < i, or -1 for a root (Skeleton::parents()). Ignored
@@ -44,12 +37,12 @@ struct LocalToModelJob {
   std::span<const SoaTransform> soa_input{};
   // Matrix placed above every root joint (the model root: an instance transform, a model scale);
   // any 4x4 matrix, identity by default.
-  mat4 root = detail::kIdentityMatrix;
+  mat4 root = kIdentityMatrix;
   // Matrix placed right after the local transform of every root joint, so it moves the whole
   // skeleton in the root joint's frame: model[root] = root · local(root) · root_correction. The
   // animation config's root-bone correction (animation-config.md §12). Must be affine (last row
   // 0 0 0 1); identity by default, which costs nothing.
-  mat4 root_correction = detail::kIdentityMatrix;
+  mat4 root_correction = kIdentityMatrix;
   // model_from_joint per joint: root · local(root joint) · root_correction · … · local(i).
   // input.size() entries.
   std::span<mat4> output;

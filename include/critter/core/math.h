@@ -64,6 +64,15 @@ inline bool finite_float(double x) {
          x <= static_cast<double>(std::numeric_limits<float>::max());
 }
 
+// The identity matrix, defined in the library. Every job's matrix fields (LocalToModelJob's root
+// and root_correction, the IK jobs' and LimbStepJob's root, ...) start as copies of it rather
+// than as mat4{1.0f}: a caller's compiler builds that constant in place, in the caller's code, as
+// a cleared block and single-float stores of the ones, and a job whose run() reads the matrix
+// in 16-byte rows (or copies it on, into another job) then waits for each row's several stores
+// to reach the cache. A copy is written in whole rows, which the reads take directly
+// (docs/jobs.md, "Building a job per call").
+extern const mat4 kIdentityMatrix;
+
 // Normalises q in place without overflow or underflow: the components are divided by the largest
 // magnitude first, so any finite non-zero quaternion (even with components near 1e38 or 1e-40)
 // becomes unit length. Returns false, leaving q unchanged, when q is zero or has a NaN or

@@ -31,8 +31,8 @@ struct PoseModifierFrame {
   std::span<const Transform> local_pose;
   // The placement model_transforms were computed with (LocalToModelJob's root and
   // root_correction), for a modifier that recomputes them from a changed local pose.
-  mat4 root{1.0f};
-  mat4 root_correction{1.0f};
+  mat4 root = kIdentityMatrix;
+  mat4 root_correction = kIdentityMatrix;
 };
 
 class PoseModifier {

@@ -519,5 +519,14 @@ TEST(LimbAnimator, BadInputGivesNoNaN) {
   ASSERT_TRUE(none.has_value());
 }
 
+// The step job's placement starts as the library's identity matrix (copied, not built in the
+// caller: docs/jobs.md, "Building a job per call").
+TEST(LimbStepJobDefaults, PlacementStartsAsTheLibrarysIdentity) {
+  const LimbStepJob job;
+  EXPECT_EQ(job.root, kIdentityMatrix);
+  EXPECT_EQ(job.root_correction, kIdentityMatrix);
+  EXPECT_EQ(kIdentityMatrix, mat4(1.0f));
+}
+
 }  // namespace
 }  // namespace critter::creature

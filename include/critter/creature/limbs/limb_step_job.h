@@ -28,8 +28,8 @@ struct LimbStepJob {
   std::span<const Transform> local_pose;
   // The placement, as LocalToModelJob takes it: matrix above every root, and the root-bone
   // correction after each root joint's local (affine).
-  mat4 root{1.0f};
-  mat4 root_correction{1.0f};
+  mat4 root = kIdentityMatrix;
+  mat4 root_correction = kIdentityMatrix;
   // Seconds since the previous step, finite and >= 0 (0: nothing eases or advances).
   float dt = 0.0f;
   // model_from_joint of every joint after the step, one per joint: the pose with the strokes,
