@@ -48,7 +48,7 @@ bool identity_matrix(const mat4& m) {
       _mm_and_ps(same, _mm_cmpeq_ps(_mm_loadu_ps(&m[3][0]), _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f)));
   return _mm_movemask_ps(same) == 0xF;
 #else
-  return m == mat4(1.0f);
+  return m == kIdentityMatrix;
 #endif
 }
 
