@@ -106,7 +106,9 @@ const float* floats(std::span<const SoaTransform> pose) {
 // Joints [0, 16 · blocks) of structure-of-arrays poses on `path`. Masks and sampled sets end at
 // `joints`: a last block that they do not cover goes to the kernel with copies of their last
 // entries padded with zeros (no weight: the padding lanes keep the start pose).
-void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t joints) {
+// `per_joint`: some layer of args has a mask or a sampled set.
+void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t joints,
+               bool per_joint) {
 #if defined(CRITTER_BLEND_X86)
   using Kernel = void (*)(const detail::KernelArgs&, std::size_t, std::size_t);
   const Kernel kernel = path == BlendingPath::kAvx512 ? detail::blend_soa_avx512
@@ -116,9 +118,6 @@ void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t jo
   if (kernel != nullptr) {
     constexpr std::size_t kLanes = detail::kSoaLanes;
     const std::size_t whole = joints / kLanes * kLanes;
-    bool per_joint = false;
-    for (std::size_t i = 0; i < args.layer_count; ++i)
-      per_joint = per_joint || args.layers[i].mask != nullptr || args.layers[i].sampled != nullptr;
     if (!per_joint || whole == joints) {
       kernel(args, 0, soa_blocks(joints) * kLanes);
       return;
@@ -150,16 +149,25 @@ void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t jo
   }
 #else
   (void)path;
+  (void)per_joint;
 #endif
   detail::blend_soa_scalar(args, joints);
+}
+
+// A full-weight override of every joint replaces everything below it: the pose starts at the
+// last such layer (or at rest) and the layers under it are skipped.
+bool replaces_below(const BlendingLayer& l) {
+  return l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && l.joint_weights.empty() &&
+         l.sampled.empty();
 }
 
 // The jobs a frame usually builds (the automatic path, one of the two rotation blends, one pose
 // form with every size matching, one mesh of morph weights, finite weights, masks and weights
 // either empty or full) pass these checks; validate() only runs for the others, to name their
 // broken rule. Every job accepted here is one validate() accepts. (validate(), with its
-// message-building paths, took about 8 % of a small character's two-layer blend.)
-bool usual_job(const BlendingJob& job) {
+// message-building paths, took about 8 % of a small character's two-layer blend.) The same pass
+// sets `bottom` to the index after the last layer that replaces_below() (0 when none does).
+bool usual_job(const BlendingJob& job, std::size_t& bottom) {
   if (job.path != BlendingPath::kAuto ||
       (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp) ||
       !job.mesh_offsets.empty() || job.output_weights.size() != job.default_weights.size())
@@ -172,7 +180,8 @@ bool usual_job(const BlendingJob& job) {
           : !job.soa_rest.empty() || job.soa_joints != 0 || job.output.size() != joints)
     return false;
   const std::size_t pose_size = soa ? blocks : joints;
-  for (const BlendingLayer& l : job.layers) {
+  for (std::size_t i = 0; i < job.layers.size(); ++i) {
+    const BlendingLayer& l = job.layers[i];
     const std::size_t got = soa ? l.soa_pose.size() : l.pose.size();
     const bool other_form = soa ? !l.pose.empty() : !l.soa_pose.empty();
     if (!(l.weight >= 0.0f && l.weight <= std::numeric_limits<float>::max()) || got != pose_size ||
@@ -181,6 +190,7 @@ bool usual_job(const BlendingJob& job) {
         (!l.weights.empty() && l.weights.size() != job.default_weights.size()) ||
         !l.morph_coverage.empty())
       return false;
+    if (replaces_below(l)) bottom = i + 1;
   }
   return true;
 }
@@ -296,28 +306,21 @@ Status BlendingJob::validate() const {
 }
 
 Status BlendingJob::run() const {
-  if (!usual_job(*this)) {
+  std::size_t bottom = 0;
+  if (!usual_job(*this, bottom)) {
     if (auto ok = validate(); !ok) return ok;
+    bottom = 0;
+    for (std::size_t i = 0; i < layers.size(); ++i)
+      if (replaces_below(layers[i])) bottom = i + 1;
   }
 
-  // A full-weight override of every joint replaces everything below it: the pose starts at the
-  // last such layer (or at rest) and the layers under it are skipped.
   const bool soa = !soa_output.empty();
-  std::size_t bottom = 0;
-  std::span<const Transform> start = rest;
-  std::span<const SoaTransform> soa_start = soa_rest;
-  for (std::size_t i = 0; i < layers.size(); ++i) {
-    const BlendingLayer& l = layers[i];
-    if (l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && l.joint_weights.empty() &&
-        l.sampled.empty()) {
-      bottom = i + 1;
-      start = l.pose;
-      soa_start = l.soa_pose;
-    }
-  }
+  std::span<const Transform> start = bottom > 0 ? layers[bottom - 1].pose : rest;
+  std::span<const SoaTransform> soa_start = bottom > 0 ? layers[bottom - 1].soa_pose : soa_rest;
   if (!output.empty() || soa) {
     const detail::FlushDenormals no_denormals;
-    const BlendingPath use = path == BlendingPath::kAuto ? widest_path() : path;
+    static const BlendingPath widest = widest_path();
+    const BlendingPath use = path == BlendingPath::kAuto ? widest : path;
     detail::KernelLayer stack[kKernelLayers];
     detail::KernelArgs args;
     args.start = soa ? floats(soa_start) : floats(start);
@@ -328,6 +331,7 @@ Status BlendingJob::run() const {
     bool first = true;
     do {
       args.layer_count = 0;
+      bool per_joint = false;
       for (; i < layers.size() && args.layer_count < kKernelLayers; ++i) {
         const BlendingLayer& l = layers[i];
         if (!(l.weight > 0.0f)) continue;
@@ -338,6 +342,7 @@ Status BlendingJob::run() const {
         k.weight = l.weight;
         k.additive = l.mode == LayerBlendMode::kAdditive;
         k.uniform = k.mask == nullptr && k.sampled == nullptr;
+        per_joint = per_joint || !k.uniform;
         if (k.uniform && !args.nlerp)
           k.factors = detail::slerp_factors(k.additive ? std::min(l.weight, 1.0f) : l.weight);
       }
@@ -349,7 +354,7 @@ Status BlendingJob::run() const {
         }
       } else if (first) {
         if (soa) {
-          blend_soa(use, args, soa_joints);
+          blend_soa(use, args, soa_joints, per_joint);
         } else {
           blend_joints(use, args, output.size());
         }
@@ -358,7 +363,7 @@ Status BlendingJob::run() const {
         // each joint before they write it.
         args.start = args.out;
         if (soa) {
-          blend_soa(use, args, soa_joints);
+          blend_soa(use, args, soa_joints, per_joint);
         } else {
           detail::blend_joints_scalar(args, 0, output.size());
         }
