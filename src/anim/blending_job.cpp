@@ -155,19 +155,25 @@ void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t jo
 }
 
 // A full-weight override of every joint replaces everything below it: the pose starts at the
-// last such layer (or at rest) and the layers under it are skipped.
-bool replaces_below(const BlendingLayer& l) {
-  return l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && l.joint_weights.empty() &&
-         l.sampled.empty();
+// last such layer (or at rest) and the layers under it are skipped. The index after that layer;
+// 0 when there is none.
+std::size_t bottom_layer(std::span<const BlendingLayer> layers) {
+  std::size_t bottom = 0;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const BlendingLayer& l = layers[i];
+    if (l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && l.joint_weights.empty() &&
+        l.sampled.empty())
+      bottom = i + 1;
+  }
+  return bottom;
 }
 
 // The jobs a frame usually builds (the automatic path, one of the two rotation blends, one pose
 // form with every size matching, one mesh of morph weights, finite weights, masks and weights
 // either empty or full) pass these checks; validate() only runs for the others, to name their
 // broken rule. Every job accepted here is one validate() accepts. (validate(), with its
-// message-building paths, took about 8 % of a small character's two-layer blend.) The same pass
-// sets `bottom` to the index after the last layer that replaces_below() (0 when none does).
-bool usual_job(const BlendingJob& job, std::size_t& bottom) {
+// message-building paths, took about 8 % of a small character's two-layer blend.)
+bool usual_job(const BlendingJob& job) {
   if (job.path != BlendingPath::kAuto ||
       (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp) ||
       !job.mesh_offsets.empty() || job.output_weights.size() != job.default_weights.size())
@@ -180,8 +186,7 @@ bool usual_job(const BlendingJob& job, std::size_t& bottom) {
           : !job.soa_rest.empty() || job.soa_joints != 0 || job.output.size() != joints)
     return false;
   const std::size_t pose_size = soa ? blocks : joints;
-  for (std::size_t i = 0; i < job.layers.size(); ++i) {
-    const BlendingLayer& l = job.layers[i];
+  for (const BlendingLayer& l : job.layers) {
     const std::size_t got = soa ? l.soa_pose.size() : l.pose.size();
     const bool other_form = soa ? !l.pose.empty() : !l.soa_pose.empty();
     if (!(l.weight >= 0.0f && l.weight <= std::numeric_limits<float>::max()) || got != pose_size ||
@@ -190,7 +195,6 @@ bool usual_job(const BlendingJob& job, std::size_t& bottom) {
         (!l.weights.empty() && l.weights.size() != job.default_weights.size()) ||
         !l.morph_coverage.empty())
       return false;
-    if (replaces_below(l)) bottom = i + 1;
   }
   return true;
 }
@@ -306,14 +310,11 @@ Status BlendingJob::validate() const {
 }
 
 Status BlendingJob::run() const {
-  std::size_t bottom = 0;
-  if (!usual_job(*this, bottom)) {
+  if (!usual_job(*this)) {
     if (auto ok = validate(); !ok) return ok;
-    bottom = 0;
-    for (std::size_t i = 0; i < layers.size(); ++i)
-      if (replaces_below(layers[i])) bottom = i + 1;
   }
 
+  const std::size_t bottom = bottom_layer(layers);
   const bool soa = !soa_output.empty();
   std::span<const Transform> start = bottom > 0 ? layers[bottom - 1].pose : rest;
   std::span<const SoaTransform> soa_start = bottom > 0 ? layers[bottom - 1].soa_pose : soa_rest;
