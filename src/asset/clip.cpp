@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "asset/clip_load_simd.h"
+#include "core/finite_floats.h"
 #include "critter/core/cpu_features.h"
 #include "critter/core/math.h"
 
@@ -74,21 +75,26 @@ std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Tim
          (b.target == TrackTarget::kRotation ? 4u : 3u);
 }
 
+constexpr std::size_t kBatchBlockAlignFloats = Clip::kBatchBlockAlignment / sizeof(float);
+
 // The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
 // value_begin. Each lane reads the values of its joint's live track (`last`, from last_tracks);
 // the batches are valid (Clip::from_parts checks them). The one place the layout is made (its
 // AVX-512 step in clip_load_simd.cpp).
-std::vector<float, UninitializedAllocator<float>> interleave_batches(
-    std::span<Clip::LinearBatch> batches, std::span<const Clip::Timeline> timelines,
-    std::span<const Track> tracks, std::span<const float> values,
-    std::span<const std::uint32_t> last) {
+Clip::BatchValues interleave_batches(std::span<Clip::LinearBatch> batches,
+                                     std::span<const Clip::Timeline> timelines,
+                                     std::span<const Track> tracks, std::span<const float> values,
+                                     std::span<const std::uint32_t> last) {
   const std::size_t joints = last.size() / 3;
+  // Each block starts a 64-byte line (the storage is line-aligned), so that the vector stores
+  // below and the samplers' reads never split a line; the few floats after a block are zeros.
   std::size_t total = 0;
   for (Clip::LinearBatch& b : batches) {
     b.value_begin = static_cast<std::uint32_t>(total);
     total += static_cast<std::size_t>(batch_floats(b, timelines));
+    total = (total + kBatchBlockAlignFloats - 1) / kBatchBlockAlignFloats * kBatchBlockAlignFloats;
   }
-  std::vector<float, UninitializedAllocator<float>> out(total);  // every float written below
+  Clip::BatchValues out(total);  // every float written below
 #if defined(__x86_64__) && defined(__GNUC__)
   const bool avx512 = cpu_has_avx512();  // checked once per process (cpu_features.h)
 #endif
@@ -138,6 +144,7 @@ std::vector<float, UninitializedAllocator<float>> interleave_batches(
         o += 4;
       }
     }
+    while (static_cast<std::size_t>(o - out.data()) % kBatchBlockAlignFloats != 0) *o++ = 0.0f;
   }
   return out;
 }
@@ -285,31 +292,6 @@ ClipParts Clip::parts() const {
 
 namespace {
 
-// Both checks run over every key of a baked clip as it loads, so they are written for the
-// vector units: independent lanes per step, no early exit, and a maximum or minimum (one vector
-// instruction) as the reduction. A float is finite when its magnitude bits are below those of
-// infinity.
-bool all_finite_floats(std::span<const float> values) {
-  const float* v = values.data();
-  const std::size_t n = values.size();
-  std::uint32_t most = 0;
-  std::size_t i = 0;
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (cpu_has_avx512())
-    most = detail::max_magnitude_avx512(v, n, i);
-  else if (cpu_has_avx2_fma())
-    most = detail::max_magnitude_avx2(v, n, i);
-#endif
-  std::uint32_t lanes[8] = {};
-  for (; i + 8 <= n; i += 8) {
-    for (std::size_t k = 0; k < 8; ++k)
-      lanes[k] = std::max(lanes[k], std::bit_cast<std::uint32_t>(v[i + k]) & 0x7fffffffu);
-  }
-  for (const std::uint32_t lane : lanes) most = std::max(most, lane);
-  for (; i < n; ++i) most = std::max(most, std::bit_cast<std::uint32_t>(v[i]) & 0x7fffffffu);
-  return most < 0x7f800000u;
-}
-
 // For finite times only: the sign of a difference of finite floats is exact (gradual underflow
 // keeps a - b != 0 when a != b), so a decrease is a negative difference. Compilers do not
 // vectorise this reduction of overlapping windows, so the x86 build spells it out.
@@ -334,14 +316,21 @@ bool non_decreasing(std::span<const float> times) {
 
 Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
                               std::span<const std::size_t> morph_counts, std::string_view path) {
+  if (!all_finite_floats(p.times) || !all_finite_floats(p.values))
+    return fail(Error::at(ErrorCode::kInvalid, std::string(path), "values",
+                          "a key time or value is not finite"));
+  return detail::clip_from_finite_parts(std::move(p), joint_count, morph_counts, path);
+}
+
+Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
+                                            std::span<const std::size_t> morph_counts,
+                                            std::string_view path) {
   const std::string file(path);
   const auto bad = [&](const std::string& where, const std::string& msg) {
     return fail(Error::at(ErrorCode::kInvalid, file, where, msg));
   };
   if (!std::isfinite(p.duration) || p.duration < 0.0f)
     return bad("duration", "not a finite time >= 0");
-  if (!all_finite_floats(p.times) || !all_finite_floats(p.values))
-    return bad("values", "a key time or value is not finite");
   Clip clip;
   const auto joints = static_cast<std::size_t>(std::max(joint_count, 0));
   std::vector<std::uint8_t> channels(joints, 0);
@@ -369,7 +358,7 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
     }
   }
   for (std::size_t i = 0; i < p.timelines.size(); ++i) {
-    const Timeline& tl = p.timelines[i];
+    const Clip::Timeline& tl = p.timelines[i];
     if (tl.key_count == 0 || std::uint64_t{tl.key_begin} + tl.key_count > p.times.size())
       return bad("timelines/" + std::to_string(i), "timeline outside the key times");
     if (!non_decreasing(std::span<const float>(p.times).subspan(tl.key_begin, tl.key_count)))
@@ -393,7 +382,7 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
   const std::vector<std::uint32_t> last = last_tracks(p.tracks, joints);
   std::uint64_t total_floats = 0;
   for (std::size_t i = 0; i < p.linear_batches.size(); ++i) {
-    const LinearBatch& b = p.linear_batches[i];
+    const Clip::LinearBatch& b = p.linear_batches[i];
     const auto where = [i] { return "linear_batches/" + std::to_string(i); };
     if (b.target != TrackTarget::kTranslation && b.target != TrackTarget::kRotation &&
         b.target != TrackTarget::kScale)
@@ -417,7 +406,7 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
     }
     clip.max_joint_ =
         std::max({clip.max_joint_, b.joints[0], b.joints[1], b.joints[2], b.joints[3]});
-    total_floats += batch_floats(b, p.timelines);
+    total_floats += batch_floats(b, p.timelines) + kBatchBlockAlignFloats - 1;  // (padding)
   }
   if (total_floats > std::numeric_limits<std::uint32_t>::max())
     return fail(

@@ -15,49 +15,6 @@
 
 namespace critter::detail {
 
-namespace {
-
-template <std::size_t N>
-std::uint32_t largest(const std::uint32_t (&lanes)[N]) {
-  std::uint32_t most = lanes[0];
-  for (const std::uint32_t lane : lanes) most = lane > most ? lane : most;
-  return most;
-}
-
-}  // namespace
-
-// Two independent maxima per step, reduced at the end.
-__attribute__((target("avx512f"))) std::uint32_t max_magnitude_avx512(const float* v, std::size_t n,
-                                                                      std::size_t& done) {
-  const __m512i magnitude = _mm512_set1_epi32(0x7fffffff);
-  __m512i m0 = _mm512_setzero_si512(), m1 = _mm512_setzero_si512();
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    m0 = _mm512_max_epu32(m0, _mm512_and_si512(_mm512_loadu_si512(v + i), magnitude));
-    m1 = _mm512_max_epu32(m1, _mm512_and_si512(_mm512_loadu_si512(v + i + 16), magnitude));
-  }
-  done = i;
-  alignas(64) std::uint32_t lanes[16];
-  _mm512_store_si512(lanes, _mm512_max_epu32(m0, m1));
-  return largest(lanes);
-}
-
-__attribute__((target("avx2"))) std::uint32_t max_magnitude_avx2(const float* v, std::size_t n,
-                                                                 std::size_t& done) {
-  const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
-  __m256i m0 = _mm256_setzero_si256(), m1 = _mm256_setzero_si256();
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const auto* p = reinterpret_cast<const __m256i*>(v + i);
-    m0 = _mm256_max_epu32(m0, _mm256_and_si256(_mm256_loadu_si256(p), magnitude));
-    m1 = _mm256_max_epu32(m1, _mm256_and_si256(_mm256_loadu_si256(p + 1), magnitude));
-  }
-  done = i;
-  alignas(32) std::uint32_t lanes[8];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), _mm256_max_epu32(m0, m1));
-  return largest(lanes);
-}
-
 // Four keys a step. Four components: the four lanes' 16 floats (four keys) are transposed inside
 // each 128-bit quarter (a quarter then holds one component of the four lanes for one key), then
 // the quarters are transposed (a register then holds one key). Three components: the 12 floats of

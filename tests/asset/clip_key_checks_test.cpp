@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "asset/clip_load_simd.h"
+#include "core/finite_floats.h"
 #include "critter/asset/clip.h"
 #include "critter/asset/model.h"
 #include "critter/asset/synthetic_character.h"
@@ -53,6 +53,22 @@ TEST(ClipKeyChecks, ANonFiniteKeyAnywhereIsRefused) {
   p.values[40] = std::numeric_limits<float>::denorm_min();
   p.values[41] = -0.0f;
   EXPECT_TRUE(Clip::from_parts(std::move(p), joints, {}).has_value());
+}
+
+TEST(ClipKeyChecks, TheFirstNonFiniteFloatIsFoundWhereverItIs) {
+  std::vector<float> v(70, 1.5f);
+  EXPECT_TRUE(all_finite_floats(v));
+  EXPECT_EQ(first_non_finite(v), v.size());
+  for (const std::size_t at : {0u, 31u, 32u, 63u, 69u}) {
+    for (const float bad :
+         {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::quiet_NaN()}) {
+      std::vector<float> w = v;
+      w[at] = bad;
+      if (at < 69) w[69] = bad;  // a later one does not hide the first
+      EXPECT_FALSE(all_finite_floats(w));
+      EXPECT_EQ(first_non_finite(w), at);
+    }
+  }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -4,6 +4,7 @@
 // does not name its joints' live LINEAR tracks is refused at its location.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -41,14 +42,18 @@ TEST(ClipPartsTest, FromPartsMakesTheBuildersBatchValuesBitForBit) {
   }
 }
 
-TEST(ClipPartsTest, BatchValuesAreLaidOutInBatchOrder) {
+TEST(ClipPartsTest, BatchValuesAreLaidOutInBatchOrderOneLineApart) {
   const Model model = synthetic();
   const Clip& clip = model.clips()[0];
+  ASSERT_FALSE(clip.batch_values().empty());
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(clip.batch_values().data()) % 64, 0u);
   std::uint32_t next = 0;
   for (const Clip::LinearBatch& b : clip.linear_batches()) {
     EXPECT_EQ(b.value_begin, next);
     next +=
         clip.timelines()[b.timeline].key_count * 4 * (b.target == TrackTarget::kRotation ? 4u : 3u);
+    // The next block starts the next 64-byte line; the floats in between are zeros.
+    for (; next % 16 != 0; ++next) EXPECT_EQ(clip.batch_values()[next], 0.0f);
   }
   EXPECT_EQ(next, clip.batch_values().size());
 }

@@ -59,6 +59,16 @@ struct Track {
 };
 
 struct ClipParts;
+class Clip;
+
+namespace detail {
+// Clip::from_parts without its check that every key time and value is finite, for a reader that
+// has made that check itself while copying the arrays (the .crit reader, which names the byte
+// offset of the first bad float). Every other rule of Clip::from_parts is checked.
+Result<Clip> clip_from_finite_parts(ClipParts parts, int joint_count,
+                                    std::span<const std::size_t> morph_counts,
+                                    std::string_view path = {});
+}  // namespace detail
 
 class Clip {
  public:
@@ -98,9 +108,11 @@ class Clip {
   //
   // A batch's key values are a copy of its tracks' values interleaved per key: for each key, the
   // x of every lane, then y, z (and w for rotations), so a sampler reads two contiguous blocks
-  // per batch, batches' blocks following one another in batch order. Lanes from `lanes` to 3
-  // repeat lane 0. This copy is the memory price of sampling speed: it roughly doubles the size
-  // of a clip's LINEAR T/R/S values in memory (files hold the keys once; see Clip::from_parts).
+  // per batch, batches' blocks following one another in batch order, each starting a 64-byte
+  // line (kBatchBlockAlignment; batch_values() is line-aligned and the up to 15 floats after a
+  // block are zeros). Lanes from `lanes` to 3 repeat lane 0. This copy is the memory price of
+  // sampling speed: it roughly doubles the size of a clip's LINEAR T/R/S values in memory (files
+  // hold the keys once; see Clip::from_parts).
   struct LinearBatch {
     TrackTarget target;         // kTranslation, kRotation or kScale
     std::uint8_t lanes;         // tracks in the batch, 1 to 4
@@ -108,6 +120,8 @@ class Clip {
     std::uint32_t value_begin;  // first float in batch_values(); 4 * components floats per key
     std::int32_t joints[4];     // the joint each lane animates
   };
+  static constexpr std::size_t kBatchBlockAlignment = 64;
+  using BatchValues = std::vector<float, UninitializedAllocator<float, kBatchBlockAlignment>>;
   std::span<const LinearBatch> linear_batches() const { return linear_batches_; }
   std::span<const float> batch_values() const { return batch_values_; }
   std::span<const std::uint32_t> other_tracks() const { return other_tracks_; }
@@ -143,6 +157,8 @@ class Clip {
  private:
   friend Result<Clip> build_clip(const RawClip&, int, std::span<const std::size_t>,
                                  std::string_view);
+  friend Result<Clip> detail::clip_from_finite_parts(ClipParts, int, std::span<const std::size_t>,
+                                                     std::string_view);
   // Fills the sampling index from the tracks (build_clip's last step).
   void index_for_sampling(std::size_t mesh_count);
   std::string name_;
@@ -154,7 +170,7 @@ class Clip {
   std::vector<std::uint32_t> track_timelines_;
   std::vector<LinearBatch> linear_batches_;
   // Interleaved from values_ right after it is sized: no zeros written first.
-  std::vector<float, UninitializedAllocator<float>> batch_values_;
+  BatchValues batch_values_;
   std::vector<std::uint32_t> other_tracks_;
   std::vector<std::uint32_t> weight_tracks_;
   std::int32_t max_joint_ = -1;

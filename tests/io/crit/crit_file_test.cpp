@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,11 @@ namespace {
 
 std::string shared(const std::string& relative) {
   return std::string(CRITTER_SHARED_MODELS) + "/" + relative;
+}
+
+template <class T>
+std::span<const float> floats_of(const std::vector<T>& v) {
+  return {reinterpret_cast<const float*>(v.data()), v.size() * sizeof(T) / sizeof(float)};
 }
 
 // Rewrites the header's body size and checksum so that a changed body reaches the body checks.
@@ -315,6 +322,53 @@ TEST(CritFileTest, ArraysAreAlignedAndTheirPaddingMustBeZero) {
     }
   }
   EXPECT_GT(padding, 0);
+}
+
+// The byte offset in `bytes` of the block of floats `v` (its first few floats, which are distinct
+// enough to be found once), or 0 when it is not there.
+std::size_t find_floats(const std::vector<std::uint8_t>& bytes, std::span<const float> v) {
+  const std::size_t n = std::min<std::size_t>(v.size(), 12) * sizeof(float);
+  const auto* first = reinterpret_cast<const std::uint8_t*>(v.data());
+  const auto at = std::search(bytes.begin() + kCritHeaderBytes, bytes.end(), first, first + n);
+  return at == bytes.end() ? 0 : static_cast<std::size_t>(at - bytes.begin());
+}
+
+TEST(CritFileTest, ANonFiniteFloatIsRefusedAtItsOwnOffset) {
+  auto model = build_model(make_synthetic_character());
+  ASSERT_TRUE(model.has_value());
+  const std::vector<std::uint8_t> bytes = encode_crit(*model);
+  const Clip& clip = model->clips()[1];
+  const std::size_t values = find_floats(bytes, clip.values());
+  const std::size_t times = find_floats(bytes, clip.times());
+  const std::size_t positions =
+      find_floats(bytes, floats_of(model->meshes()[0].parts[0].streams.positions));
+  ASSERT_GT(values, 0u);
+  ASSERT_GT(times, 0u);
+  ASSERT_GT(positions, 0u);
+  struct Case {
+    std::size_t at;
+    const char* message;
+  };
+  // Floats at the start, inside and at the end of the arrays, on both sides of the reader's
+  // 4096-byte pieces.
+  const std::size_t last_value = values + (clip.values().size() - 1) * sizeof(float);
+  for (const Case& c : {Case{values, "a key value is not finite"},
+                        Case{values + 1023 * 4, "a key value is not finite"},
+                        Case{values + 1024 * 4, "a key value is not finite"},
+                        Case{last_value, "a key value is not finite"},
+                        Case{times + 4 * 7, "a key time is not finite"},
+                        Case{positions + 4 * 5, "a position is not finite"}}) {
+    for (const float bad :
+         {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity()}) {
+      std::vector<std::uint8_t> hostile = bytes;
+      std::memcpy(hostile.data() + c.at, &bad, sizeof bad);
+      restamp(hostile);
+      auto r = read_crit(hostile, "nan.crit");
+      ASSERT_FALSE(r.has_value()) << c.message;
+      EXPECT_EQ(r.error().code, ErrorCode::kInvalid);
+      EXPECT_EQ(r.error().to_string(), "nan.crit:byte " + std::to_string(c.at) + ": " + c.message);
+    }
+  }
 }
 
 }  // namespace

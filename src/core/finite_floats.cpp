@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "core/finite_floats.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "critter/core/cpu_features.h"
+
+namespace critter {
+
+namespace {
+constexpr std::uint32_t kInfinityBits = 0x7f800000u;
+std::uint32_t magnitude(float f) {
+  return std::bit_cast<std::uint32_t>(f) & 0x7fffffffu;
+}
+}  // namespace
+
+bool all_finite_floats(std::span<const float> values) {
+  const float* v = values.data();
+  const std::size_t n = values.size();
+  std::uint32_t most = 0;
+  std::size_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (cpu_has_avx512())
+    most = detail::max_magnitude_avx512(v, n, i);
+  else if (cpu_has_avx2_fma())
+    most = detail::max_magnitude_avx2(v, n, i);
+#endif
+  std::uint32_t lanes[8] = {};
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t k = 0; k < 8; ++k) lanes[k] = std::max(lanes[k], magnitude(v[i + k]));
+  }
+  for (const std::uint32_t lane : lanes) most = std::max(most, lane);
+  for (; i < n; ++i) most = std::max(most, magnitude(v[i]));
+  return most < kInfinityBits;
+}
+
+std::size_t first_non_finite(std::span<const float> values) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (magnitude(values[i]) >= kInfinityBits) return i;
+  return values.size();
+}
+
+}  // namespace critter
