@@ -606,46 +606,55 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
   CompactOffsets at;
   for (std::size_t i = 0; i < parts.tracks.size(); ++i) {
     const CompactTrack& t = parts.tracks[i];
-    const std::string where = "tracks/" + std::to_string(i);
-    if (!is_joint_target(t.target)) return bad(where, "track target is not T, R or S");
+    const auto where = [i] { return "tracks/" + std::to_string(i); };
+    if (!is_joint_target(t.target)) return bad(where(), "track target is not T, R or S");
     if (t.format != CompactFormat::kQuantized && t.format != CompactFormat::kFloat)
-      return bad(where, "unknown value format");
+      return bad(where(), "unknown value format");
     if (t.joint >= joint_count)
-      return bad(where, "track targets joint " + std::to_string(t.joint) + ", skeleton has " +
-                            std::to_string(joint_count));
-    if (t.key_count == 0) return bad(where, "track has no keys");
+      return bad(where(), "track targets joint " + std::to_string(t.joint) + ", skeleton has " +
+                              std::to_string(joint_count));
+    if (t.key_count == 0) return bad(where(), "track has no keys");
     if (t.key_count == 1) {
-      if (animated_seen) return bad(where, "constant track after an animated one");
+      if (animated_seen) return bad(where(), "constant track after an animated one");
       ++constants;
     } else {
       animated_seen = true;
     }
     const CompactOffsets begin = at;
     at.advance(t);
-    if (at.frame > parts.key_frames.size()) return bad(where, "keys run past the key frames");
-    if (at.word > parts.words.size()) return bad(where, "values run past the words");
-    if (at.range > parts.ranges.size()) return bad(where, "ranges run past the range array");
-    for (std::uint32_t k = begin.frame; k < at.frame; ++k) {
-      const std::uint16_t f = parts.key_frames[k];
-      if (f >= parts.times.size() || (k > begin.frame && f <= parts.key_frames[k - 1]))
-        return bad(where, "key frames must be increasing indices of the key times");
-    }
+    if (at.frame > parts.key_frames.size()) return bad(where(), "keys run past the key frames");
+    if (at.word > parts.words.size()) return bad(where(), "values run past the words");
+    if (at.range > parts.ranges.size()) return bad(where(), "ranges run past the range array");
+    // Branch-free over every key (it vectorises): increasing, and the last one inside the times.
+    const std::uint16_t* frames = parts.key_frames.data() + begin.frame;
+    const std::size_t keys = at.frame - begin.frame;
+    unsigned decreasing = 0;
+    for (std::size_t k = 1; k < keys; ++k) decreasing |= frames[k] <= frames[k - 1] ? 1u : 0u;
+    if (decreasing != 0 || (keys > 0 && frames[keys - 1] >= parts.times.size()))
+      return bad(where(), "key frames must be increasing indices of the key times");
     for (std::uint32_t c = 0; c < t.range_count(); ++c) {
       const float v = parts.ranges[begin.range + c];
-      if (!std::isfinite(v) || (c >= 3 && v < 0.0f)) return bad(where, "value range is not finite");
+      if (!std::isfinite(v) || (c >= 3 && v < 0.0f))
+        return bad(where(), "value range is not finite");
     }
     if (t.format == CompactFormat::kFloat) {
+      // A float is not finite when every exponent bit of its upper (second) word is set; the
+      // first such float is looked for only when a branch-free pass finds one.
       const std::size_t floats = std::size_t{t.key_count} * t.stride() / 2;
-      for (std::size_t v = 0; v < floats; ++v) {
-        if (!std::isfinite(compact::load_float(parts.words.data() + begin.word + 2 * v)))
-          return bad(where, "value " + std::to_string(v) + " is not finite");
+      const std::uint16_t* w = parts.words.data() + begin.word;
+      unsigned non_finite = 0;
+      for (std::size_t v = 0; v < floats; ++v)
+        non_finite |= (w[2 * v + 1] & 0x7f80u) == 0x7f80u ? 1u : 0u;
+      for (std::size_t v = 0; non_finite != 0 && v < floats; ++v) {
+        if (!std::isfinite(compact::load_float(w + 2 * v)))
+          return bad(where(), "value " + std::to_string(v) + " is not finite");
       }
       // Float rotations must be unit quaternions: the sampler does not renormalise keys.
       for (std::uint32_t k = 0; t.target == TrackTarget::kRotation && k < t.key_count; ++k) {
         const quat q =
             compact::decode_quat(t.format, parts.words.data() + begin.word + std::size_t{k} * 8);
         if (std::abs(glm::dot(q, q) - 1.0f) > 1e-3f)
-          return bad(where, "rotation key " + std::to_string(k) + " is not a unit quaternion");
+          return bad(where(), "rotation key " + std::to_string(k) + " is not a unit quaternion");
       }
     }
     out.max_joint_ = std::max<std::int32_t>(out.max_joint_, t.joint);
