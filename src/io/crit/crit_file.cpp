@@ -109,9 +109,11 @@ class Reader {
     in_.read_array(v, n);
   }
   // An array of floats or of float vectors (laid out as array()), every float of which must be
-  // finite: hashed, copied and checked a piece at a time, so that the copy and the check read
-  // bytes the hash has just brought into the first-level cache (one pass over the file's bytes
-  // instead of three). Fails with `message` at the byte offset of the first non-finite float.
+  // finite: hashed, copied and checked 4 KB at a time, so that the copy and the check read bytes
+  // the hash has just brought into the first-level cache (one pass over the file's bytes from
+  // memory instead of three). The check reads the file's bytes, not the copy's, whose stores may
+  // still be waiting for their cache lines. Fails with `message` at the byte offset of the first
+  // non-finite float.
   template <class T>
   void finite_array(std::vector<T>& v, const char* message) {
     static_assert(sizeof(T) % sizeof(float) == 0 && alignof(T) == alignof(float));
