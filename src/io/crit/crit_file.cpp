@@ -123,15 +123,23 @@ class Reader {
     const std::uint8_t* p = in_.view(n, sizeof(T), "an array");
     v.clear();
     if (p == nullptr) return;
-    v.reserve(n);
-    const T* first = reinterpret_cast<const T*>(p);
-    constexpr std::size_t kPiece = 4096 / sizeof(T);
     bool finite = true;
-    for (std::size_t i = 0; i < n; i += kPiece) {
-      const std::size_t m = std::min<std::size_t>(kPiece, n - i);
-      hash_to(at + (i + m) * sizeof(T));
-      v.insert(v.end(), first + i, first + i + m);
-      finite &= all_finite_floats(floats(std::span<const T>(first + i, m)));
+    if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) != 0) {
+      // Bytes handed over at an odd address (read_crit takes any span): copied as bytes first.
+      hash_to(at + std::size_t{n} * sizeof(T));
+      v.resize(n);
+      std::memcpy(v.data(), p, std::size_t{n} * sizeof(T));
+      finite = all_finite_floats(floats(std::span<const T>(v)));
+    } else {
+      v.reserve(n);
+      const T* first = reinterpret_cast<const T*>(p);
+      constexpr std::size_t kPiece = 4096 / sizeof(T);
+      for (std::size_t i = 0; i < n; i += kPiece) {
+        const std::size_t m = std::min<std::size_t>(kPiece, n - i);
+        hash_to(at + (i + m) * sizeof(T));
+        v.insert(v.end(), first + i, first + i + m);
+        finite &= all_finite_floats(floats(std::span<const T>(first + i, m)));
+      }
     }
     if (!finite) {
       const std::size_t bad = first_non_finite(floats(std::span<const T>(v)));

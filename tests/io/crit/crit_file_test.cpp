@@ -371,5 +371,31 @@ TEST(CritFileTest, ANonFiniteFloatIsRefusedAtItsOwnOffset) {
   }
 }
 
+TEST(CritFileTest, BytesAtAnOddAddressReadTheSame) {
+  auto model = build_model(make_synthetic_character());
+  ASSERT_TRUE(model.has_value());
+  const std::vector<std::uint8_t> bytes = encode_crit(*model);
+  std::vector<std::uint8_t> buffer(bytes.size() + 1);
+  std::memcpy(buffer.data() + 1, bytes.data(), bytes.size());
+  const std::span<const std::uint8_t> odd(buffer.data() + 1, bytes.size());
+  auto back = read_crit(odd, "odd.crit");
+  ASSERT_TRUE(back.has_value()) << back.error().to_string();
+  auto aligned = read_crit(bytes, "odd.crit");
+  ASSERT_TRUE(aligned.has_value());
+  EXPECT_EQ(encode_crit(*back), encode_crit(*aligned));
+  expect_same_poses(*model, *back);
+  // A NaN is still found, at its own offset.
+  const std::size_t at = find_floats(bytes, model->clips()[0].values()) + 4 * 9;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(buffer.data() + 1 + at, &nan, sizeof nan);
+  std::vector<std::uint8_t> stamped(odd.begin(), odd.end());
+  restamp(stamped);
+  std::memcpy(buffer.data() + 1, stamped.data(), stamped.size());
+  auto r = read_crit(odd, "odd.crit");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().to_string(),
+            "odd.crit:byte " + std::to_string(at) + ": a key value is not finite");
+}
+
 }  // namespace
 }  // namespace critter::io
