@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/finite_floats.h"
 #include "critter/core/transform.h"
 
 namespace critter {
@@ -638,14 +639,11 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
         return bad(where(), "value range is not finite");
     }
     if (t.format == CompactFormat::kFloat) {
-      // A float is not finite when every exponent bit of its upper (second) word is set; the
-      // first such float is looked for only when a branch-free pass finds one.
+      // The first non-finite float is looked for only when the vector pass finds one.
       const std::size_t floats = std::size_t{t.key_count} * t.stride() / 2;
       const std::uint16_t* w = parts.words.data() + begin.word;
-      unsigned non_finite = 0;
-      for (std::size_t v = 0; v < floats; ++v)
-        non_finite |= (w[2 * v + 1] & 0x7f80u) == 0x7f80u ? 1u : 0u;
-      for (std::size_t v = 0; non_finite != 0 && v < floats; ++v) {
+      const bool finite = all_finite_float_words(w, floats);
+      for (std::size_t v = 0; !finite && v < floats; ++v) {
         if (!std::isfinite(compact::load_float(w + 2 * v)))
           return bad(where(), "value " + std::to_string(v) + " is not finite");
       }

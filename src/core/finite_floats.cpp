@@ -35,6 +35,13 @@ bool all_finite_floats(std::span<const float> values) {
   return most < kInfinityBits;
 }
 
+bool all_finite_float_words(const std::uint16_t* words, std::size_t count) {
+  unsigned non_finite = 0;  // branch-free, so that it vectorises
+  for (std::size_t i = 0; i < count; ++i)
+    non_finite |= (words[2 * i + 1] & 0x7f80u) == 0x7f80u ? 1u : 0u;
+  return non_finite == 0;
+}
+
 std::size_t first_non_finite(std::span<const float> values) {
   for (std::size_t i = 0; i < values.size(); ++i)
     if (magnitude(values[i]) >= kInfinityBits) return i;

@@ -15,6 +15,11 @@ namespace critter {
 // True when no float of `values` is NaN or infinite.
 bool all_finite_floats(std::span<const float> values);
 
+// The same for `count` floats stored as pairs of 16-bit words (low word first, as a little-endian
+// float's bytes; compact clips keep float keys so), which may lie at any even address. A float is
+// not finite when every exponent bit of its upper word is set.
+bool all_finite_float_words(const std::uint16_t* words, std::size_t count);
+
 // The index of the first float of `values` that is NaN or infinite, or values.size() when none
 // is (for naming the offending value in an error; scalar).
 std::size_t first_non_finite(std::span<const float> values);

@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -67,6 +68,27 @@ TEST(ClipKeyChecks, TheFirstNonFiniteFloatIsFoundWhereverItIs) {
       if (at < 69) w[69] = bad;  // a later one does not hide the first
       EXPECT_FALSE(all_finite_floats(w));
       EXPECT_EQ(first_non_finite(w), at);
+    }
+  }
+}
+
+// Floats kept as pairs of 16-bit words at an odd word (compact clips' float keys): a NaN or an
+// infinity in any of them is found, finite extremes pass.
+TEST(ClipKeyChecks, FloatsStoredAsWordPairsAreCheckedAtAnyEvenAddress) {
+  std::vector<std::uint16_t> words(1 + 2 * 40);
+  const auto put = [&](std::size_t i, float f) { std::memcpy(&words[1 + 2 * i], &f, sizeof f); };
+  for (std::size_t i = 0; i < 40; ++i) put(i, 0.25f * static_cast<float>(i) - 3.0f);
+  put(7, std::numeric_limits<float>::max());
+  put(8, -std::numeric_limits<float>::denorm_min());
+  EXPECT_TRUE(all_finite_float_words(words.data() + 1, 40));
+  for (const std::size_t at : {0u, 17u, 39u}) {
+    for (const float bad :
+         {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::quiet_NaN()}) {
+      std::vector<std::uint16_t> saved = words;
+      put(at, bad);
+      EXPECT_FALSE(all_finite_float_words(words.data() + 1, 40)) << at;
+      EXPECT_TRUE(all_finite_float_words(words.data() + 1, at)) << "only the floats asked for";
+      words = saved;
     }
   }
 }

@@ -385,7 +385,9 @@ TEST(CritFileTest, BytesAtAnOddAddressReadTheSame) {
   EXPECT_EQ(encode_crit(*back), encode_crit(*aligned));
   expect_same_poses(*model, *back);
   // A NaN is still found, at its own offset.
-  const std::size_t at = find_floats(bytes, model->clips()[0].values()) + 4 * 9;
+  const std::size_t values = find_floats(bytes, model->clips()[0].values());
+  ASSERT_GT(values, 0u);
+  const std::size_t at = values + 4 * 9;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::memcpy(buffer.data() + 1 + at, &nan, sizeof nan);
   std::vector<std::uint8_t> stamped(odd.begin(), odd.end());
