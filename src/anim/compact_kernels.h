@@ -14,7 +14,7 @@
 namespace critter::anim::detail {
 
 // Offsets, in Lanes, inside a cached group.
-inline constexpr std::uint32_t kLaneLow = 0;    // time from which the segment holds (-inf first)
+inline constexpr std::uint32_t kLaneKey = 0;    // the segment's start key (uint32 bits)
 inline constexpr std::uint32_t kLaneHigh = 1;   // time of the segment's end key (+inf after last)
 inline constexpr std::uint32_t kLaneNext = 2;   // time of the key after the end key (+inf none)
 inline constexpr std::uint32_t kLaneStart = 3;  // time of the segment's start key

@@ -22,7 +22,6 @@ namespace critter::anim {
 namespace {
 
 constexpr std::uint32_t kNoKey = std::numeric_limits<std::uint32_t>::max();
-constexpr std::uint32_t kNoTrack = std::numeric_limits<std::uint32_t>::max();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 Status job_error(std::string location, std::string message) {
@@ -42,49 +41,40 @@ std::uint32_t groups_of(std::uint32_t lanes) {
 
 CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residual_(max_tracks) {
   // Every track animated, in the kind with the largest groups, plus one padded group per kind.
-  const std::size_t lanes = max_tracks + 24;
-  cache_.reserve(lanes / 8 * detail::group_size(4));
-  lanes_.reserve(lanes);
-  lane_joint_.reserve(lanes);
-  offsets_.reserve(max_tracks);
+  cache_.reserve((max_tracks + 24) / 8 * detail::group_size(4));
 }
 
-// Lays out the groups of `clip`: lanes of each kind in track order, padded to eight, every lane
-// empty (its bounds make the first sample refresh it); padding lanes hold a segment that covers
-// every time, so they are never refreshed, and are never written out.
+namespace {
+
+// Row kLaneKey holds each lane's start key as the bits of a 32-bit integer.
+std::uint32_t key_of(const CompactSamplingContext::Lanes& row, int l) {
+  std::uint32_t k;
+  std::memcpy(&k, &row.v[l], sizeof k);
+  return k;
+}
+void set_key(CompactSamplingContext::Lanes& row, int l, std::uint32_t k) {
+  std::memcpy(&row.v[l], &k, sizeof k);
+}
+
+}  // namespace
+
+// Lays out the groups of `clip` (its lanes()): every lane empty (its bounds make the first sample
+// refresh it); padding lanes hold a segment that covers every time (key 0: no lower bound), so
+// they are never refreshed, and are never written out.
 void CompactSamplingContext::bind(const CompactClip& clip) {
-  const auto tracks = clip.tracks();
-  const std::uint32_t constants = clip.constant_count();
-  lanes_.clear();
-  lane_joint_.clear();
   cache_.clear();
-  std::vector<CompactOffsets>& offsets = offsets_;
-  offsets.clear();
-  CompactOffsets at;
-  for (const CompactTrack& t : tracks) {
-    offsets.push_back(at);
-    at.advance(t);
-  }
+  const auto lanes = clip.lanes();
+  std::size_t first = 0;
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
-    const std::size_t first = lanes_.size();
-    for (std::size_t i = constants; i < tracks.size(); ++i) {
-      const CompactTrack& t = tracks[i];
-      if (compact::kind_of(t.target) != kind) continue;
-      lanes_.push_back({static_cast<std::uint32_t>(i), offsets[i], t.key_count, kNoKey});
-      lane_joint_.push_back(t.joint);
-    }
-    lane_count_[kind] = static_cast<std::uint32_t>(lanes_.size() - first);
-    while ((lanes_.size() - first) % 8 != 0) {
-      lanes_.push_back({kNoTrack, {}, 0, kNoKey});
-      lane_joint_.push_back(0);
-    }
     const std::uint32_t size = detail::group_size(components_of(kind));
-    for (std::uint32_t g = 0; g < groups_of(lane_count_[kind]); ++g) {
+    const std::uint32_t groups = groups_of(clip.lane_counts()[kind]);
+    for (std::uint32_t g = 0; g < groups; ++g) {
       const std::size_t base = cache_.size();
       cache_.resize(base + size, Lanes{});
       for (int l = 0; l < 8; ++l) {
-        const bool used = lanes_[first + 8 * g + static_cast<std::uint32_t>(l)].track != kNoTrack;
-        cache_[base + detail::kLaneLow].v[l] = used ? kInf : -kInf;
+        const bool used =
+            lanes[first + 8 * g + static_cast<std::uint32_t>(l)].track != CompactClip::kNoLane;
+        set_key(cache_[base + detail::kLaneKey], l, used ? kNoKey : 0u);
         cache_[base + detail::kLaneHigh].v[l] = used ? -kInf : kInf;
         cache_[base + detail::kLaneNext].v[l] = used ? -kInf : kInf;
         if (kind == 0) {
@@ -93,6 +83,7 @@ void CompactSamplingContext::bind(const CompactClip& clip) {
         }
       }
     }
+    first += std::size_t{groups} * 8;
   }
   clip_ = &clip;
 }
@@ -292,34 +283,39 @@ Status CompactSamplingJob::run() const {
     batched = 0;
   };
   const __m128 now = _mm_set1_ps(clip_time);
+  const __m128i zero = _mm_setzero_si128();
   CompactSamplingContext::Lanes* g = ctx.cache_.data();
-  CompactSamplingContext::LaneTrack* lanes = ctx.lanes_.data();
+  const CompactClip::Lane* lanes = clip->lanes().data();
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
     const std::uint32_t components = components_of(kind);
     const std::uint32_t size = detail::group_size(components);
-    const std::uint32_t groups = groups_of(ctx.lane_count_[kind]);
+    const std::uint32_t groups = groups_of(clip->lane_counts()[kind]);
     for (std::uint32_t group = 0; group < groups; ++group, g += size, lanes += 8) {
       CompactSamplingContext::Lanes* a = g + detail::kLaneA;
       CompactSamplingContext::Lanes* b = g + detail::lane_b(components);
-      // Lanes whose segment does not hold the time; among them those that moved exactly one
-      // segment on, whose bounds and start key shift in vector form (the end key becomes the
-      // start key) before their new end key is decoded.
+      // Lanes whose segment does not hold the time (before its start key, unless that is the
+      // first key, or at or past its end key); among them those that moved exactly one segment
+      // on, whose key, bounds and start key shift in vector form (the end key becomes the start
+      // key) before their new end key is decoded.
       unsigned stale = 0, forward = 0;
       for (int h = 0; h < 8; h += 4) {
-        float* low = g[detail::kLaneLow].v + h;
+        float* key = g[detail::kLaneKey].v + h;
         float* high = g[detail::kLaneHigh].v + h;
         float* next = g[detail::kLaneNext].v + h;
         float* start = g[detail::kLaneStart].v + h;
-        const __m128 lo = _mm_load_ps(low), hi = _mm_load_ps(high), nx = _mm_load_ps(next);
+        const __m128i k = _mm_load_si128(reinterpret_cast<const __m128i*>(key));
+        const __m128 st = _mm_load_ps(start), hi = _mm_load_ps(high), nx = _mm_load_ps(next);
         const __m128 past = _mm_cmpnlt_ps(now, hi);
-        const __m128 out_of = _mm_or_ps(_mm_cmplt_ps(now, lo), past);
+        const __m128 before =
+            _mm_andnot_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(k, zero)), _mm_cmplt_ps(now, st));
         const __m128 step = _mm_and_ps(past, _mm_cmplt_ps(now, nx));
-        stale |= static_cast<unsigned>(_mm_movemask_ps(out_of)) << h;
+        stale |= static_cast<unsigned>(_mm_movemask_ps(_mm_or_ps(before, past))) << h;
         const unsigned bits = static_cast<unsigned>(_mm_movemask_ps(step));
         if (bits == 0) continue;
         forward |= bits << h;
-        _mm_store_ps(low, detail::select4(step, hi, lo));
-        _mm_store_ps(start, detail::select4(step, hi, _mm_load_ps(start)));
+        // A stepping lane's mask is -1: subtracting it adds one to its key.
+        _mm_store_si128(reinterpret_cast<__m128i*>(key), _mm_sub_epi32(k, _mm_castps_si128(step)));
+        _mm_store_ps(start, detail::select4(step, hi, st));
         _mm_store_ps(high, detail::select4(step, nx, hi));
         for (std::uint32_t x = 0; x < components; ++x)
           _mm_store_ps(a[x].v + h,
@@ -327,51 +323,52 @@ Status CompactSamplingJob::run() const {
       }
       for (unsigned bits = forward; bits != 0; bits &= bits - 1) {
         const int l = std::countr_zero(bits);
-        CompactSamplingContext::LaneTrack& lt = lanes[l];
-        const std::uint32_t k = ++lt.key;
-        const std::uint32_t n = lt.key_count;
-        g[detail::kLaneNext].v[l] = k + 2 < n ? times[frames[lt.begin.frame + k + 2]] : kInf;
+        const CompactClip::Lane& lane = lanes[l];
+        const std::uint32_t k = key_of(g[detail::kLaneKey], l);
+        const std::uint32_t n = lane.key_count;
+        g[detail::kLaneNext].v[l] = k + 2 < n ? times[frames[lane.begin.frame + k + 2]] : kInf;
         if (k + 1 >= n) {
           for (std::uint32_t x = 0; x < components; ++x) b[x].v[l] = a[x].v[l];
-        } else if (kind == 0 && tracks[lt.track].format == CompactFormat::kQuantized) {
+        } else if (kind == 0 && tracks[lane.track].format == CompactFormat::kQuantized) {
           if (batched + 1 > kBatch) flush();
-          batch[batched++] = {words + lt.begin.word + 3 * std::size_t{k + 1}, &b[0].v[l]};
+          batch[batched++] = {words + lane.begin.word + 3 * std::size_t{k + 1}, &b[0].v[l]};
         } else {
-          decode_into(tracks[lt.track], words + lt.begin.word, ranges + lt.begin.range, k + 1, b,
-                      components, l);
+          decode_into(tracks[lane.track], words + lane.begin.word, ranges + lane.begin.range, k + 1,
+                      b, components, l);
         }
       }
       // The others: a search from the cached key, both keys decoded.
       for (unsigned bits = stale & ~forward; bits != 0; bits &= bits - 1) {
         const int l = std::countr_zero(bits);
-        CompactSamplingContext::LaneTrack& lt = lanes[l];
-        const CompactTrack& track = tracks[lt.track];
-        const std::uint16_t* f = frames + lt.begin.frame;
-        const std::uint32_t n = lt.key_count;
-        const std::uint32_t k = find_segment(f, n, times, clip_time, lt.key);
+        const CompactClip::Lane& lane = lanes[l];
+        const CompactTrack& track = tracks[lane.track];
+        const std::uint16_t* f = frames + lane.begin.frame;
+        const std::uint32_t n = lane.key_count;
+        const std::uint32_t k =
+            find_segment(f, n, times, clip_time, key_of(g[detail::kLaneKey], l));
         const std::uint32_t next = k + 1 < n ? k + 1 : k;
         if (kind == 0 && track.format == CompactFormat::kQuantized) {
-          const std::uint16_t* values = words + lt.begin.word;
+          const std::uint16_t* values = words + lane.begin.word;
           if (batched + 2 > kBatch) flush();
           batch[batched++] = {values + 3 * std::size_t{k}, &a[0].v[l]};
           batch[batched++] = {values + 3 * std::size_t{next}, &b[0].v[l]};
         } else {
-          decode_into(track, words + lt.begin.word, ranges + lt.begin.range, k, a, components, l);
-          decode_into(track, words + lt.begin.word, ranges + lt.begin.range, next, b, components,
+          decode_into(track, words + lane.begin.word, ranges + lane.begin.range, k, a, components,
                       l);
+          decode_into(track, words + lane.begin.word, ranges + lane.begin.range, next, b,
+                      components, l);
         }
-        const float start = times[f[k]];
-        g[detail::kLaneStart].v[l] = start;
-        g[detail::kLaneLow].v[l] = k == 0 ? -kInf : start;
+        g[detail::kLaneStart].v[l] = times[f[k]];
         g[detail::kLaneHigh].v[l] = k + 1 < n ? times[f[k + 1]] : kInf;
         g[detail::kLaneNext].v[l] = k + 2 < n ? times[f[k + 2]] : kInf;
-        lt.key = k;
+        set_key(g[detail::kLaneKey], l, k);
       }
     }
     if (batched != 0) flush();
   }
 
-  const detail::CompactGroups groups{ctx.cache_.data(), ctx.lane_joint_.data(), ctx.lane_count_};
+  const detail::CompactGroups groups{ctx.cache_.data(), clip->lane_joints().data(),
+                                     clip->lane_counts()};
 #if defined(__x86_64__) && defined(__GNUC__)
   if (avx2) {
     detail::interpolate_groups_avx2(groups, clip_time, out, soa);

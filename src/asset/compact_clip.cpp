@@ -333,7 +333,7 @@ void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) 
 
 }  // namespace
 
-void CompactClip::index_constants() {
+void CompactClip::index_tracks() {
   constant_runs_ = ConstantRuns{};
   std::uint32_t last_kind = 0;
   for (std::uint32_t i = 0; i < constant_count_; ++i) {
@@ -341,10 +341,34 @@ void CompactClip::index_constants() {
     const std::uint32_t kind = compact::kind_of(t.target);
     if (t.format != CompactFormat::kFloat || kind < last_kind) {
       constant_runs_ = ConstantRuns{.grouped = false};
-      return;
+      break;
     }
     last_kind = kind;
     ++constant_runs_.count[kind];
+  }
+
+  std::vector<CompactOffsets> offsets;
+  offsets.reserve(tracks_.size());
+  CompactOffsets at;
+  for (const CompactTrack& t : tracks_) {
+    offsets.push_back(at);
+    at.advance(t);
+  }
+  lanes_.clear();
+  lane_joints_.clear();
+  for (std::uint32_t kind = 0; kind < 3; ++kind) {
+    const std::size_t first = lanes_.size();
+    for (std::size_t i = constant_count_; i < tracks_.size(); ++i) {
+      const CompactTrack& t = tracks_[i];
+      if (compact::kind_of(t.target) != kind) continue;
+      lanes_.push_back({static_cast<std::uint32_t>(i), offsets[i], t.key_count});
+      lane_joints_.push_back(t.joint);
+    }
+    lane_counts_[kind] = static_cast<std::uint32_t>(lanes_.size() - first);
+    while ((lanes_.size() - first) % 8 != 0) {
+      lanes_.push_back(Lane{});
+      lane_joints_.push_back(0);
+    }
   }
 }
 
@@ -549,7 +573,7 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     assemble(encoded, out.tracks_, out.ranges_, out.key_frames_, out.words_, out.constant_count_);
     best_error = measure(out);
   }
-  out.index_constants();
+  out.index_tracks();
   if (stats) {
     stats->tolerance = options.tolerance;
     stats->max_error = best_error;
@@ -672,7 +696,7 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
   out.key_frames_ = std::move(parts.key_frames);
   out.words_ = std::move(parts.words);
   out.constant_count_ = constants;
-  out.index_constants();
+  out.index_tracks();
   return out;
 }
 

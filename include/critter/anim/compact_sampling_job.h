@@ -28,12 +28,12 @@ namespace critter::anim {
 
 // Per-instance sampling cache for the clip last sampled with it (rebuilt when the clip changes):
 // for every animated compact track, its key cursor and the two keys around the last sampled time,
-// decoded, in groups of eight tracks of one channel kind (struct of arrays), and the
-// SamplingContext of the residual clip; constant tracks are read from the clip itself, which
-// every instance shares. Forward playback only re-decodes the tracks whose segment the time has
-// left (one key each); a seek, a backward step or a loop wrap finds each such track's segment by
-// a search. The cache never changes a result: a sample equals the sample of a fresh context,
-// bit for bit.
+// decoded, in groups of eight tracks of one channel kind (struct of arrays, in the order of the
+// clip's lanes()), and the SamplingContext of the residual clip; constant tracks and the tracks'
+// layout are read from the clip itself, which every instance shares. Forward playback only
+// re-decodes the tracks whose segment the time has left (one key each); a seek, a backward step or
+// a loop wrap finds each such track's segment by a search. The cache never changes a result: a
+// sample equals the sample of a fresh context, bit for bit.
 class CompactSamplingContext {
  public:
   CompactSamplingContext() = default;
@@ -56,21 +56,10 @@ class CompactSamplingContext {
 
   const CompactClip* clip_ = nullptr;
   // Groups of eight lanes: rotations first, then translations, then scales. A rotation group is
-  // 12 Lanes (time from which the segment holds, its end key's time, the time of the key after,
-  // its start key's time, key a x y z w, key b x y z w), a translation or scale group 10 (the
-  // same with x y z).
+  // 12 Lanes (the index of the segment's start key among the track's keys, as 32-bit integers;
+  // its end key's time; the time of the key after; its start key's time; key a x y z w; key b x y
+  // z w), a translation or scale group 10 (the same with x y z).
   std::vector<Lanes> cache_;
-  // The track behind a lane (padding lanes have none) and the first key of its cached segment.
-  struct LaneTrack {
-    std::uint32_t track;
-    CompactOffsets begin;  // of the track's key frames, words and range
-    std::uint32_t key_count;
-    std::uint32_t key;
-  };
-  std::vector<LaneTrack> lanes_;
-  std::vector<std::uint32_t> lane_joint_;    // per lane: the joint it writes
-  std::uint32_t lane_count_[3] = {0, 0, 0};  // animated rotation, translation, scale tracks
-  std::vector<CompactOffsets> offsets_;      // bind's scratch: where each track's data starts
   SamplingContext residual_;
 };
 

@@ -135,8 +135,25 @@ class CompactClip {
   // The largest joint index of a compact track; -1 when there is none.
   std::int32_t max_joint() const { return max_joint_; }
 
+  // How a sampler lays out the animated (non-constant) tracks, derived from tracks() and shared by
+  // every instance that samples the clip, so that a per-instance cache holds only cursors and
+  // decoded keys: lanes of rotations, then translations, then scales, each kind in track order and
+  // padded to a multiple of eight with empty lanes (track kNoLane).
+  static constexpr std::uint32_t kNoLane = 0xFFFFFFFFu;
+  struct Lane {
+    std::uint32_t track = kNoLane;  // index in tracks()
+    CompactOffsets begin;           // where the track's key frames, words and range start
+    std::uint32_t key_count = 0;
+  };
+  std::span<const Lane> lanes() const { return lanes_; }
+  // Per lane, the joint it writes (0 for an empty lane).
+  std::span<const std::uint32_t> lane_joints() const { return lane_joints_; }
+  // Animated rotation, translation and scale tracks (lanes in use of each kind).
+  const std::uint32_t* lane_counts() const { return lane_counts_; }
+
   // Bytes of the clip's data: times, tracks, ranges, key frames, words and the residual clip
-  // (everything it holds; a sampler's per-instance cache is not part of it).
+  // (what a file stores). The lane layout derived from the tracks on construction (lanes() and
+  // lane_joints(), 28 bytes per lane) and a sampler's per-instance cache are not part of it.
   std::size_t byte_size() const;
 
   // The arrays of this clip (for writers); residual tracks as raw tracks.
@@ -166,7 +183,11 @@ class CompactClip {
   std::uint32_t constant_count_ = 0;
   ConstantRuns constant_runs_;
   std::int32_t max_joint_ = -1;
-  void index_constants();
+  std::vector<Lane> lanes_;
+  std::vector<std::uint32_t> lane_joints_;
+  std::uint32_t lane_counts_[3] = {0, 0, 0};
+  // Derives constant_runs_ and the lane layout from the tracks.
+  void index_tracks();
 };
 
 // Builds the compact form of `clip` for `skeleton` (whose rest model transforms are
