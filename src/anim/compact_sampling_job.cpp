@@ -193,7 +193,13 @@ Status CompactSamplingJob::run() const {
   const detail::FlushDenormals no_denormals;
   const auto clip_time = static_cast<float>(time);
   CompactSamplingContext& ctx = *context;
-  if (ctx.clip_ != clip) ctx.bind(*clip);
+  // The cache's size is checked too: the groups walked below come from the clip's lane counts,
+  // so a context whose clip was replaced by another at the same address never reads past them.
+  const std::uint32_t* counts = clip->lane_counts();
+  const std::size_t groups_size =
+      groups_of(counts[0]) * detail::group_size(4) +
+      (groups_of(counts[1]) + groups_of(counts[2])) * detail::group_size(3);
+  if (ctx.clip_ != clip || ctx.cache_.size() != groups_size) ctx.bind(*clip);
   if (clip->residual().tracks().empty()) {
     std::copy(rest.begin(), rest.end(), output.begin());
     std::copy(soa_rest.begin(), soa_rest.end(), soa_output.begin());

@@ -410,6 +410,47 @@ TEST(CompactSamplingJobTest, ValidateNamesBrokenFields) {
   EXPECT_EQ(broken.validate().error().path, "CompactSamplingJob");
 }
 
+// A context remembers its clip by address. A clip object assigned another clip's contents keeps
+// that address: the context must lay out its cache for the new clip's lanes (here more of them:
+// reading the old cache's groups as the new clip's would run past it) and sample what a fresh
+// context samples.
+TEST(CompactSamplingJobTest, ContextFollowsANewClipAtTheSameAddress) {
+  io::LoadOptions options;
+  options.compact_tolerance = kRelativeTolerance;
+  auto model = io::load(std::string(CRITTER_SHARED_MODELS) + "/Wizard/Wizard.glb", options);
+  ASSERT_TRUE(model.has_value()) << model.error().to_string();
+  const auto clips = model->compact_clips();
+  const auto lanes = [](const CompactClip& c) { return c.lanes().size(); };
+  const auto fewest = std::min_element(clips.begin(), clips.end(),
+                                       [&](auto& x, auto& y) { return lanes(x) < lanes(y); });
+  const auto most = std::max_element(clips.begin(), clips.end(),
+                                     [&](auto& x, auto& y) { return lanes(x) < lanes(y); });
+  ASSERT_LT(lanes(*fewest), lanes(*most));
+  const MorphLayout layout = MorphLayout::of(*model);
+  const auto rest = model->skeleton().rest_pose();
+  std::vector<Transform> reused(rest.begin(), rest.end()), fresh(reused);
+  std::vector<float> weights(layout.defaults);
+  CompactClip clip = *fewest;
+  CompactSamplingContext context;
+  const auto job = [&](CompactSamplingContext& c, std::vector<Transform>& out) {
+    return CompactSamplingJob{.clip = &clip,
+                              .time = 0.3f,
+                              .context = &c,
+                              .rest = rest,
+                              .default_weights = layout.defaults,
+                              .weight_offsets = layout.offsets,
+                              .output = out,
+                              .output_weights = weights};
+  };
+  ASSERT_TRUE(job(context, reused).run());
+  clip = *most;
+  ASSERT_TRUE(job(context, reused).run());
+  CompactSamplingContext new_context;
+  ASSERT_TRUE(job(new_context, fresh).run());
+  for (std::size_t j = 0; j < fresh.size(); ++j)
+    EXPECT_EQ(std::memcmp(&reused[j], &fresh[j], sizeof(Transform)), 0) << "joint " << j;
+}
+
 TEST(CompactSamplingJobTest, SeeksAndBackwardsEqualForwardPlayback) {
   auto model = with_compact_clips(*build_model(make_synthetic_character()), 1e-4f);
   ASSERT_TRUE(model.has_value());

@@ -26,7 +26,8 @@
 
 namespace critter::anim {
 
-// Per-instance sampling cache for the clip last sampled with it (rebuilt when the clip changes):
+// Per-instance sampling cache for the clip last sampled with it (rebuilt when the clip changes, or
+// when the clip at the same address now has another lane layout):
 // for every animated compact track, its key cursor and the two keys around the last sampled time,
 // decoded, in groups of eight tracks of one channel kind (struct of arrays, in the order of the
 // clip's lanes()), and the SamplingContext of the residual clip; constant tracks and the tracks'
