@@ -4,9 +4,11 @@
 // 67-joint synthetic character and the shared models, one hot character and a crowd of 256
 // sampling two clips each; and loading a model from .crit bytes
 // against loading its .glb file.
-// Counters: ns_per_character, bytes (the clip's), max_error (model units, compact only).
+// Counters: ns_per_character, bytes (the clip's), max_error (model units) and keys_kept (the
+// fraction of the keys the compact form keeps), the last two compact only.
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -70,46 +72,70 @@ const char* const kModels[] = {"synthetic67", "Wizard/Wizard.glb", "girl/girl.gl
 
 enum class Mode { kExact, kCompact, kCompactSse2 };
 
+// Where one character plays one clip: its contexts (the one of the mode in use is read), pose,
+// weights and time.
+struct Slot {
+  std::unique_ptr<anim::SamplingContext> exact;
+  std::unique_ptr<anim::CompactSamplingContext> packed;
+  std::vector<Transform> pose;
+  std::vector<float> weights;
+  float t = 0.0f;
+};
+
+Slot make_slot(const Subject& s, std::size_t clip, const anim::MorphLayout& layout, float t) {
+  const auto rest = s.model.skeleton().rest_pose();
+  Slot slot;
+  slot.exact = std::make_unique<anim::SamplingContext>(s.model.clips()[clip].tracks().size());
+  slot.packed =
+      std::make_unique<anim::CompactSamplingContext>(s.model.compact_clips()[clip].tracks().size());
+  slot.pose.assign(rest.begin(), rest.end());
+  slot.weights = layout.defaults;
+  slot.t = t;
+  return slot;
+}
+
+// Samples clip `clip` of the subject at the slot's time with the job of `mode` into the slot.
+[[gnu::always_inline]] inline void sample_into(const Subject& s, std::size_t clip, Mode mode,
+                                               const anim::MorphLayout& layout, Slot& slot) {
+  const auto rest = s.model.skeleton().rest_pose();
+  if (mode != Mode::kExact) {
+    const anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
+                                       .time = slot.t,
+                                       .context = slot.packed.get(),
+                                       .rest = rest,
+                                       .default_weights = layout.defaults,
+                                       .weight_offsets = layout.offsets,
+                                       .output = slot.pose,
+                                       .output_weights = slot.weights,
+                                       .path = mode == Mode::kCompactSse2
+                                                   ? anim::CompactSamplingPath::kSse2
+                                                   : anim::CompactSamplingPath::kAuto};
+    benchmark::DoNotOptimize(job.run());
+  } else {
+    const anim::SamplingJob job{.clip = &s.model.clips()[clip],
+                                .time = slot.t,
+                                .context = slot.exact.get(),
+                                .rest = rest,
+                                .default_weights = layout.defaults,
+                                .weight_offsets = layout.offsets,
+                                .output = slot.pose,
+                                .output_weights = slot.weights};
+    benchmark::DoNotOptimize(job.run());
+  }
+}
+
 void sample(benchmark::State& state, Mode mode) {
   const bool compact = mode != Mode::kExact;
   Subject& s = subject(kModels[state.range(0)]);
   const Model& model = s.model;
-  const auto rest = model.skeleton().rest_pose();
   const anim::MorphLayout layout = anim::MorphLayout::of(model);
-  std::vector<Transform> out(rest.begin(), rest.end());
-  std::vector<float> weights(layout.defaults);
   const Clip& clip = model.clips()[s.first];
   const CompactClip& packed = model.compact_clips()[s.first];
-  anim::SamplingContext ec(clip.tracks().size());
-  anim::CompactSamplingContext cc(packed.tracks().size());
-  float t = 0.0f;
+  Slot slot = make_slot(s, s.first, layout, 0.0f);
   for (auto _ : state) {
-    t += 1.0f / 60.0f;
-    if (t > clip.duration()) t = 0.0f;
-    if (compact) {
-      const anim::CompactSamplingJob job{.clip = &packed,
-                                         .time = t,
-                                         .context = &cc,
-                                         .rest = rest,
-                                         .default_weights = layout.defaults,
-                                         .weight_offsets = layout.offsets,
-                                         .output = out,
-                                         .output_weights = weights,
-                                         .path = mode == Mode::kCompactSse2
-                                                     ? anim::CompactSamplingPath::kSse2
-                                                     : anim::CompactSamplingPath::kAuto};
-      benchmark::DoNotOptimize(job.run());
-    } else {
-      const anim::SamplingJob job{.clip = &clip,
-                                  .time = t,
-                                  .context = &ec,
-                                  .rest = rest,
-                                  .default_weights = layout.defaults,
-                                  .weight_offsets = layout.offsets,
-                                  .output = out,
-                                  .output_weights = weights};
-      benchmark::DoNotOptimize(job.run());
-    }
+    slot.t += 1.0f / 60.0f;
+    if (slot.t > clip.duration()) slot.t = 0.0f;
+    sample_into(s, s.first, mode, layout, slot);
     benchmark::ClobberMemory();
   }
   state.SetLabel(std::string(kModels[state.range(0)]) + " " + clip.name());
@@ -117,7 +143,12 @@ void sample(benchmark::State& state, Mode mode) {
       benchmark::Counter(static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["bytes"] = static_cast<double>(compact ? packed.byte_size() : clip.byte_size());
-  if (compact) state.counters["max_error"] = s.stats[s.first].max_error;
+  if (compact) {
+    const CompactClipStats& stats = s.stats[s.first];
+    state.counters["max_error"] = stats.max_error;
+    // Kept keys (a constant counts as one) over the compacted tracks' keys.
+    state.counters["keys_kept"] = static_cast<double>(stats.keys_out) / stats.keys_in;
+  }
 }
 
 void BM_SampleExact(benchmark::State& state) {
@@ -140,58 +171,26 @@ BENCHMARK(BM_SampleCompactSse2)->DenseRange(0, 4);
 void crowd(benchmark::State& state, bool compact) {
   Subject& s = subject(kModels[state.range(0)]);
   const Model& model = s.model;
-  const auto rest = model.skeleton().rest_pose();
   const anim::MorphLayout layout = anim::MorphLayout::of(model);
   const std::size_t ids[2] = {s.first, s.second};
-  struct Character {
-    std::vector<Transform> pose[2];
-    std::vector<float> weights[2];
-    std::unique_ptr<anim::SamplingContext> exact[2];
-    std::unique_ptr<anim::CompactSamplingContext> packed[2];
-    float t[2] = {0.0f, 0.0f};
-  };
+  const Mode mode = compact ? Mode::kCompact : Mode::kExact;
   constexpr int kCharacters = 256;
-  std::vector<Character> characters(kCharacters);
+  std::vector<std::array<Slot, 2>> characters;
+  characters.reserve(kCharacters);
   for (int i = 0; i < kCharacters; ++i) {
-    Character& c = characters[static_cast<std::size_t>(i)];
-    for (int k = 0; k < 2; ++k) {
-      const Clip& clip = model.clips()[ids[k]];
-      c.pose[k].assign(rest.begin(), rest.end());
-      c.weights[k] = layout.defaults;
-      c.exact[k] = std::make_unique<anim::SamplingContext>(clip.tracks().size());
-      c.packed[k] = std::make_unique<anim::CompactSamplingContext>(
-          model.compact_clips()[ids[k]].tracks().size());
-      c.t[k] =
-          std::fmod((k == 0 ? 0.137f : 0.291f) * static_cast<float>(i) + 0.5f * k, clip.duration());
-    }
+    const auto at = [&](int k) {
+      return std::fmod((k == 0 ? 0.137f : 0.291f) * static_cast<float>(i) + 0.5f * k,
+                       model.clips()[ids[k]].duration());
+    };
+    characters.push_back(
+        {make_slot(s, ids[0], layout, at(0)), make_slot(s, ids[1], layout, at(1))});
   }
   for (auto _ : state) {
-    for (Character& c : characters) {
+    for (std::array<Slot, 2>& c : characters) {
       for (int k = 0; k < 2; ++k) {
-        const Clip& clip = model.clips()[ids[k]];
-        if (compact) {
-          const anim::CompactSamplingJob job{.clip = &model.compact_clips()[ids[k]],
-                                             .time = c.t[k],
-                                             .context = c.packed[k].get(),
-                                             .rest = rest,
-                                             .default_weights = layout.defaults,
-                                             .weight_offsets = layout.offsets,
-                                             .output = c.pose[k],
-                                             .output_weights = c.weights[k]};
-          benchmark::DoNotOptimize(job.run());
-        } else {
-          const anim::SamplingJob job{.clip = &clip,
-                                      .time = c.t[k],
-                                      .context = c.exact[k].get(),
-                                      .rest = rest,
-                                      .default_weights = layout.defaults,
-                                      .weight_offsets = layout.offsets,
-                                      .output = c.pose[k],
-                                      .output_weights = c.weights[k]};
-          benchmark::DoNotOptimize(job.run());
-        }
-        c.t[k] += 1.0f / 60.0f;
-        if (c.t[k] > clip.duration()) c.t[k] -= clip.duration();
+        sample_into(s, ids[k], mode, layout, c[k]);
+        c[k].t += 1.0f / 60.0f;
+        if (c[k].t > model.clips()[ids[k]].duration()) c[k].t -= model.clips()[ids[k]].duration();
       }
     }
     benchmark::ClobberMemory();

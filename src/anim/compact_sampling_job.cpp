@@ -37,6 +37,15 @@ std::uint32_t groups_of(std::uint32_t lanes) {
   return (lanes + 7) / 8;
 }
 
+// Rows (Lanes) of a context's cache for `clip`: each kind's groups of eight lanes, in order.
+std::size_t cache_rows(const CompactClip& clip) {
+  std::size_t rows = 0;
+  for (std::uint32_t kind = 0; kind < 3; ++kind)
+    rows +=
+        std::size_t{groups_of(clip.lane_counts()[kind])} * detail::group_size(components_of(kind));
+  return rows;
+}
+
 }  // namespace
 
 CompactSamplingContext::CompactSamplingContext(std::size_t max_tracks) : residual_(max_tracks) {
@@ -62,15 +71,13 @@ void set_key(CompactSamplingContext::Lanes& row, int l, std::uint32_t k) {
 // refresh it); padding lanes hold a segment that covers every time (key 0: no lower bound), so
 // they are never refreshed, and are never written out.
 void CompactSamplingContext::bind(const CompactClip& clip) {
-  cache_.clear();
+  cache_.assign(cache_rows(clip), Lanes{});
   const auto lanes = clip.lanes();
-  std::size_t first = 0;
+  std::size_t first = 0, base = 0;
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
     const std::uint32_t size = detail::group_size(components_of(kind));
     const std::uint32_t groups = groups_of(clip.lane_counts()[kind]);
-    for (std::uint32_t g = 0; g < groups; ++g) {
-      const std::size_t base = cache_.size();
-      cache_.resize(base + size, Lanes{});
+    for (std::uint32_t g = 0; g < groups; ++g, base += size) {
       for (int l = 0; l < 8; ++l) {
         const bool used =
             lanes[first + 8 * g + static_cast<std::uint32_t>(l)].track != CompactClip::kNoLane;
@@ -195,11 +202,7 @@ Status CompactSamplingJob::run() const {
   CompactSamplingContext& ctx = *context;
   // The cache's size is checked too: the groups walked below come from the clip's lane counts,
   // so a context whose clip was replaced by another at the same address never reads past them.
-  const std::uint32_t* counts = clip->lane_counts();
-  const std::size_t groups_size =
-      groups_of(counts[0]) * detail::group_size(4) +
-      (groups_of(counts[1]) + groups_of(counts[2])) * detail::group_size(3);
-  if (ctx.clip_ != clip || ctx.cache_.size() != groups_size) ctx.bind(*clip);
+  if (ctx.clip_ != clip || ctx.cache_.size() != cache_rows(*clip)) ctx.bind(*clip);
   if (clip->residual().tracks().empty()) {
     std::copy(rest.begin(), rest.end(), output.begin());
     std::copy(soa_rest.begin(), soa_rest.end(), soa_output.begin());

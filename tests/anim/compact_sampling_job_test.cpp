@@ -243,12 +243,12 @@ TEST(CompactSamplingJobTest, LaneLayoutFollowsTheTracks) {
     options.compact_tolerance = kRelativeTolerance;
     auto model = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative, options);
     ASSERT_TRUE(model.has_value()) << model.error().to_string();
+    const anim::MorphLayout layout = anim::MorphLayout::of(*model);
+    std::vector<std::size_t> morphs;
+    for (std::size_t m = 1; m < layout.offsets.size(); ++m)
+      morphs.push_back(layout.offsets[m] - layout.offsets[m - 1]);
     for (const CompactClip& clip : model->compact_clips()) {
       check(clip, std::string(relative) + " " + clip.name());
-      const anim::MorphLayout layout = anim::MorphLayout::of(*model);
-      std::vector<std::size_t> morphs;
-      for (std::size_t m = 1; m < layout.offsets.size(); ++m)
-        morphs.push_back(layout.offsets[m] - layout.offsets[m - 1]);
       auto again = CompactClip::from_parts(clip.parts(), model->skeleton().joint_count(), morphs);
       ASSERT_TRUE(again.has_value()) << again.error().to_string();
       check(*again, std::string(relative) + " " + clip.name() + " from parts");
