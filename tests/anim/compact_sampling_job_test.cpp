@@ -478,6 +478,101 @@ TEST(CompactSamplingJobTest, SeeksAndBackwardsEqualForwardPlayback) {
   }
 }
 
+// `clip`'s parts with every animated quantised translation and scale track stored as the floats
+// its keys decode to (the sampler's other value format), and how many tracks that changed.
+CompactClipParts with_float_vectors(const CompactClip& clip, std::size_t& changed) {
+  CompactClipParts parts = clip.parts();
+  std::vector<std::uint16_t> words;
+  std::vector<float> ranges;
+  CompactOffsets at;
+  changed = 0;
+  for (CompactTrack& t : parts.tracks) {
+    const std::uint16_t* w = clip.words().data() + at.word;
+    const float* r = clip.ranges().data() + at.range;
+    const bool convert = t.target != TrackTarget::kRotation && t.key_count > 1 &&
+                         t.format == CompactFormat::kQuantized;
+    if (convert) {
+      for (std::uint32_t k = 0; k < t.key_count; ++k) {
+        const vec3 v = compact::decode_vec3(t.format, w + 3 * k, r);
+        std::uint16_t f[6];
+        std::memcpy(f, &v.x, sizeof f);
+        words.insert(words.end(), f, f + 6);
+      }
+      ++changed;
+    } else {
+      words.insert(words.end(), w, w + std::size_t{t.key_count} * t.stride());
+      ranges.insert(ranges.end(), r, r + t.range_count());
+    }
+    at.advance(t);
+    if (convert) t.format = CompactFormat::kFloat;
+  }
+  parts.words = std::move(words);
+  parts.ranges = std::move(ranges);
+  return parts;
+}
+
+// Translations and scales stored as floats step like quantised ones on every path: a clip whose
+// quantised vector tracks are rewritten as the floats they decode to samples the same bits in
+// forward playback at 60 Hz and after seeks, with a cursor context.
+TEST(CompactSamplingJobTest, FloatVectorKeysSampleLikeTheQuantisedOnes) {
+  std::vector<Model> models;
+  models.push_back(*with_compact_clips(*build_model(make_synthetic_character()), 1e-4f));
+  for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"}) {
+    auto m = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative);
+    ASSERT_TRUE(m.has_value());
+    models.push_back(*with_compact_clips(std::move(*m), 1e-4f));
+  }
+  std::vector<CompactSamplingPath> paths{CompactSamplingPath::kSse2};
+  if (cpu_has_avx2_fma()) paths.push_back(CompactSamplingPath::kAvx2);
+  std::size_t scales = 0, translations = 0;
+  for (const Model& model : models) {
+    const MorphLayout layout = MorphLayout::of(model);
+    std::vector<std::size_t> morphs;
+    for (std::size_t m = 1; m < layout.offsets.size(); ++m)
+      morphs.push_back(layout.offsets[m] - layout.offsets[m - 1]);
+    const auto rest = model.skeleton().rest_pose();
+    for (std::size_t c = 0; c < std::min<std::size_t>(2, model.compact_clips().size()); ++c) {
+      const CompactClip& clip = model.compact_clips()[c];
+      std::size_t changed = 0;
+      auto floats = CompactClip::from_parts(with_float_vectors(clip, changed),
+                                            model.skeleton().joint_count(), morphs);
+      ASSERT_TRUE(floats.has_value()) << floats.error().to_string();
+      if (changed == 0) continue;
+      translations += floats->lane_counts()[1] > 0 ? 1 : 0;
+      scales += floats->lane_counts()[2] > 0 ? 1 : 0;
+      std::vector<float> times;
+      for (int f = 0; f < 200; ++f)
+        times.push_back(std::fmod(static_cast<float>(f) / 60.0f, clip.duration()));
+      for (int f = 0; f < 20; ++f) times.push_back(clip.duration() * static_cast<float>(f % 7) / 7);
+      for (const CompactSamplingPath path : paths) {
+        CompactSamplingContext quantised_context, float_context;
+        std::vector<Transform> a(rest.begin(), rest.end()), b(a);
+        std::vector<float> wa(layout.defaults), wb(layout.defaults);
+        for (const float t : times) {
+          const auto job = [&](const CompactClip& from, CompactSamplingContext& ctx,
+                               std::vector<Transform>& out, std::vector<float>& w) {
+            return CompactSamplingJob{.clip = &from,
+                                      .time = t,
+                                      .context = &ctx,
+                                      .rest = rest,
+                                      .default_weights = layout.defaults,
+                                      .weight_offsets = layout.offsets,
+                                      .output = out,
+                                      .output_weights = w,
+                                      .path = path};
+          };
+          ASSERT_TRUE(job(clip, quantised_context, a, wa).run());
+          ASSERT_TRUE(job(*floats, float_context, b, wb).run());
+          ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
+              << model.name() << " clip " << c << " time " << t;
+        }
+      }
+    }
+  }
+  EXPECT_GT(translations, 0u) << "no clip had quantised translations to rewrite";
+  EXPECT_GT(scales, 0u) << "no clip had quantised scales to rewrite";
+}
+
 // The sampling cache never shows: playback forward at 60 Hz across loop wraps, backward steps,
 // random seeks (before, inside and after the clip, and at key times) give, bit for bit, the pose
 // of a fresh context, on every kernel path this CPU runs.
