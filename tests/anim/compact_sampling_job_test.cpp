@@ -78,6 +78,36 @@ float measured_error(const Model& model, std::size_t clip, int steps = 97) {
   return worst;
 }
 
+// The synthetic character, the Wizard and the girl with compact clips at 1e-4 (the models the
+// playback tests sample); a model that fails to load is left out (the callers check the count).
+std::vector<Model> models_with_compact_clips() {
+  std::vector<Model> models;
+  auto synthetic = with_compact_clips(*build_model(make_synthetic_character()), 1e-4f);
+  if (synthetic) models.push_back(std::move(*synthetic));
+  for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"}) {
+    auto m = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative);
+    if (!m) continue;
+    auto compact = with_compact_clips(std::move(*m), 1e-4f);
+    if (compact) models.push_back(std::move(*compact));
+  }
+  return models;
+}
+
+// Every compact sampling path this CPU runs.
+std::vector<CompactSamplingPath> paths_of_this_cpu() {
+  std::vector<CompactSamplingPath> paths{CompactSamplingPath::kSse2};
+  if (cpu_has_avx2_fma()) paths.push_back(CompactSamplingPath::kAvx2);
+  return paths;
+}
+
+// Each mesh's morph target count, from a layout's offsets (what from_parts checks weights by).
+std::vector<std::size_t> morph_counts(const MorphLayout& layout) {
+  std::vector<std::size_t> morphs;
+  for (std::size_t m = 1; m < layout.offsets.size(); ++m)
+    morphs.push_back(layout.offsets[m] - layout.offsets[m - 1]);
+  return morphs;
+}
+
 void expect_bound(const Model& exact_model, const std::string& name) {
   std::vector<CompactClipStats> stats;
   auto model = with_compact_clips(
@@ -243,10 +273,7 @@ TEST(CompactSamplingJobTest, LaneLayoutFollowsTheTracks) {
     options.compact_tolerance = kRelativeTolerance;
     auto model = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative, options);
     ASSERT_TRUE(model.has_value()) << model.error().to_string();
-    const anim::MorphLayout layout = anim::MorphLayout::of(*model);
-    std::vector<std::size_t> morphs;
-    for (std::size_t m = 1; m < layout.offsets.size(); ++m)
-      morphs.push_back(layout.offsets[m] - layout.offsets[m - 1]);
+    const std::vector<std::size_t> morphs = morph_counts(anim::MorphLayout::of(*model));
     for (const CompactClip& clip : model->compact_clips()) {
       check(clip, std::string(relative) + " " + clip.name());
       auto again = CompactClip::from_parts(clip.parts(), model->skeleton().joint_count(), morphs);
@@ -515,21 +542,13 @@ CompactClipParts with_float_vectors(const CompactClip& clip, std::size_t& change
 // quantised vector tracks are rewritten as the floats they decode to samples the same bits in
 // forward playback at 60 Hz and after seeks, with a cursor context.
 TEST(CompactSamplingJobTest, FloatVectorKeysSampleLikeTheQuantisedOnes) {
-  std::vector<Model> models;
-  models.push_back(*with_compact_clips(*build_model(make_synthetic_character()), 1e-4f));
-  for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"}) {
-    auto m = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative);
-    ASSERT_TRUE(m.has_value());
-    models.push_back(*with_compact_clips(std::move(*m), 1e-4f));
-  }
-  std::vector<CompactSamplingPath> paths{CompactSamplingPath::kSse2};
-  if (cpu_has_avx2_fma()) paths.push_back(CompactSamplingPath::kAvx2);
+  const std::vector<Model> models = models_with_compact_clips();
+  ASSERT_EQ(models.size(), 3u);
+  const std::vector<CompactSamplingPath> paths = paths_of_this_cpu();
   std::size_t scales = 0, translations = 0;
   for (const Model& model : models) {
     const MorphLayout layout = MorphLayout::of(model);
-    std::vector<std::size_t> morphs;
-    for (std::size_t m = 1; m < layout.offsets.size(); ++m)
-      morphs.push_back(layout.offsets[m] - layout.offsets[m - 1]);
+    const std::vector<std::size_t> morphs = morph_counts(layout);
     const auto rest = model.skeleton().rest_pose();
     for (std::size_t c = 0; c < std::min<std::size_t>(2, model.compact_clips().size()); ++c) {
       const CompactClip& clip = model.compact_clips()[c];
@@ -577,15 +596,9 @@ TEST(CompactSamplingJobTest, FloatVectorKeysSampleLikeTheQuantisedOnes) {
 // random seeks (before, inside and after the clip, and at key times) give, bit for bit, the pose
 // of a fresh context, on every kernel path this CPU runs.
 TEST(CompactSamplingJobTest, CursorPlaybackEqualsFreshSamplesOnEveryPath) {
-  std::vector<Model> models;
-  models.push_back(*with_compact_clips(*build_model(make_synthetic_character()), 1e-4f));
-  for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"}) {
-    auto m = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative);
-    ASSERT_TRUE(m.has_value());
-    models.push_back(*with_compact_clips(std::move(*m), 1e-4f));
-  }
-  std::vector<CompactSamplingPath> paths{CompactSamplingPath::kSse2};
-  if (cpu_has_avx2_fma()) paths.push_back(CompactSamplingPath::kAvx2);
+  const std::vector<Model> models = models_with_compact_clips();
+  ASSERT_EQ(models.size(), 3u);
+  const std::vector<CompactSamplingPath> paths = paths_of_this_cpu();
   for (const Model& model : models) {
     const MorphLayout layout = MorphLayout::of(model);
     const auto rest = model.skeleton().rest_pose();
