@@ -557,8 +557,12 @@ TEST(CompactSamplingJobTest, FloatVectorKeysSampleLikeTheQuantisedOnes) {
                                             model.skeleton().joint_count(), morphs);
       ASSERT_TRUE(floats.has_value()) << floats.error().to_string();
       if (changed == 0) continue;
-      translations += floats->lane_counts()[1] > 0 ? 1 : 0;
-      scales += floats->lane_counts()[2] > 0 ? 1 : 0;
+      for (std::size_t i = 0; i < clip.tracks().size(); ++i) {
+        if (clip.tracks()[i].format == floats->tracks()[i].format) continue;
+        const std::uint32_t kind = compact::kind_of(clip.tracks()[i].target);
+        translations += kind == 1 ? 1 : 0;
+        scales += kind == 2 ? 1 : 0;
+      }
       std::vector<float> times;
       for (int f = 0; f < 200; ++f)
         times.push_back(std::fmod(static_cast<float>(f) / 60.0f, clip.duration()));
