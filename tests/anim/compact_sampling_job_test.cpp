@@ -25,6 +25,23 @@ namespace {
 
 constexpr float kRelativeTolerance = 1e-4f;
 
+// The CompactSamplingJob the tests here build: `clip` at `time` with `context`, from `rest` and
+// `layout`'s default weights into `out` and `weights`, on `path`.
+CompactSamplingJob compact_job(const CompactClip& clip, float time, CompactSamplingContext& context,
+                               std::span<const Transform> rest, const MorphLayout& layout,
+                               std::span<Transform> out, std::span<float> weights,
+                               CompactSamplingPath path = CompactSamplingPath::kAuto) {
+  return CompactSamplingJob{.clip = &clip,
+                            .time = time,
+                            .context = &context,
+                            .rest = rest,
+                            .default_weights = layout.defaults,
+                            .weight_offsets = layout.offsets,
+                            .output = out,
+                            .output_weights = weights,
+                            .path = path};
+}
+
 // Largest model-space distance between the exact and compact poses of `clip`, at the joints and
 // at points 1 % of the character's size along each joint's axes, over `steps` evenly spread
 // times (and every key time of the exact clip).
@@ -51,14 +68,8 @@ float measured_error(const Model& model, std::size_t clip, int steps = 97) {
                         .weight_offsets = layout.offsets,
                         .output = exact,
                         .output_weights = we};
-    const CompactSamplingJob b{.clip = &model.compact_clips()[clip],
-                               .time = t,
-                               .context = &cc,
-                               .rest = rest,
-                               .default_weights = layout.defaults,
-                               .weight_offsets = layout.offsets,
-                               .output = compact,
-                               .output_weights = wc};
+    const CompactSamplingJob b =
+        compact_job(model.compact_clips()[clip], t, cc, rest, layout, compact, wc);
     EXPECT_TRUE(a.run());
     EXPECT_TRUE(b.run());
     EXPECT_EQ(we, wc) << "weights are sampled exactly";
@@ -81,13 +92,14 @@ float measured_error(const Model& model, std::size_t clip, int steps = 97) {
 // The synthetic character, the Wizard and the girl with compact clips at 1e-4 (the models the
 // playback tests sample); a model that fails to load is left out (the callers check the count).
 std::vector<Model> models_with_compact_clips() {
+  std::vector<Result<Model>> exact;
+  exact.push_back(build_model(make_synthetic_character()));
+  for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"})
+    exact.push_back(io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative));
   std::vector<Model> models;
-  auto synthetic = with_compact_clips(*build_model(make_synthetic_character()), 1e-4f);
-  if (synthetic) models.push_back(std::move(*synthetic));
-  for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"}) {
-    auto m = io::load(std::string(CRITTER_SHARED_MODELS) + "/" + relative);
+  for (Result<Model>& m : exact) {
     if (!m) continue;
-    auto compact = with_compact_clips(std::move(*m), 1e-4f);
+    auto compact = with_compact_clips(std::move(*m), kRelativeTolerance);
     if (compact) models.push_back(std::move(*compact));
   }
   return models;
@@ -365,14 +377,7 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
   for (const float t : {0.0f, 0.3f, 1.1f}) {
     const MorphLayout layout = MorphLayout::of(*model);
     std::vector<float> weights(layout.defaults);
-    CompactSamplingJob job{.clip = &clip,
-                           .time = t,
-                           .context = &ca,
-                           .rest = rest,
-                           .default_weights = layout.defaults,
-                           .weight_offsets = layout.offsets,
-                           .output = a,
-                           .output_weights = weights};
+    CompactSamplingJob job = compact_job(clip, t, ca, rest, layout, a, weights);
     ASSERT_TRUE(job.run());
     job.clip = &*shuffled;
     job.context = &cb;
@@ -404,14 +409,8 @@ TEST(CompactSamplingJobTest, ValidateNamesBrokenFields) {
   std::vector<Transform> out(rest.begin(), rest.end());
   std::vector<float> weights(layout.defaults);
   CompactSamplingContext context;
-  CompactSamplingJob job{.clip = &model->compact_clips()[0],
-                         .time = 0.25f,
-                         .context = &context,
-                         .rest = rest,
-                         .default_weights = layout.defaults,
-                         .weight_offsets = layout.offsets,
-                         .output = out,
-                         .output_weights = weights};
+  CompactSamplingJob job =
+      compact_job(model->compact_clips()[0], 0.25f, context, rest, layout, out, weights);
   EXPECT_TRUE(job.validate());
   auto broken = job;
   broken.clip = nullptr;
@@ -460,14 +459,7 @@ TEST(CompactSamplingJobTest, ContextFollowsANewClipAtTheSameAddress) {
   CompactClip clip = *fewest;
   CompactSamplingContext context;
   const auto job = [&](CompactSamplingContext& c, std::vector<Transform>& out) {
-    return CompactSamplingJob{.clip = &clip,
-                              .time = 0.3f,
-                              .context = &c,
-                              .rest = rest,
-                              .default_weights = layout.defaults,
-                              .weight_offsets = layout.offsets,
-                              .output = out,
-                              .output_weights = weights};
+    return compact_job(clip, 0.3f, c, rest, layout, out, weights);
   };
   ASSERT_TRUE(job(context, reused).run());
   clip = *most;
@@ -488,14 +480,7 @@ TEST(CompactSamplingJobTest, SeeksAndBackwardsEqualForwardPlayback) {
   CompactSamplingContext forward, fresh;
   for (float t = -0.5f; t < 2.5f; t += 0.013f) {
     const auto job = [&](CompactSamplingContext& ctx, std::vector<Transform>& out, float time) {
-      return CompactSamplingJob{.clip = &model->compact_clips()[0],
-                                .time = time,
-                                .context = &ctx,
-                                .rest = rest,
-                                .default_weights = layout.defaults,
-                                .weight_offsets = layout.offsets,
-                                .output = out,
-                                .output_weights = w};
+      return compact_job(model->compact_clips()[0], time, ctx, rest, layout, out, w);
     };
     ASSERT_TRUE(job(forward, a, t).run());
     fresh.invalidate();
@@ -506,13 +491,12 @@ TEST(CompactSamplingJobTest, SeeksAndBackwardsEqualForwardPlayback) {
 }
 
 // `clip`'s parts with every animated quantised translation and scale track stored as the floats
-// its keys decode to (the sampler's other value format), and how many tracks that changed.
-CompactClipParts with_float_vectors(const CompactClip& clip, std::size_t& changed) {
+// its keys decode to (the sampler's other value format).
+CompactClipParts with_float_vectors(const CompactClip& clip) {
   CompactClipParts parts = clip.parts();
   std::vector<std::uint16_t> words;
   std::vector<float> ranges;
   CompactOffsets at;
-  changed = 0;
   for (CompactTrack& t : parts.tracks) {
     const std::uint16_t* w = clip.words().data() + at.word;
     const float* r = clip.ranges().data() + at.range;
@@ -525,7 +509,6 @@ CompactClipParts with_float_vectors(const CompactClip& clip, std::size_t& change
         std::memcpy(f, &v.x, sizeof f);
         words.insert(words.end(), f, f + 6);
       }
-      ++changed;
     } else {
       words.insert(words.end(), w, w + std::size_t{t.key_count} * t.stride());
       ranges.insert(ranges.end(), r, r + t.range_count());
@@ -552,17 +535,17 @@ TEST(CompactSamplingJobTest, FloatVectorKeysSampleLikeTheQuantisedOnes) {
     const auto rest = model.skeleton().rest_pose();
     for (std::size_t c = 0; c < std::min<std::size_t>(2, model.compact_clips().size()); ++c) {
       const CompactClip& clip = model.compact_clips()[c];
-      std::size_t changed = 0;
-      auto floats = CompactClip::from_parts(with_float_vectors(clip, changed),
-                                            model.skeleton().joint_count(), morphs);
+      auto floats =
+          CompactClip::from_parts(with_float_vectors(clip), model.skeleton().joint_count(), morphs);
       ASSERT_TRUE(floats.has_value()) << floats.error().to_string();
-      if (changed == 0) continue;
-      for (std::size_t i = 0; i < clip.tracks().size(); ++i) {
-        if (clip.tracks()[i].format == floats->tracks()[i].format) continue;
-        const std::uint32_t kind = compact::kind_of(clip.tracks()[i].target);
-        translations += kind == 1 ? 1 : 0;
-        scales += kind == 2 ? 1 : 0;
-      }
+      // The tracks rewritten, by kind.
+      std::size_t rewritten[3] = {0, 0, 0};
+      for (std::size_t i = 0; i < clip.tracks().size(); ++i)
+        if (clip.tracks()[i].format != floats->tracks()[i].format)
+          ++rewritten[compact::kind_of(clip.tracks()[i].target)];
+      if (rewritten[1] + rewritten[2] == 0) continue;
+      translations += rewritten[1];
+      scales += rewritten[2];
       std::vector<float> times;
       for (int f = 0; f < 200; ++f)
         times.push_back(std::fmod(static_cast<float>(f) / 60.0f, clip.duration()));
@@ -574,15 +557,7 @@ TEST(CompactSamplingJobTest, FloatVectorKeysSampleLikeTheQuantisedOnes) {
         for (const float t : times) {
           const auto job = [&](const CompactClip& from, CompactSamplingContext& ctx,
                                std::vector<Transform>& out, std::vector<float>& w) {
-            return CompactSamplingJob{.clip = &from,
-                                      .time = t,
-                                      .context = &ctx,
-                                      .rest = rest,
-                                      .default_weights = layout.defaults,
-                                      .weight_offsets = layout.offsets,
-                                      .output = out,
-                                      .output_weights = w,
-                                      .path = path};
+            return compact_job(from, t, ctx, rest, layout, out, w, path);
           };
           ASSERT_TRUE(job(clip, quantised_context, a, wa).run());
           ASSERT_TRUE(job(*floats, float_context, b, wb).run());
@@ -624,15 +599,7 @@ TEST(CompactSamplingJobTest, CursorPlaybackEqualsFreshSamplesOnEveryPath) {
         for (std::size_t i = 0; i < times.size(); ++i) {
           const auto job = [&](CompactSamplingContext& ctx, std::vector<Transform>& out,
                                std::vector<float>& w) {
-            return CompactSamplingJob{.clip = &clip,
-                                      .time = times[i],
-                                      .context = &ctx,
-                                      .rest = rest,
-                                      .default_weights = layout.defaults,
-                                      .weight_offsets = layout.offsets,
-                                      .output = out,
-                                      .output_weights = w,
-                                      .path = path};
+            return compact_job(clip, times[i], ctx, rest, layout, out, w, path);
           };
           CompactSamplingContext fresh;
           ASSERT_TRUE(job(cursor, a, wa).run());
