@@ -113,13 +113,11 @@ void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, fl
 
 void nlerp_blend(const float* a, const float* b, float f, float* out) {
   const float d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
-  const float aa = (a[0] * a[0] + a[1] * a[1]) + (a[2] * a[2] + a[3] * a[3]);
-  const float bb = (b[0] * b[0] + b[1] * b[1]) + (b[2] * b[2] + b[3] * b[3]);
-  const bool flip = std::signbit(d);
-  float q[4];
-  for (int k = 0; k < 4; ++k) q[k] = a[k] + ((flip ? -b[k] : b[k]) - a[k]) * f;
+  const float fs = std::signbit(d) ? -f : f;
   const float g = 1.0f - f;
-  const float len2 = ((g * g) * aa + (f * f) * bb) + ((f + f) * g) * std::fabs(d);
+  float q[4];
+  for (int k = 0; k < 4; ++k) q[k] = a[k] * g + b[k] * fs;
+  const float len2 = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
   if (len2 > 0.0f) {
     const float inv = 1.0f / std::sqrt(len2);
     for (int k = 0; k < 4; ++k) out[k] = q[k] * inv;

@@ -148,15 +148,12 @@ CRITTER_BLEND_INLINE void nlerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
                                 T<V> (&out)[N][4]) {
   const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
   for (int n = 0; n < N; ++n) {
-    const T<V> d = dot<V>(a[n], b[n]), aa = dot<V>(a[n], a[n]), bb = dot<V>(b[n], b[n]);
-    const T<V> sign = V::sign_bits(d);
-    T<V> q[4];
-    for (int k = 0; k < 4; ++k)
-      q[k] = V::add(a[n][k], V::mul(V::sub(V::xor_(b[n][k], sign), a[n][k]), f[n]));
-    // |q|² from the three dot products, which do not wait for q (nlerp_blend()).
+    const T<V> d = dot<V>(a[n], b[n]);
+    const T<V> fs = V::xor_(f[n], V::sign_bits(d));
     const T<V> g = V::sub(one, f[n]);
-    const T<V> len2 = V::add(V::add(V::mul(V::mul(g, g), aa), V::mul(V::mul(f[n], f[n]), bb)),
-                             V::mul(V::mul(V::add(f[n], f[n]), g), V::xor_(d, sign)));
+    T<V> q[4];
+    for (int k = 0; k < 4; ++k) q[k] = V::add(V::mul(a[n][k], g), V::mul(b[n][k], fs));
+    const T<V> len2 = dot<V>(q, q);
     const T<V> inv = V::div(one, V::sqrt(len2));
     const auto some = V::gt(len2, zero);
     for (int k = 0; k < 4; ++k) out[n][k] = V::select(some, V::mul(q[k], inv), k == 3 ? one : zero);

@@ -83,11 +83,12 @@ void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, fl
 
 // The blending nlerp of unit quaternions `a` and `b` (x y z w) along the shorter arc with weight
 // f in [0, 1], the fast alternative to slerp_blend (BlendingJob::rotations): in order,
-// d = (a₀b₀ + a₁b₁) + (a₂b₂ + a₃b₃), aa and bb the same sums for a·a and b·b, negative d flips
-// b (b'), q = a + (b' − a)·f, g = 1 − f, len² = ((g·g)·aa + (f·f)·bb) + ((f + f)·g)·|d| (|q|²
-// expanded: it does not wait for q; a 14-joint two-layer blend measured 10 % faster), and
+// d = (a₀b₀ + a₁b₁) + (a₂b₂ + a₃b₃), f' = −f where d is negative (the sign bit: −0 too) and f
+// elsewhere, g = 1 − f, q = a·g + b·f', len² = (q₀q₀ + q₁q₁) + (q₂q₂ + q₃q₃), and
 // q · (1 / sqrt(len²)) where len² > 0, the identity elsewhere (len² is 0 only when both inputs
-// are zero). `out` may alias `a` or `b`.
+// are zero). 38 vector operations a lane group beside the square root and the division, where
+// |q|² expanded from a·a, b·b and d (not waiting for q) took 58 and measured 2–13 % slower on
+// 14–67 joints. `out` may alias `a` or `b`.
 void nlerp_blend(const float* a, const float* b, float f, float* out);
 
 // One joint (kTransformFloats floats) of an override layer with weight f in (0, 1): translation
