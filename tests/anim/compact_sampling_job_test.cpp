@@ -25,21 +25,31 @@ namespace {
 
 constexpr float kRelativeTolerance = 1e-4f;
 
-// The CompactSamplingJob the tests here build: `clip` at `time` with `context`, from `rest` and
-// `layout`'s default weights into `out` and `weights`, on `path`.
+// The sampling job (SamplingJob or CompactSamplingJob, which share these fields) the tests here
+// build: `clip` at `time` with `context`, from `rest` and `layout`'s default weights into `out`
+// and `weights`, on the automatic path.
+template <class Job, class ClipType, class Context>
+Job job_for(const ClipType& clip, float time, Context& context, std::span<const Transform> rest,
+            const MorphLayout& layout, std::span<Transform> out, std::span<float> weights) {
+  return Job{.clip = &clip,
+             .time = time,
+             .context = &context,
+             .rest = rest,
+             .default_weights = layout.defaults,
+             .weight_offsets = layout.offsets,
+             .output = out,
+             .output_weights = weights};
+}
+
+// The same for a compact clip, on `path`.
 CompactSamplingJob compact_job(const CompactClip& clip, float time, CompactSamplingContext& context,
                                std::span<const Transform> rest, const MorphLayout& layout,
                                std::span<Transform> out, std::span<float> weights,
                                CompactSamplingPath path = CompactSamplingPath::kAuto) {
-  return CompactSamplingJob{.clip = &clip,
-                            .time = time,
-                            .context = &context,
-                            .rest = rest,
-                            .default_weights = layout.defaults,
-                            .weight_offsets = layout.offsets,
-                            .output = out,
-                            .output_weights = weights,
-                            .path = path};
+  CompactSamplingJob job =
+      job_for<CompactSamplingJob>(clip, time, context, rest, layout, out, weights);
+  job.path = path;
+  return job;
 }
 
 // Largest model-space distance between the exact and compact poses of `clip`, at the joints and
@@ -60,14 +70,7 @@ float measured_error(const Model& model, std::size_t clip, int steps = 97) {
     times.push_back(c.duration() * static_cast<float>(i) / static_cast<float>(steps));
   float worst = 0.0f;
   for (const float t : times) {
-    const SamplingJob a{.clip = &c,
-                        .time = t,
-                        .context = &ec,
-                        .rest = rest,
-                        .default_weights = layout.defaults,
-                        .weight_offsets = layout.offsets,
-                        .output = exact,
-                        .output_weights = we};
+    const SamplingJob a = job_for<SamplingJob>(c, t, ec, rest, layout, exact, we);
     const CompactSamplingJob b =
         compact_job(model.compact_clips()[clip], t, cc, rest, layout, compact, wc);
     EXPECT_TRUE(a.run());
