@@ -14,6 +14,7 @@
 #include "core/finite_floats.h"
 #include "critter/core/cpu_features.h"
 #include "critter/core/math.h"
+#include "critter/core/soa_transform.h"
 
 namespace critter {
 
@@ -77,6 +78,24 @@ std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Tim
 
 constexpr std::size_t kBatchBlockAlignFloats = Clip::kBatchBlockAlignment / sizeof(float);
 
+static_assert(SoaTransform::kLanes == 16, "Clip::soa_window_base assumes blocks of 16 joints");
+
+// Sets b.soa_window and b.soa_lanes from b.joints (see Clip::LinearBatch).
+void set_soa_window(Clip::LinearBatch& b) {
+  b.soa_window = 0;
+  b.soa_lanes = 0;
+  const std::int64_t base = Clip::soa_window_base(b.joints[0]);
+  std::uint8_t window = 0, lanes = 0;
+  for (int lane = 0; lane < b.lanes; ++lane) {
+    const std::int64_t p = std::int64_t{b.joints[lane]} - base;
+    if (p < 0 || p > 3) return;
+    window = static_cast<std::uint8_t>(window | 1u << p);
+    lanes = static_cast<std::uint8_t>(lanes | lane << (2 * p));
+  }
+  b.soa_window = window;
+  b.soa_lanes = lanes;
+}
+
 // The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
 // value_begin. Each lane reads the values of its joint's live track (`last`, from last_tracks);
 // the batches are valid (Clip::from_parts checks them). The one place the layout is made (its
@@ -90,6 +109,7 @@ Clip::BatchValues interleave_batches(std::span<Clip::LinearBatch> batches,
   // below and the samplers' reads never split a line; the few floats after a block are zeros.
   std::size_t total = 0;
   for (Clip::LinearBatch& b : batches) {
+    set_soa_window(b);
     b.value_begin = static_cast<std::uint32_t>(total);
     total += static_cast<std::size_t>(batch_floats(b, timelines));
     total = (total + kBatchBlockAlignFloats - 1) / kBatchBlockAlignFloats * kBatchBlockAlignFloats;

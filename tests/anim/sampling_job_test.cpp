@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -592,6 +593,78 @@ TEST(SamplingJob, StructureOfArraysOutputHasTheTransformBits) {
       EXPECT_EQ(soa_out.back().translation[0][15], 42.0f);
     }
   }
+}
+
+// Batches whose lanes come in another order (a file may hold them so) or leave gaps: each
+// batch's structure-of-arrays window (Clip::LinearBatch::soa_window) is derived from its joints,
+// and the pose gets the same bits as the Transform one.
+TEST(SamplingJob, StructureOfArraysOutputTakesLanesInAnyOrder) {
+  std::mt19937 rng(78);
+  constexpr int kJoints = 45;
+  const Clip source = mixed_clip(rng, kJoints);
+  ClipParts parts = source.parts();
+  ASSERT_GE(parts.linear_batches.size(), 4u);
+  bool crossing = false, partial = false, permuted = false;
+  // Lanes 1 and 2 swapped in every other batch (lane 0 still opens the window), the lanes
+  // reversed in the rest (a window from the largest joint: most such batches fit none).
+  for (std::size_t i = 0; i < parts.linear_batches.size(); ++i) {
+    Clip::LinearBatch& b = parts.linear_batches[i];
+    if (i % 2 == 0 && b.lanes >= 3)
+      std::swap(b.joints[1], b.joints[2]);
+    else
+      std::reverse(b.joints, b.joints + b.lanes);
+    for (int lane = b.lanes; lane < 4; ++lane) b.joints[lane] = b.joints[0];
+  }
+  auto reordered = Clip::from_parts(std::move(parts), kJoints, {});
+  ASSERT_TRUE(reordered) << reordered.error().to_string();
+  for (const Clip::LinearBatch& b : reordered->linear_batches()) {
+    const std::int32_t lo = *std::min_element(b.joints, b.joints + b.lanes);
+    const std::int32_t hi = *std::max_element(b.joints, b.joints + b.lanes);
+    const std::int64_t base = Clip::soa_window_base(b.joints[0]);
+    const bool fits = lo >= base && hi <= base + 3;
+    ASSERT_EQ(b.soa_window != 0, fits) << "batch at joint " << b.joints[0];
+    crossing |= lo / 16 != hi / 16;
+    partial |= fits && b.soa_window != 0xF;
+    for (int lane = 0; fits && lane < b.lanes; ++lane) {
+      const auto p = static_cast<unsigned>(b.joints[lane] - base);
+      EXPECT_TRUE(b.soa_window & (1u << p));
+      EXPECT_EQ((b.soa_lanes >> (2 * p)) & 3u, static_cast<unsigned>(lane));
+      permuted |= p != static_cast<unsigned>(lane);
+    }
+  }
+  EXPECT_TRUE(crossing);
+  EXPECT_TRUE(partial);
+  EXPECT_TRUE(permuted);
+
+  Fixture f(kJoints);
+  std::vector<SoaTransform> soa_rest(soa_blocks(kJoints)), soa_out(soa_rest.size());
+  ASSERT_TRUE(to_soa(f.rest, soa_rest));
+  SamplingContext soa_context;
+  for (float t = -0.1f; t < source.duration() + 0.3f; t += 0.041f) {
+    const std::vector<Transform> want = f.sample(source, t);
+    SamplingJob job = f.job(*reordered, t);
+    job.rest = {};
+    job.output = {};
+    job.context = &soa_context;
+    job.soa_rest = soa_rest;
+    job.soa_output = soa_out;
+    job.soa_joints = kJoints;
+    const auto ok = job.run();
+    ASSERT_TRUE(ok) << ok.error().to_string();
+    for (std::size_t j = 0; j < want.size(); ++j) {
+      const Transform got = soa_get(soa_out, j);
+      ASSERT_EQ(std::memcmp(&got, &want[j], sizeof(Transform)), 0) << "joint " << j << " at " << t;
+    }
+  }
+}
+
+TEST(SamplingJob, StructureOfArraysWindowStaysInItsBlock) {
+  EXPECT_EQ(Clip::soa_window_base(0), 0);
+  EXPECT_EQ(Clip::soa_window_base(12), 12);
+  EXPECT_EQ(Clip::soa_window_base(13), 12);
+  EXPECT_EQ(Clip::soa_window_base(15), 12);
+  EXPECT_EQ(Clip::soa_window_base(16), 16);
+  EXPECT_EQ(Clip::soa_window_base(31), 28);
 }
 
 TEST(SamplingJob, StructureOfArraysFormIsValidated) {
