@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Compact clips and the baked format: sampling a clip's compact form (the fastest kernel path this
-// CPU runs, and the SSE2 baseline) against its exact keys in forward playback at 60 Hz, on the
+// CPU runs, and the SSE2 baseline) against its exact keys (into Transform and into
+// structure-of-arrays poses) in forward playback at 60 Hz, on the
 // 67-joint synthetic character and the shared models, one hot character and a crowd of 256
 // sampling two clips each; and loading a model from .crit bytes
 // against loading its .glb file.
@@ -70,7 +71,8 @@ Subject& subject(const std::string& name) {
 const char* const kModels[] = {"synthetic67", "Wizard/Wizard.glb", "girl/girl.glb",
                                "RiggedFigure/RiggedFigure.glb", "greenman/greenman.glb"};
 
-enum class Mode { kExact, kCompact, kCompactSse2 };
+// kExactSoa: the exact clip into a structure-of-arrays pose.
+enum class Mode { kExact, kExactSoa, kCompact, kCompactSse2 };
 
 // Where one character plays one clip: its contexts (the one of the mode in use is read), pose,
 // weights and time.
@@ -78,6 +80,7 @@ struct Slot {
   std::unique_ptr<anim::SamplingContext> exact;
   std::unique_ptr<anim::CompactSamplingContext> packed;
   std::vector<Transform> pose;
+  std::vector<SoaTransform> soa_rest, soa_pose;
   std::vector<float> weights;
   float t = 0.0f;
 };
@@ -89,6 +92,9 @@ Slot make_slot(const Subject& s, std::size_t clip, const anim::MorphLayout& layo
   slot.packed =
       std::make_unique<anim::CompactSamplingContext>(s.model.compact_clips()[clip].tracks().size());
   slot.pose.assign(rest.begin(), rest.end());
+  slot.soa_rest.resize(soa_blocks(rest.size()));
+  slot.soa_pose.resize(slot.soa_rest.size());
+  if (!to_soa(rest, slot.soa_rest)) std::abort();
   slot.weights = layout.defaults;
   slot.t = t;
   return slot;
@@ -98,7 +104,20 @@ Slot make_slot(const Subject& s, std::size_t clip, const anim::MorphLayout& layo
 [[gnu::always_inline]] inline void sample_into(const Subject& s, std::size_t clip, Mode mode,
                                                const anim::MorphLayout& layout, Slot& slot) {
   const auto rest = s.model.skeleton().rest_pose();
-  if (mode != Mode::kExact) {
+  if (mode == Mode::kExactSoa) {
+    const anim::SamplingJob job{.clip = &s.model.clips()[clip],
+                                .time = slot.t,
+                                .context = slot.exact.get(),
+                                .rest = {},
+                                .default_weights = layout.defaults,
+                                .weight_offsets = layout.offsets,
+                                .output = {},
+                                .output_weights = slot.weights,
+                                .soa_rest = slot.soa_rest,
+                                .soa_output = slot.soa_pose,
+                                .soa_joints = rest.size()};
+    benchmark::DoNotOptimize(job.run());
+  } else if (mode != Mode::kExact) {
     const anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
                                        .time = slot.t,
                                        .context = slot.packed.get(),
@@ -125,7 +144,7 @@ Slot make_slot(const Subject& s, std::size_t clip, const anim::MorphLayout& layo
 }
 
 void sample(benchmark::State& state, Mode mode) {
-  const bool compact = mode != Mode::kExact;
+  const bool compact = mode != Mode::kExact && mode != Mode::kExactSoa;
   Subject& s = subject(kModels[state.range(0)]);
   const Model& model = s.model;
   const anim::MorphLayout layout = anim::MorphLayout::of(model);
@@ -154,6 +173,9 @@ void sample(benchmark::State& state, Mode mode) {
 void BM_SampleExact(benchmark::State& state) {
   sample(state, Mode::kExact);
 }
+void BM_SampleExactSoa(benchmark::State& state) {
+  sample(state, Mode::kExactSoa);
+}
 void BM_SampleCompact(benchmark::State& state) {
   sample(state, Mode::kCompact);
 }
@@ -161,6 +183,7 @@ void BM_SampleCompactSse2(benchmark::State& state) {
   sample(state, Mode::kCompactSse2);
 }
 BENCHMARK(BM_SampleExact)->DenseRange(0, 4);
+BENCHMARK(BM_SampleExactSoa)->DenseRange(0, 4);
 BENCHMARK(BM_SampleCompact)->DenseRange(0, 4);
 BENCHMARK(BM_SampleCompactSse2)->DenseRange(0, 4);
 
