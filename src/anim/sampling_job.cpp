@@ -265,32 +265,20 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
 }
 
 // The four results c[k] (k < count; lane l: component k of joint batch.joints[l]) of a batch into
-// rows first_component + k of a structure-of-arrays pose. A batch whose lanes are four joints in a
-// row of one block takes one store a row; one whose lanes fit a window of four joints otherwise
-// (LinearBatch::soa_window: fewer lanes, gaps, another order) a permute and a masked store; any
-// other batch one store a lane (its unused lanes repeat lane 0, so all four are stored). Testing
-// the joints while sampling instead, with one store a lane for every other batch, measured 19 %
-// slower on an Intel Xeon (BM_SampleClipSoa 533 against 432 ns, where 3 batches of 51 are not four
-// joints in a row), and so did a blend with the row as it is in place of the masked store.
+// rows first_component + k of a structure-of-arrays pose: one store a row for four joints in a row
+// of one block (LinearBatch::soa_in_row, derived when the clip was made), else one store a lane
+// (unused lanes repeat lane 0, so all four are stored). On an Intel Xeon, BM_SampleClipSoa (3
+// batches of 51 not four joints in a row) takes 429–436 ns so; testing each batch's joints here
+// instead took 503–510 (533–536 before rotation batches were grouped for this form). A permute and
+// a masked store for lanes within a window of four joints measured no faster, and a second such
+// window for the other batches slower (the harness's Wizard 12 %).
 [[gnu::target("avx2"), gnu::always_inline]] inline void store_soa_avx2(
     float* pose, const Clip::LinearBatch& batch, std::uint32_t first_component, const __m128* c,
     std::uint32_t count) {
   constexpr std::size_t kRow = SoaTransform::kLanes;
-  constexpr std::uint8_t kInOrder = 0xE4;  // lanes 0, 1, 2, 3 at positions 0, 1, 2, 3
-  if (batch.soa_window != 0) {
-    float* at = detail::soa_channel(
-        pose, static_cast<std::size_t>(Clip::soa_window_base(batch.joints[0])), first_component);
-    if (batch.soa_window == 0xF && batch.soa_lanes == kInOrder) {
-      for (std::uint32_t k = 0; k < count; ++k) _mm_storeu_ps(at + k * kRow, c[k]);
-      return;
-    }
-    const __m128i lanes = _mm_and_si128(
-        _mm_srlv_epi32(_mm_set1_epi32(batch.soa_lanes), _mm_setr_epi32(0, 2, 4, 6)),
-        _mm_set1_epi32(3));
-    const __m128i written = _mm_slli_epi32(
-        _mm_srlv_epi32(_mm_set1_epi32(batch.soa_window), _mm_setr_epi32(0, 1, 2, 3)), 31);
-    for (std::uint32_t k = 0; k < count; ++k)
-      _mm_maskstore_ps(at + k * kRow, written, _mm_permutevar_ps(c[k], lanes));
+  if (batch.soa_in_row != 0) {
+    float* at = detail::soa_channel(pose, static_cast<std::size_t>(batch.joints[0]), first_component);
+    for (std::uint32_t k = 0; k < count; ++k) _mm_storeu_ps(at + k * kRow, c[k]);
     return;
   }
   float* at[4];

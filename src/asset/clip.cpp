@@ -78,22 +78,12 @@ std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Tim
 
 constexpr std::size_t kBatchBlockAlignFloats = Clip::kBatchBlockAlignment / sizeof(float);
 
-static_assert(SoaTransform::kLanes == 16, "Clip::soa_window_base assumes blocks of 16 joints");
-
-// Sets b.soa_window and b.soa_lanes from b.joints (see Clip::LinearBatch).
-void set_soa_window(Clip::LinearBatch& b) {
-  b.soa_window = 0;
-  b.soa_lanes = 0;
-  const std::int64_t base = Clip::soa_window_base(b.joints[0]);
-  std::uint8_t window = 0, lanes = 0;
-  for (int lane = 0; lane < b.lanes; ++lane) {
-    const std::int64_t p = std::int64_t{b.joints[lane]} - base;
-    if (p < 0 || p > 3) return;
-    window = static_cast<std::uint8_t>(window | 1u << p);
-    lanes = static_cast<std::uint8_t>(lanes | lane << (2 * p));
-  }
-  b.soa_window = window;
-  b.soa_lanes = lanes;
+// Sets b.soa_in_row from b.joints (see Clip::LinearBatch).
+void set_soa_in_row(Clip::LinearBatch& b) {
+  const std::int64_t first = b.joints[0];
+  bool in_row = b.lanes == 4 && first % SoaTransform::kLanes + 4 <= SoaTransform::kLanes;
+  for (int lane = 1; lane < 4; ++lane) in_row &= std::int64_t{b.joints[lane]} == first + lane;
+  b.soa_in_row = in_row ? 1 : 0;
 }
 
 // The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
@@ -109,7 +99,7 @@ Clip::BatchValues interleave_batches(std::span<Clip::LinearBatch> batches,
   // below and the samplers' reads never split a line; the few floats after a block are zeros.
   std::size_t total = 0;
   for (Clip::LinearBatch& b : batches) {
-    set_soa_window(b);
+    set_soa_in_row(b);
     b.value_begin = static_cast<std::uint32_t>(total);
     total += static_cast<std::size_t>(batch_floats(b, timelines));
     total = (total + kBatchBlockAlignFloats - 1) / kBatchBlockAlignFloats * kBatchBlockAlignFloats;

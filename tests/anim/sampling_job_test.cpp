@@ -595,21 +595,19 @@ TEST(SamplingJob, StructureOfArraysOutputHasTheTransformBits) {
   }
 }
 
-// Batches whose lanes come in another order (a file may hold them so) or leave gaps: each
-// batch's structure-of-arrays window (Clip::LinearBatch::soa_window) is derived from its joints,
-// and the pose gets the same bits as the Transform one.
+// Batches whose lanes come in another order (a file may hold them so), leave gaps or cross two
+// blocks: each batch's Clip::LinearBatch::soa_in_row is derived from its joints, and the
+// structure-of-arrays pose gets the same bits as the Transform one.
 TEST(SamplingJob, StructureOfArraysOutputTakesLanesInAnyOrder) {
   std::mt19937 rng(78);
   constexpr int kJoints = 45;
   const Clip source = mixed_clip(rng, kJoints);
   ClipParts parts = source.parts();
   ASSERT_GE(parts.linear_batches.size(), 4u);
-  bool crossing = false, partial = false, permuted = false;
-  // Lanes 1 and 2 swapped in every other batch (lane 0 still opens the window), the lanes
-  // reversed in the rest (a window from the largest joint: most such batches fit none).
-  for (std::size_t i = 0; i < parts.linear_batches.size(); ++i) {
+  // Every other batch reordered: lanes 1 and 2 swapped, or reversed when it has fewer than three.
+  for (std::size_t i = 1; i < parts.linear_batches.size(); i += 2) {
     Clip::LinearBatch& b = parts.linear_batches[i];
-    if (i % 2 == 0 && b.lanes >= 3)
+    if (b.lanes >= 3)
       std::swap(b.joints[1], b.joints[2]);
     else
       std::reverse(b.joints, b.joints + b.lanes);
@@ -617,24 +615,18 @@ TEST(SamplingJob, StructureOfArraysOutputTakesLanesInAnyOrder) {
   }
   auto reordered = Clip::from_parts(std::move(parts), kJoints, {});
   ASSERT_TRUE(reordered) << reordered.error().to_string();
+  int in_row = 0, out_of_row = 0, crossing = 0;
   for (const Clip::LinearBatch& b : reordered->linear_batches()) {
-    const std::int32_t lo = *std::min_element(b.joints, b.joints + b.lanes);
-    const std::int32_t hi = *std::max_element(b.joints, b.joints + b.lanes);
-    const std::int64_t base = Clip::soa_window_base(b.joints[0]);
-    const bool fits = lo >= base && hi <= base + 3;
-    ASSERT_EQ(b.soa_window != 0, fits) << "batch at joint " << b.joints[0];
-    crossing |= lo / 16 != hi / 16;
-    partial |= fits && b.soa_window != 0xF;
-    for (int lane = 0; fits && lane < b.lanes; ++lane) {
-      const auto p = static_cast<unsigned>(b.joints[lane] - base);
-      EXPECT_TRUE(b.soa_window & (1u << p));
-      EXPECT_EQ((b.soa_lanes >> (2 * p)) & 3u, static_cast<unsigned>(lane));
-      permuted |= p != static_cast<unsigned>(lane);
-    }
+    bool want = b.lanes == 4 && b.joints[0] % 16 <= 12;
+    for (int lane = 1; lane < 4; ++lane) want = want && b.joints[lane] == b.joints[0] + lane;
+    ASSERT_EQ(b.soa_in_row, want ? 1 : 0) << "batch at joint " << b.joints[0];
+    (want ? in_row : out_of_row) += 1;
+    const auto [lo, hi] = std::minmax_element(b.joints, b.joints + b.lanes);
+    crossing += *lo / 16 != *hi / 16;
   }
-  EXPECT_TRUE(crossing);
-  EXPECT_TRUE(partial);
-  EXPECT_TRUE(permuted);
+  EXPECT_GT(in_row, 0);
+  EXPECT_GT(out_of_row, 0);
+  EXPECT_GT(crossing, 0);
 
   Fixture f(kJoints);
   std::vector<SoaTransform> soa_rest(soa_blocks(kJoints)), soa_out(soa_rest.size());
@@ -656,15 +648,6 @@ TEST(SamplingJob, StructureOfArraysOutputTakesLanesInAnyOrder) {
       ASSERT_EQ(std::memcmp(&got, &want[j], sizeof(Transform)), 0) << "joint " << j << " at " << t;
     }
   }
-}
-
-TEST(SamplingJob, StructureOfArraysWindowStaysInItsBlock) {
-  EXPECT_EQ(Clip::soa_window_base(0), 0);
-  EXPECT_EQ(Clip::soa_window_base(12), 12);
-  EXPECT_EQ(Clip::soa_window_base(13), 12);
-  EXPECT_EQ(Clip::soa_window_base(15), 12);
-  EXPECT_EQ(Clip::soa_window_base(16), 16);
-  EXPECT_EQ(Clip::soa_window_base(31), 28);
 }
 
 TEST(SamplingJob, StructureOfArraysFormIsValidated) {

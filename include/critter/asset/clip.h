@@ -116,23 +116,14 @@ class Clip {
   struct LinearBatch {
     TrackTarget target;         // kTranslation, kRotation or kScale
     std::uint8_t lanes;         // tracks in the batch, 1 to 4
-    // Derived from joints when the clip is made (files do not store them): how the batch's four
-    // results go into a structure-of-arrays pose. When every lane's joint lies in the window of
-    // four joints soa_window_base(joints[0]) + 0..3, bit p of soa_window is set for each position
-    // p of the window a lane writes, and bits 2p, 2p + 1 of soa_lanes name that lane; otherwise
-    // soa_window is 0 and each lane is stored on its own.
-    std::uint8_t soa_window;
-    std::uint8_t soa_lanes;
+    // Derived from joints when the clip is made (files do not store it): 1 when the lanes are
+    // the four joints joints[0] + 0..3 inside one block of 16 (SoaTransform::kLanes), so that a
+    // structure-of-arrays pose takes each component of the batch as one store; 0 otherwise.
+    std::uint8_t soa_in_row;
     std::uint32_t timeline;     // index into timelines()
     std::uint32_t value_begin;  // first float in batch_values(); 4 * components floats per key
     std::int32_t joints[4];     // the joint each lane animates
   };
-  // The first joint of a batch's structure-of-arrays window: `first_joint`, or the last four
-  // joints of its block of 16 (SoaTransform::kLanes) when it lies among them, so that the
-  // window never leaves the block.
-  static constexpr std::int64_t soa_window_base(std::int64_t first_joint) {
-    return first_joint - (first_joint % 16 > 12 ? first_joint % 16 - 12 : 0);
-  }
   static constexpr std::size_t kBatchBlockAlignment = 64;
   using BatchValues = std::vector<float, UninitializedAllocator<float, kBatchBlockAlignment>>;
   std::span<const LinearBatch> linear_batches() const { return linear_batches_; }
