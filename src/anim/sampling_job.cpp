@@ -277,7 +277,8 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
     std::uint32_t count) {
   constexpr std::size_t kRow = SoaTransform::kLanes;
   if (batch.soa_in_row != 0) {
-    float* at = detail::soa_channel(pose, static_cast<std::size_t>(batch.joints[0]), first_component);
+    float* at =
+        detail::soa_channel(pose, static_cast<std::size_t>(batch.joints[0]), first_component);
     for (std::uint32_t k = 0; k < count; ++k) _mm_storeu_ps(at + k * kRow, c[k]);
     return;
   }
@@ -367,10 +368,10 @@ template <int N, class Out>
     const __m128 a = _mm_loadu_ps(v0 + 4 * k);
     c[k] = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1 + 4 * k), a), f));
   }
-  store_soa_avx2(out.floats, batch,
-                 batch.target == TrackTarget::kTranslation ? detail::kSoaTranslation
-                                                           : detail::kSoaScale,
-                 c, 3);
+  store_soa_avx2(
+      out.floats, batch,
+      batch.target == TrackTarget::kTranslation ? detail::kSoaTranslation : detail::kSoaScale, c,
+      3);
 }
 
 // The same loop compiled for AVX2 (three-operand instructions: fewer of them for the same

@@ -114,8 +114,8 @@ class Clip {
   // sampling speed: it roughly doubles the size of a clip's LINEAR T/R/S values in memory (files
   // hold the keys once; see Clip::from_parts).
   struct LinearBatch {
-    TrackTarget target;         // kTranslation, kRotation or kScale
-    std::uint8_t lanes;         // tracks in the batch, 1 to 4
+    TrackTarget target;  // kTranslation, kRotation or kScale
+    std::uint8_t lanes;  // tracks in the batch, 1 to 4
     // Derived from joints when the clip is made (files do not store it): 1 when the lanes are
     // the four joints joints[0] + 0..3 inside one block of 16 (SoaTransform::kLanes), so that a
     // structure-of-arrays pose takes each component of the batch as one store; 0 otherwise.
