@@ -87,9 +87,9 @@ void set_soa_in_row(Clip::LinearBatch& b) {
 }
 
 // The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
-// value_begin and soa_in_row. Each lane reads the values of its joint's live track (`last`, from last_tracks);
-// the batches are valid (Clip::from_parts checks them). The one place the layout is made (its
-// AVX-512 step in clip_load_simd.cpp).
+// value_begin and soa_in_row. Each lane reads the values of its joint's live track (`last`, from
+// last_tracks); the batches are valid (Clip::from_parts checks them). The one place the layout is
+// made (its AVX-512 step in clip_load_simd.cpp).
 Clip::BatchValues interleave_batches(std::span<Clip::LinearBatch> batches,
                                      std::span<const Clip::Timeline> timelines,
                                      std::span<const Track> tracks, std::span<const float> values,

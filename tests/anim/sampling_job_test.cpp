@@ -564,35 +564,42 @@ Clip mixed_clip(std::mt19937& rng, int joints) {
   return make_clip(std::move(tracks), joints);
 }
 
+// Samples `sampled` into a structure-of-arrays pose from before the start of `reference` to past
+// its end and checks every joint against `reference` sampled into Transforms, bit for bit; a
+// padding lane of the rest pose is marked, to see that it reaches the output.
+void expect_soa_sampling_equals(const Clip& reference, const Clip& sampled, int joints,
+                                float step) {
+  ASSERT_NE(joints % 16, 0);  // a padding lane to mark
+  Fixture f(joints);
+  std::vector<SoaTransform> soa_rest(soa_blocks(static_cast<std::size_t>(joints)));
+  std::vector<SoaTransform> soa_out(soa_rest.size());
+  ASSERT_TRUE(to_soa(f.rest, soa_rest));
+  soa_rest.back().translation[0][15] = 42.0f;
+  SamplingContext soa_context;
+  for (float t = -0.1f; t < reference.duration() + 0.3f; t += step) {
+    const std::vector<Transform> want = f.sample(reference, t);
+    SamplingJob job = f.job(sampled, t);
+    job.rest = {};
+    job.output = {};
+    job.context = &soa_context;
+    job.soa_rest = soa_rest;
+    job.soa_output = soa_out;
+    job.soa_joints = static_cast<std::size_t>(joints);
+    const auto ok = job.run();
+    ASSERT_TRUE(ok) << ok.error().to_string();
+    for (std::size_t j = 0; j < want.size(); ++j) {
+      const Transform got = soa_get(soa_out, j);
+      ASSERT_EQ(std::memcmp(&got, &want[j], sizeof(Transform)), 0) << "joint " << j << " at " << t;
+    }
+    EXPECT_EQ(soa_out.back().translation[0][15], 42.0f);
+  }
+}
+
 TEST(SamplingJob, StructureOfArraysOutputHasTheTransformBits) {
   std::mt19937 rng(77);
   constexpr int kJoints = 45;
-  for (const Clip& clip : {mixed_clip(rng, kJoints), random_clip(rng, kJoints)}) {
-    Fixture f(kJoints);
-    std::vector<SoaTransform> soa_rest(soa_blocks(kJoints)), soa_out(soa_rest.size());
-    ASSERT_TRUE(to_soa(f.rest, soa_rest));
-    // Padding lanes of the rest pose marked, to see that they reach the output.
-    soa_rest.back().translation[0][15] = 42.0f;
-    SamplingContext soa_context;
-    for (float t = -0.1f; t < clip.duration() + 0.3f; t += 0.037f) {
-      const std::vector<Transform> want = f.sample(clip, t);
-      SamplingJob job = f.job(clip, t);
-      job.rest = {};
-      job.output = {};
-      job.context = &soa_context;
-      job.soa_rest = soa_rest;
-      job.soa_output = soa_out;
-      job.soa_joints = kJoints;
-      const auto ok = job.run();
-      ASSERT_TRUE(ok) << ok.error().to_string();
-      for (std::size_t j = 0; j < want.size(); ++j) {
-        const Transform got = soa_get(soa_out, j);
-        ASSERT_EQ(std::memcmp(&got, &want[j], sizeof(Transform)), 0)
-            << "joint " << j << " at " << t;
-      }
-      EXPECT_EQ(soa_out.back().translation[0][15], 42.0f);
-    }
-  }
+  for (const Clip& clip : {mixed_clip(rng, kJoints), random_clip(rng, kJoints)})
+    expect_soa_sampling_equals(clip, clip, kJoints, 0.037f);
 }
 
 // Batches whose lanes come in another order (a file may hold them so), leave gaps or cross two
@@ -628,26 +635,7 @@ TEST(SamplingJob, StructureOfArraysOutputTakesLanesInAnyOrder) {
   EXPECT_GT(out_of_row, 0);
   EXPECT_GT(crossing, 0);
 
-  Fixture f(kJoints);
-  std::vector<SoaTransform> soa_rest(soa_blocks(kJoints)), soa_out(soa_rest.size());
-  ASSERT_TRUE(to_soa(f.rest, soa_rest));
-  SamplingContext soa_context;
-  for (float t = -0.1f; t < source.duration() + 0.3f; t += 0.041f) {
-    const std::vector<Transform> want = f.sample(source, t);
-    SamplingJob job = f.job(*reordered, t);
-    job.rest = {};
-    job.output = {};
-    job.context = &soa_context;
-    job.soa_rest = soa_rest;
-    job.soa_output = soa_out;
-    job.soa_joints = kJoints;
-    const auto ok = job.run();
-    ASSERT_TRUE(ok) << ok.error().to_string();
-    for (std::size_t j = 0; j < want.size(); ++j) {
-      const Transform got = soa_get(soa_out, j);
-      ASSERT_EQ(std::memcmp(&got, &want[j], sizeof(Transform)), 0) << "joint " << j << " at " << t;
-    }
-  }
+  expect_soa_sampling_equals(source, *reordered, kJoints, 0.041f);
 }
 
 TEST(SamplingJob, StructureOfArraysFormIsValidated) {
