@@ -163,6 +163,39 @@ struct SoaOut {
   float* floats;
 };
 
+#if defined(__SSE2__)
+// The four results c[k] (k < count; lane l: component k of joint batch.joints[l]) of a batch into
+// rows first_component + k of a structure-of-arrays pose, on every vector path: one store a row
+// for four joints in a row of one block (LinearBatch::soa_in_row, derived when the clip was made),
+// else one store a lane (unused lanes repeat lane 0, so all four are stored). On an Intel Xeon,
+// BM_SampleClipSoa (3 batches of 51 not four joints in a row) takes 429–436 ns so; testing each
+// batch's joints here instead took 503–510 (533–536 before rotation batches were grouped for this
+// form). A permute and a masked store for lanes within a window of four joints measured no faster,
+// and a second such window for the other batches slower (the harness's Wizard 12 %).
+[[gnu::always_inline]] inline void store_soa_batch(float* pose, const Clip::LinearBatch& batch,
+                                                   std::uint32_t first_component, const __m128* c,
+                                                   std::uint32_t count) {
+  constexpr std::size_t kRow = SoaTransform::kLanes;
+  if (batch.soa_in_row != 0) {
+    float* at =
+        detail::soa_channel(pose, static_cast<std::size_t>(batch.joints[0]), first_component);
+    for (std::uint32_t k = 0; k < count; ++k) _mm_storeu_ps(at + k * kRow, c[k]);
+    return;
+  }
+  float* at[4];
+  for (int l = 0; l < 4; ++l)
+    at[l] = detail::soa_channel(pose, static_cast<std::size_t>(batch.joints[l]), first_component);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const __m128 v = c[k];
+    const std::size_t row = k * kRow;
+    _mm_store_ss(at[3] + row, _mm_shuffle_ps(v, v, 0xFF));
+    _mm_store_ss(at[2] + row, _mm_movehl_ps(v, v));
+    _mm_store_ss(at[1] + row, _mm_shuffle_ps(v, v, 0x55));
+    _mm_store_ss(at[0] + row, v);
+  }
+}
+#endif
+
 template <class Out>
 [[gnu::always_inline]] inline void sample_batch(const Clip::LinearBatch& batch, Segment seg,
                                                 const float* batch_values, Out out) {
@@ -182,7 +215,7 @@ template <class Out>
     detail::Quat4 r = detail::slerp_shortest4(a, b, f);
     if constexpr (kSoa) {
       const __m128 c[4] = {r.x, r.y, r.z, r.w};
-      detail::store_soa4(out.floats, batch.joints, batch.lanes, detail::kSoaRotation, c, 4);
+      store_soa_batch(out.floats, batch, detail::kSoaRotation, c, 4);
       return;
     } else {
       _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
@@ -198,8 +231,8 @@ template <class Out>
     z = _mm_add_ps(z, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1 + 8), z), f));
     if constexpr (kSoa) {
       const __m128 c[3] = {x, y, z};
-      detail::store_soa4(
-          out.floats, batch.joints, batch.lanes,
+      store_soa_batch(
+          out.floats, batch,
           batch.target == TrackTarget::kTranslation ? detail::kSoaTranslation : detail::kSoaScale,
           c, 3);
       return;
@@ -264,37 +297,6 @@ void sample_batches(std::span<const Clip::LinearBatch> batches, const Segment* s
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
 }
 
-// The four results c[k] (k < count; lane l: component k of joint batch.joints[l]) of a batch into
-// rows first_component + k of a structure-of-arrays pose: one store a row for four joints in a row
-// of one block (LinearBatch::soa_in_row, derived when the clip was made), else one store a lane
-// (unused lanes repeat lane 0, so all four are stored). On an Intel Xeon, BM_SampleClipSoa (3
-// batches of 51 not four joints in a row) takes 429–436 ns so; testing each batch's joints here
-// instead took 503–510 (533–536 before rotation batches were grouped for this form). A permute and
-// a masked store for lanes within a window of four joints measured no faster, and a second such
-// window for the other batches slower (the harness's Wizard 12 %).
-[[gnu::target("avx2"), gnu::always_inline]] inline void store_soa_avx2(
-    float* pose, const Clip::LinearBatch& batch, std::uint32_t first_component, const __m128* c,
-    std::uint32_t count) {
-  constexpr std::size_t kRow = SoaTransform::kLanes;
-  if (batch.soa_in_row != 0) {
-    float* at =
-        detail::soa_channel(pose, static_cast<std::size_t>(batch.joints[0]), first_component);
-    for (std::uint32_t k = 0; k < count; ++k) _mm_storeu_ps(at + k * kRow, c[k]);
-    return;
-  }
-  float* at[4];
-  for (int l = 0; l < 4; ++l)
-    at[l] = detail::soa_channel(pose, static_cast<std::size_t>(batch.joints[l]), first_component);
-  for (std::uint32_t k = 0; k < count; ++k) {
-    const __m128 v = c[k];
-    const std::size_t row = k * kRow;
-    _mm_store_ss(at[3] + row, _mm_shuffle_ps(v, v, 0xFF));
-    _mm_store_ss(at[2] + row, _mm_movehl_ps(v, v));
-    _mm_store_ss(at[1] + row, _mm_shuffle_ps(v, v, 0x55));
-    _mm_store_ss(at[0] + row, v);
-  }
-}
-
 // Rotation batches list[0, count), count in (2N − 2, 2N], into either form of pose, as N groups of
 // eight lanes (two batches each) for slerp_shortest8, the four-lane slerp's operations lane by lane
 // (the same bits); the groups' dependency chains overlap. Each batch keeps its own segment
@@ -335,11 +337,11 @@ template <int N, class Out>
     if constexpr (std::is_same_v<Out, SoaOut>) {
       const __m128 clo[4] = {_mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
                              _mm256_castps256_ps128(z), _mm256_castps256_ps128(w)};
-      store_soa_avx2(out.floats, lo, detail::kSoaRotation, clo, 4);
+      store_soa_batch(out.floats, lo, detail::kSoaRotation, clo, 4);
       if (hi != nullptr) {
         const __m128 chi[4] = {_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
                                _mm256_extractf128_ps(z, 1), _mm256_extractf128_ps(w, 1)};
-        store_soa_avx2(out.floats, *hi, detail::kSoaRotation, chi, 4);
+        store_soa_batch(out.floats, *hi, detail::kSoaRotation, chi, 4);
       }
     } else {
       // A 4×4 transpose within each 128-bit half: row k holds lane k's quaternion of both
@@ -357,42 +359,18 @@ template <int N, class Out>
   }
 }
 
-// A translation or scale batch into a structure-of-arrays pose, as sample_batch computes it.
-[[gnu::target("avx2"), gnu::always_inline]] inline void sample_vectors_soa_avx2(
-    const Clip::LinearBatch& batch, Segment seg, const float* batch_values, SoaOut out) {
-  const float* v0 = batch_values + batch.value_begin + std::size_t{seg.key} * 12;
-  const float* v1 = seg.fraction != 0.0f ? v0 + 12 : v0;
-  const __m128 f = _mm_set1_ps(seg.fraction);
-  __m128 c[3];
-  for (int k = 0; k < 3; ++k) {
-    const __m128 a = _mm_loadu_ps(v0 + 4 * k);
-    c[k] = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(v1 + 4 * k), a), f));
-  }
-  store_soa_avx2(
-      out.floats, batch,
-      batch.target == TrackTarget::kTranslation ? detail::kSoaTranslation : detail::kSoaScale, c,
-      3);
-}
-
 // The same loop compiled for AVX2 (three-operand instructions: fewer of them for the same
 // operations, same results); run only where the CPU has it. Rotation batches, whose slerp is most
-// of a batch's work, wait to go four at a time (the rest as a pair or alone; into
-// structure-of-arrays poses a lone batch goes as a pair with itself, so that every store is
-// store_soa_avx2's).
+// of a batch's work, wait to go four at a time (the rest as a pair or alone), into either form.
 template <class Out>
 [[gnu::target("avx2")]] void sample_batches_avx2(std::span<const Clip::LinearBatch> batches,
                                                  const Segment* segments, const float* batch_values,
                                                  Out out) {
-  constexpr bool kSoa = std::is_same_v<Out, SoaOut>;
   const Clip::LinearBatch* pending[4];
   int count = 0;
   for (const Clip::LinearBatch& batch : batches) {
     if (batch.target != TrackTarget::kRotation) {
-      if constexpr (kSoa) {
-        sample_vectors_soa_avx2(batch, segments[batch.timeline], batch_values, out);
-      } else {
-        sample_batch(batch, segments[batch.timeline], batch_values, out);
-      }
+      sample_batch(batch, segments[batch.timeline], batch_values, out);
       continue;
     }
     pending[count++] = &batch;
@@ -403,8 +381,8 @@ template <class Out>
   }
   if (count > 2) {
     sample_rotations<2>(pending, count, segments, batch_values, out);
-  } else if (count == 2 || (kSoa && count == 1)) {
-    sample_rotations<1>(pending, count, segments, batch_values, out);
+  } else if (count == 2) {
+    sample_rotations<1>(pending, 2, segments, batch_values, out);
   } else if (count == 1) {
     sample_batch(*pending[0], segments[pending[0]->timeline], batch_values, out);
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/soa_lanes.h"
 #include "critter/core/soa_transform.h"
 
 #if defined(__SSE2__)
@@ -47,15 +48,7 @@ inline float* soa_floats(std::span<SoaTransform> pose) {
   return &pose.data()->translation[0][0];
 }
 
-// Joints joints[0..lanes) are joints[0] + 0..lanes − 1 (`lanes` == `width`), all in one block.
-template <class J>
-inline bool consecutive_in_block(const J* joints, std::size_t lanes, std::size_t width) {
-  const auto first = static_cast<std::size_t>(joints[0]);
-  if (lanes != width || first % SoaTransform::kLanes + width > SoaTransform::kLanes) return false;
-  for (std::size_t l = 1; l < lanes; ++l)
-    if (static_cast<std::size_t>(joints[l]) != first + l) return false;
-  return true;
-}
+using critter::detail::consecutive_in_block;
 
 // Component values[k][l] (k < count) of joint joints[l] (l < lanes), as floats.
 template <class J>

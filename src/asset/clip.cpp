@@ -12,9 +12,9 @@
 
 #include "asset/clip_load_simd.h"
 #include "core/finite_floats.h"
+#include "core/soa_lanes.h"
 #include "critter/core/cpu_features.h"
 #include "critter/core/math.h"
-#include "critter/core/soa_transform.h"
 
 namespace critter {
 
@@ -78,14 +78,6 @@ std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Tim
 
 constexpr std::size_t kBatchBlockAlignFloats = Clip::kBatchBlockAlignment / sizeof(float);
 
-// Sets b.soa_in_row from b.joints (see Clip::LinearBatch).
-void set_soa_in_row(Clip::LinearBatch& b) {
-  const std::int64_t first = b.joints[0];
-  bool in_row = b.lanes == 4 && first % SoaTransform::kLanes + 4 <= SoaTransform::kLanes;
-  for (int lane = 1; lane < 4; ++lane) in_row &= std::int64_t{b.joints[lane]} == first + lane;
-  b.soa_in_row = in_row ? 1 : 0;
-}
-
 // The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
 // value_begin and soa_in_row. Each lane reads the values of its joint's live track (`last`, from
 // last_tracks); the batches are valid (Clip::from_parts checks them). The one place the layout is
@@ -99,7 +91,7 @@ Clip::BatchValues interleave_batches(std::span<Clip::LinearBatch> batches,
   // below and the samplers' reads never split a line; the few floats after a block are zeros.
   std::size_t total = 0;
   for (Clip::LinearBatch& b : batches) {
-    set_soa_in_row(b);
+    b.soa_in_row = detail::consecutive_in_block(b.joints, b.lanes, 4) ? 1 : 0;
     b.value_begin = static_cast<std::uint32_t>(total);
     total += static_cast<std::size_t>(batch_floats(b, timelines));
     total = (total + kBatchBlockAlignFloats - 1) / kBatchBlockAlignFloats * kBatchBlockAlignFloats;
