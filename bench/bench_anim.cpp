@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "critter/anim/blending_job.h"
+#include "critter/anim/denormal_scope.h"
 #include "critter/anim/local_to_model_job.h"
 #include "critter/anim/sampling_job.h"
 #include "critter/asset/clip.h"
@@ -365,7 +366,7 @@ BENCHMARK(BM_LocalToModelPath)->DenseRange(1, 4);
 
 // What a character costs per frame with a crossfade running: two clips sampled in forward
 // playback, blended, then model-space matrices.
-void BM_Pipeline(benchmark::State& state) {
+void pipeline(benchmark::State& state) {
   Scene scene;
   anim::BlendingLayer layers[2];
   layers[0].pose = scene.pose_a;
@@ -388,7 +389,18 @@ void BM_Pipeline(benchmark::State& state) {
   }
   set_counters(state, scene.character.joint_count());
 }
+void BM_Pipeline(benchmark::State& state) {
+  pipeline(state);
+}
 BENCHMARK(BM_Pipeline);
+
+// The same with the frame's jobs inside one DenormalScope, as Player, Controller and Crowd run
+// theirs: the four jobs skip their own switch of the floating-point mode.
+void BM_PipelineInScope(benchmark::State& state) {
+  const anim::DenormalScope scope;
+  pipeline(state);
+}
+BENCHMARK(BM_PipelineInScope);
 
 // The same frame with every pose in structure-of-arrays form.
 void BM_PipelineSoa(benchmark::State& state) {

@@ -7,6 +7,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "critter/anim/denormal_scope.h"
 #include "critter/core/job_pool.h"
 
 namespace critter::creature {
@@ -77,13 +78,19 @@ void Crowd::update(float dt, JobPool* pool) {
 
 void Crowd::update_with(float dt, JobPool* pool, AfterPose after_pose, void* context) {
   const auto update_range = [this, dt, after_pose, context](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      anim::Player& player = players_[i];
-      player.update(dt);
-      // Loops report nothing; a Once clip's completion record is dropped so the list never grows.
-      player.clear_records();
-      // Sizes match the model by construction and the root is the identity: pose() cannot refuse.
-      (void)instances_[i].pose(player.local_pose(), player.weights());
+    {
+      // One mode switch for a chunk's jobs, on whichever thread runs it (not for after_pose).
+      const anim::DenormalScope denormals;
+      for (std::size_t i = begin; i < end; ++i) {
+        anim::Player& player = players_[i];
+        player.update(dt);
+        // Loops report nothing; a Once clip's completion record is dropped so the list never
+        // grows.
+        player.clear_records();
+        // Sizes match the model by construction and the root is the identity: pose() cannot
+        // refuse.
+        (void)instances_[i].pose(player.local_pose(), player.weights());
+      }
     }
     if (after_pose != nullptr) after_pose(context, begin, end);
   };

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The animation jobs take and give denormal floats as zero while they run (so that tiny
 // components in exported clips cost no microcode assists) and leave the caller's floating-point
-// control state as they found it.
+// control state as they found it; a DenormalScope sets that mode once for a batch of jobs.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "critter/anim/blending_job.h"
+#include "critter/anim/denormal_scope.h"
 #include "critter/anim/local_to_model_job.h"
 #include "critter/anim/sampling_job.h"
 #include "critter/asset/clip.h"
@@ -76,6 +77,36 @@ unsigned control() {
   return _mm_getcsr() & ~0x3Fu;
 }
 
+// A clip whose one rotation track lerps between keys with a denormal component, sampled half way
+// over `rest`.
+std::vector<Transform> sample_tiny(const std::vector<Transform>& rest) {
+  RawClip raw;
+  raw.name = "tiny";
+  RawTrack t;
+  t.target = TrackTarget::kRotation;
+  t.index = 0;
+  t.interpolation = Interpolation::kLinear;
+  t.components = 4;
+  t.times = {0.0f, 1.0f};
+  t.values = {kDenormal, 0, 0, 1, 0, kDenormal, 0, 1};
+  raw.tracks.push_back(t);
+  auto clip = build_clip(raw, static_cast<int>(rest.size()), {});
+  EXPECT_TRUE(clip);
+  if (!clip) return {};
+  SamplingContext context;
+  std::vector<Transform> out(rest.size());
+  const std::uint32_t offsets[] = {0};
+  SamplingJob sample;
+  sample.clip = &*clip;
+  sample.time = 0.5f;
+  sample.context = &context;
+  sample.rest = rest;
+  sample.weight_offsets = offsets;
+  sample.output = out;
+  EXPECT_TRUE(sample.run());
+  return out;
+}
+
 TEST(Denormals, JobsLeaveTheControlRegisterAsTheyFoundIt) {
   const unsigned before = _mm_getcsr();
   const auto a = pose(kDenormal, 0.1f), b = pose(kDenormal, 0.2f);
@@ -91,33 +122,67 @@ TEST(Denormals, JobsLeaveTheControlRegisterAsTheyFoundIt) {
     ltm.output = model;
     ASSERT_TRUE(ltm.run());
     EXPECT_EQ(control(), mode);
-    RawClip raw;
-    raw.name = "tiny";
-    RawTrack t;
-    t.target = TrackTarget::kRotation;
-    t.index = 0;
-    t.interpolation = Interpolation::kLinear;
-    t.components = 4;
-    t.times = {0.0f, 1.0f};
-    t.values = {kDenormal, 0, 0, 1, 0, kDenormal, 0, 1};
-    raw.tracks.push_back(t);
-    auto clip = build_clip(raw, 19, {});
-    ASSERT_TRUE(clip);
-    SamplingContext context;
-    std::vector<Transform> out(a.size());
-    const std::uint32_t offsets[] = {0};
-    SamplingJob sample;
-    sample.clip = &*clip;
-    sample.time = 0.5f;
-    sample.context = &context;
-    sample.rest = a;
-    sample.weight_offsets = offsets;
-    sample.output = out;
-    ASSERT_TRUE(sample.run());
+    const std::vector<Transform> out = sample_tiny(a);
     EXPECT_EQ(control(), mode);
     EXPECT_EQ(out[0].rotation.x, 0.0f);  // the tiny component lerped: flushed
     EXPECT_EQ(out[0].rotation.w, 1.0f);
   }
+  _mm_setcsr(before);
+}
+
+TEST(DenormalScope, SetsTheModeForItsLifeAndPutsBackWhatItFound) {
+  const unsigned before = _mm_getcsr();
+  for (const unsigned mode : {before & ~0x8040u & ~0x3Fu, (before | 0x8040u) & ~0x3Fu}) {
+    _mm_setcsr(mode);
+    EXPECT_FALSE(DenormalScope::active());
+    {
+      const DenormalScope outer;
+      EXPECT_TRUE(DenormalScope::active());
+      EXPECT_EQ(control(), mode | 0x8040u);
+      {
+        const DenormalScope inner;
+        EXPECT_EQ(control(), mode | 0x8040u);
+      }
+      // The inner scope found the bits set: it leaves them for the outer one.
+      EXPECT_TRUE(DenormalScope::active());
+      EXPECT_EQ(control(), mode | 0x8040u);
+    }
+    EXPECT_FALSE(DenormalScope::active());
+    EXPECT_EQ(control(), mode);
+  }
+  _mm_setcsr(before);
+}
+
+TEST(DenormalScope, JobsInsideGiveTheSameBitsAndLeaveTheScopesMode) {
+  const unsigned before = _mm_getcsr();
+  _mm_setcsr(before & ~0x8040u);
+  const auto a = pose(kDenormal, 0.1f), b = pose(-kDenormal, -0.05f);
+  const std::vector<Transform> blended = blend(a, b, BlendingPath::kAuto);
+  const std::vector<Transform> sampled = sample_tiny(a);
+  {
+    const DenormalScope scope;
+    EXPECT_EQ(blend(a, b, BlendingPath::kAuto), blended);
+    EXPECT_EQ(sample_tiny(a), sampled);
+    EXPECT_EQ(control() & 0x8040u, 0x8040u);
+  }
+  EXPECT_EQ(control() & 0x8040u, 0u);
+  _mm_setcsr(before);
+}
+
+// The jobs trust a live scope and leave the register alone: with the bits cleared against the
+// scope's contract, a denormal goes through unflushed (what shows that they skip their switch).
+TEST(DenormalScope, JobsInsideAScopeDoNotSwitchTheModeThemselves) {
+  const unsigned before = _mm_getcsr();
+  const auto a = pose(0.0f, 0.1f);
+  {
+    const DenormalScope scope;
+    _mm_setcsr(_mm_getcsr() & ~0x8040u);
+    const std::vector<Transform> out = sample_tiny(a);
+    EXPECT_NE(out[0].rotation.x, 0.0f);
+    EXPECT_EQ(control() & 0x8040u, 0u);
+    _mm_setcsr(_mm_getcsr() | 0x8040u);
+  }
+  EXPECT_EQ(sample_tiny(a)[0].rotation.x, 0.0f);  // outside: flushed again
   _mm_setcsr(before);
 }
 #endif
