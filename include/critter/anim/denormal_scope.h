@@ -17,8 +17,9 @@
 // be neither copied nor moved); scopes nest. While one lives, the code it encloses must not clear
 // those two bits (the jobs trust the scope and would then run without them, slower on denormals
 // and different below 1.2e-38). Float code of the caller inside the scope also sees denormals as
-// zero. On its destruction the outermost scope puts the mode back as it found it. Where the CPU
-// has no such mode (no SSE), it does nothing.
+// zero. On its destruction the outermost scope puts the register back as it found it (as each
+// job does: exception flags raised inside are cleared with it). Where the CPU has no such mode
+// (no SSE), it does nothing.
 #pragma once
 
 namespace critter::anim {
