@@ -9,7 +9,6 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/controller_state.h"
-#include "critter/anim/denormal_scope.h"
 
 namespace critter::anim {
 namespace {
@@ -109,7 +108,6 @@ void Controller::clear_runtime_warnings() {
 }
 
 void Controller::update(float dt) {
-  const DenormalScope denormals;  // one mode switch for every layer's jobs
   if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
   detail::ControllerState& s = *state_;
   s.last_dt = dt;
@@ -178,7 +176,6 @@ void Controller::release_manual_control(int layer) {
 }
 
 std::span<const Transform> Controller::compute_pose() {
-  const DenormalScope denormals;  // one mode switch for the blend and the IK jobs
   detail::ControllerState& s = *state_;
   s.layers.blend(s.drivers);
   if (s.ik.any()) s.ik.run(*s.program, s.values, s.log, s.layers.pose(), s.last_dt);

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <string>
 
-#include "critter/anim/denormal_scope.h"
 #include "critter/creature/legacy/rest_translation.h"
 
 namespace critter::creature {
@@ -150,7 +149,6 @@ void CreatureModel::animate(float dt) {
     return;
   }
   if (controller_) {
-    const anim::DenormalScope denormals;  // one mode switch for update() and compute_pose()
     controller_->set_body(state_.velocity, state_.rotation);
     controller_->update(dt);
     const auto pose = controller_->compute_pose();

@@ -8,18 +8,19 @@
 // denormals-are-zero bits). Reading and writing that register costs about as much as sampling a
 // few joints, once per job. While a DenormalScope lives on a thread, the mode is set for the
 // scope instead and the jobs run on that thread skip their own switch: hold one around a frame's
-// animation pass (many characters, many jobs) and the switch is paid once. Player::update,
-// Controller::update and compute_pose, creature::CreatureModel::animate and creature::Crowd::update
-// (per chunk of creatures) hold one for the jobs they run. Results are the same bits inside and
-// outside a scope.
+// animation pass (many characters, many jobs) and the switch is paid once. Player::update (so
+// each of a Controller's layers too) and creature::Crowd::update (per chunk of creatures) hold
+// one for the jobs they run; a Controller's rules, expressions, hooks and IK run outside any. The
+// jobs give the same bits inside and outside a scope.
 //
 // Contract: make and destroy it on the same thread, innermost first (it is a stack object; it can
 // be neither copied nor moved); scopes nest. While one lives, the code it encloses must not clear
 // those two bits (the jobs trust the scope and would then run without them, slower on denormals
 // and different below 1.2e-38). Float code of the caller inside the scope also sees denormals as
-// zero. On its destruction the outermost scope puts the register back as it found it (as each
-// job does: exception flags raised inside are cleared with it). Where the CPU has no such mode
-// (no SSE), it does nothing.
+// zero: a denormal compares equal to zero there, so keep code whose branches test tiny values
+// (conditions on user parameters, say) outside. On its destruction the outermost scope puts the
+// register back as it found it (as each job does: exception flags raised inside are cleared with
+// it). Where the CPU has no such mode (no SSE), it does nothing.
 #pragma once
 
 namespace critter::anim {
