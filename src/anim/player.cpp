@@ -6,7 +6,6 @@
 #include <functional>
 #include <string>
 
-#include "critter/anim/denormal_scope.h"
 #include "critter/anim/transform_blend.h"
 
 namespace critter::anim {
@@ -212,7 +211,6 @@ void Player::sample(Slot& slot) {
 }
 
 void Player::update(float dt) {
-  const DenormalScope denormals;  // one mode switch for the sampling and blending jobs below
   const float seconds = std::isfinite(dt) && dt > 0.0f ? dt : 0.0f;
   // playback.md §4 frame order: blend timer, source, then the current play.
   if (fade_ != Fade::kNone) fade_time_ += seconds;

@@ -8,10 +8,10 @@
 // denormals-are-zero bits). Reading and writing that register costs about as much as sampling a
 // few joints, once per job. While a DenormalScope lives on a thread, the mode is set for the
 // scope instead and the jobs run on that thread skip their own switch: hold one around a frame's
-// animation pass (many characters, many jobs) and the switch is paid once. Player::update (so
-// each of a Controller's layers too) and creature::Crowd::update (per chunk of creatures) hold
-// one for the jobs they run; a Controller's rules, expressions, hooks and IK run outside any. The
-// jobs give the same bits inside and outside a scope.
+// animation pass (many characters, many jobs) and the switch is paid once. creature::Crowd::update
+// holds one per chunk of creatures; a lone Player or Controller update does not (it runs a few
+// jobs or none, and a scope of its own measured slower). The jobs give the same bits inside and
+// outside a scope.
 //
 // Contract: make and destroy it on the same thread, innermost first (it is a stack object; it can
 // be neither copied nor moved); scopes nest. While one lives, the code it encloses must not clear
