@@ -15,9 +15,7 @@ DenormalScope::DenormalScope() : outermost_(detail::g_denormal_scopes == 0) {
   ++detail::g_denormal_scopes;
   if (!outermost_) return;
 #if defined(__SSE2__)
-  saved_ = _mm_getcsr();
-  if ((saved_ & detail::kFlushDenormalBits) != detail::kFlushDenormalBits)
-    _mm_setcsr(saved_ | detail::kFlushDenormalBits);
+  saved_ = detail::begin_flush_denormals();
 #endif
 }
 
@@ -25,10 +23,9 @@ DenormalScope::~DenormalScope() {
   --detail::g_denormal_scopes;
   if (!outermost_) return;
 #if defined(__SSE2__)
-  // The register as the scope found it, as FlushDenormals does: reading it first (to keep flags
-  // raised inside) would wait for every float operation in flight, which measured slower than
-  // the switches the scope saves.
-  if ((saved_ & detail::kFlushDenormalBits) != detail::kFlushDenormalBits) _mm_setcsr(saved_);
+  // Reading the register first, to keep flags raised inside, measured slower than the switches
+  // the scope saves.
+  detail::end_flush_denormals(saved_);
 #endif
 }
 

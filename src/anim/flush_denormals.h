@@ -21,18 +21,29 @@ inline constexpr unsigned kFlushDenormalBits = 0x8040;
 // How many DenormalScopes live on this thread (denormal_scope.cpp).
 extern constinit thread_local unsigned g_denormal_scopes;
 
+#if defined(__SSE2__)
+// The one switch of the mode, for a job (FlushDenormals) and for the outermost DenormalScope:
+// sets the two bits where they are not set and returns the register as it was; the end puts it
+// back, without reading it first (a read waits for every float operation in flight).
+inline unsigned begin_flush_denormals() {
+  const unsigned saved = _mm_getcsr();
+  if ((saved & kFlushDenormalBits) != kFlushDenormalBits) _mm_setcsr(saved | kFlushDenormalBits);
+  return saved;
+}
+inline void end_flush_denormals(unsigned saved) {
+  if ((saved & kFlushDenormalBits) != kFlushDenormalBits) _mm_setcsr(saved);
+}
+#endif
+
 class FlushDenormals {
  public:
 #if defined(__SSE2__)
   // Inside a DenormalScope the mode is already set: nothing to read or write.
   FlushDenormals() : active_(g_denormal_scopes == 0) {
-    if (!active_) return;
-    saved_ = _mm_getcsr();
-    if ((saved_ & kFlushDenormalBits) != kFlushDenormalBits)
-      _mm_setcsr(saved_ | kFlushDenormalBits);
+    if (active_) saved_ = begin_flush_denormals();
   }
   ~FlushDenormals() {
-    if (active_ && (saved_ & kFlushDenormalBits) != kFlushDenormalBits) _mm_setcsr(saved_);
+    if (active_) end_flush_denormals(saved_);
   }
   FlushDenormals(const FlushDenormals&) = delete;
   FlushDenormals& operator=(const FlushDenormals&) = delete;

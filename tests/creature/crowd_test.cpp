@@ -9,6 +9,11 @@
 #include <memory>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
+#include "critter/anim/denormal_scope.h"
 #include "critter/anim/local_to_model_job.h"
 #include "critter/core/job_pool.h"
 #include "critter/io/load.h"
@@ -66,6 +71,32 @@ TEST_F(CrowdTest, RejectsBadOptions) {
   o.spacing = 0.0f;
   o.rate = std::nanf("");
   EXPECT_FALSE(Crowd::create(*model_, o));
+}
+
+// Crowd::update holds a DenormalScope per chunk for its players' jobs: the after-pose callback
+// runs outside it, and the caller's floating-point mode is as it was after the update.
+TEST_F(CrowdTest, UpdateRunsTheAfterPoseCallbackOutsideItsDenormalScope) {
+  CrowdOptions o;
+  o.count = 3;
+  o.clip = 2;
+  auto crowd = Crowd::create(*model_, o);
+  ASSERT_TRUE(crowd);
+#if defined(__SSE2__)
+  const unsigned before = _mm_getcsr();
+  _mm_setcsr(before & ~0x8040u);
+#endif
+  int calls = 0, inside = 0;
+  (*crowd)->update(0.1f, nullptr, [&](std::size_t, std::size_t) {
+    ++calls;
+    if (anim::DenormalScope::active()) ++inside;
+  });
+  EXPECT_GT(calls, 0);
+  EXPECT_EQ(inside, 0);
+  EXPECT_FALSE(anim::DenormalScope::active());
+#if defined(__SSE2__)
+  EXPECT_EQ(_mm_getcsr() & 0x8040u, 0u);
+  _mm_setcsr(before);
+#endif
 }
 
 TEST_F(CrowdTest, CreaturesMoveApartInTime) {

@@ -69,13 +69,15 @@ class Crowd {
 
   // Advances every creature's player by dt seconds and poses its instance. With a pool, the
   // creatures are spread over its threads (each creature's state is its own; the Model is only
-  // read); the result is the same as without. Does not allocate.
+  // read); the result is the same as without. Does not allocate. Each chunk's jobs run inside one
+  // anim::DenormalScope (one switch of the floating-point mode per chunk, not per job).
   void update(float dt, JobPool* pool = nullptr);
   // As update(dt, pool), and calls after_pose(begin, end) right after creatures [begin, end) are
   // posed, on the thread that posed them, while their matrices are still in its cache: the place
   // to build their palettes (e.g. gl::Renderer::pack). Ranges are disjoint, cover every creature
   // once and run on the pool's threads at once, so after_pose must be safe to call concurrently
-  // on disjoint ranges; it must not throw. Allocates nothing itself.
+  // on disjoint ranges; it must not throw; it runs outside the chunk's DenormalScope. Allocates
+  // nothing itself.
   template <class Fn>
   void update(float dt, JobPool* pool, Fn&& after_pose) {
     using F = std::remove_reference_t<Fn>;
