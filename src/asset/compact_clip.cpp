@@ -4,8 +4,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
 
 #include "core/finite_floats.h"
 #include "critter/core/transform.h"
@@ -15,6 +21,40 @@ namespace critter {
 namespace {
 
 constexpr std::uint32_t kMaxFrames = 65535;
+
+// Whether each of the `keys` float quaternions from `w` (8 words a key) has |q|^2 within 1e-3 of
+// 1, which no quaternion with a NaN or infinite component has. Branch-free, so that it vectorises.
+bool all_unit_quaternion_words(const std::uint16_t* w, std::size_t keys) {
+  unsigned off = 0;
+  std::size_t k = 0;
+#if defined(__SSE2__)
+  // Four keys a step: their squares transposed (a register per component), summed vertically.
+  const __m128 one = _mm_set1_ps(1.0f), tolerance = _mm_set1_ps(1e-3f);
+  const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+  __m128 within = _mm_castsi128_ps(_mm_set1_epi32(-1));
+  for (; k + 4 <= keys; k += 4) {
+    const float* f = reinterpret_cast<const float*>(w + 8 * k);
+    __m128 r0 = _mm_loadu_ps(f), r1 = _mm_loadu_ps(f + 4);
+    __m128 r2 = _mm_loadu_ps(f + 8), r3 = _mm_loadu_ps(f + 12);
+    r0 = _mm_mul_ps(r0, r0);
+    r1 = _mm_mul_ps(r1, r1);
+    r2 = _mm_mul_ps(r2, r2);
+    r3 = _mm_mul_ps(r3, r3);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    const __m128 d = _mm_sub_ps(_mm_add_ps(_mm_add_ps(r0, r1), _mm_add_ps(r2, r3)), one);
+    // NaN compares false, so a NaN key clears its lane.
+    within = _mm_and_ps(within, _mm_cmple_ps(_mm_and_ps(d, magnitude), tolerance));
+  }
+  off = _mm_movemask_ps(within) == 0xf ? 0u : 1u;
+#endif
+  for (; k < keys; ++k) {
+    float q[4];
+    std::memcpy(q, w + 8 * k, sizeof q);
+    const float d = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]) - 1.0f;
+    off |= std::abs(d) <= 1e-3f ? 0u : 1u;
+  }
+  return off == 0;
+}
 
 bool is_joint_target(TrackTarget t) {
   return t == TrackTarget::kTranslation || t == TrackTarget::kRotation || t == TrackTarget::kScale;
@@ -347,28 +387,28 @@ void CompactClip::index_tracks() {
     ++constant_runs_.count[kind];
   }
 
-  std::vector<CompactOffsets> offsets;
-  offsets.reserve(tracks_.size());
-  CompactOffsets at;
-  for (const CompactTrack& t : tracks_) {
-    offsets.push_back(at);
-    at.advance(t);
-  }
-  lanes_.clear();
-  lane_joints_.clear();
+  // The animated tracks of each kind in track order, each kind's lanes padded with empty lanes to
+  // a multiple of 8: counted first, then placed in one pass that also follows the offsets.
+  std::uint32_t next[3] = {0, 0, 0};
+  std::fill(std::begin(lane_counts_), std::end(lane_counts_), 0u);
+  for (std::size_t i = constant_count_; i < tracks_.size(); ++i)
+    ++lane_counts_[compact::kind_of(tracks_[i].target)];
+  std::uint32_t total = 0;
   for (std::uint32_t kind = 0; kind < 3; ++kind) {
-    const std::size_t first = lanes_.size();
-    for (std::size_t i = constant_count_; i < tracks_.size(); ++i) {
-      const CompactTrack& t = tracks_[i];
-      if (compact::kind_of(t.target) != kind) continue;
-      lanes_.push_back({static_cast<std::uint32_t>(i), offsets[i], t.key_count});
-      lane_joints_.push_back(t.joint);
+    next[kind] = total;
+    total += (lane_counts_[kind] + 7) / 8 * 8;
+  }
+  lanes_.assign(total, Lane{});
+  lane_joints_.assign(total, 0);
+  CompactOffsets at;
+  for (std::size_t i = 0; i < tracks_.size(); ++i) {
+    const CompactTrack& t = tracks_[i];
+    if (i >= constant_count_) {
+      const std::uint32_t slot = next[compact::kind_of(t.target)]++;
+      lanes_[slot] = {static_cast<std::uint32_t>(i), at, t.key_count};
+      lane_joints_[slot] = t.joint;
     }
-    lane_counts_[kind] = static_cast<std::uint32_t>(lanes_.size() - first);
-    while ((lanes_.size() - first) % 8 != 0) {
-      lanes_.push_back(Lane{});
-      lane_joints_.push_back(0);
-    }
+    at.advance(t);
   }
 }
 
@@ -663,20 +703,22 @@ Result<CompactClip> CompactClip::from_parts(CompactClipParts parts, int joint_co
         return bad(where(), "value range is not finite");
     }
     if (t.format == CompactFormat::kFloat) {
-      // The first non-finite float is looked for only when the vector pass finds one.
+      // Every float finite, and float rotations unit quaternions (the sampler does not
+      // renormalise keys). A branch-free pass first; the first offending value is looked for
+      // only when it fails. A unit quaternion's floats are finite, so rotations take one pass.
       const std::size_t floats = std::size_t{t.key_count} * t.stride() / 2;
       const std::uint16_t* w = parts.words.data() + begin.word;
-      const bool finite = all_finite_float_words(w, floats);
-      for (std::size_t v = 0; !finite && v < floats; ++v) {
-        if (!std::isfinite(compact::load_float(w + 2 * v)))
-          return bad(where(), "value " + std::to_string(v) + " is not finite");
-      }
-      // Float rotations must be unit quaternions: the sampler does not renormalise keys.
-      for (std::uint32_t k = 0; t.target == TrackTarget::kRotation && k < t.key_count; ++k) {
-        const quat q =
-            compact::decode_quat(t.format, parts.words.data() + begin.word + std::size_t{k} * 8);
-        if (std::abs(glm::dot(q, q) - 1.0f) > 1e-3f)
-          return bad(where(), "rotation key " + std::to_string(k) + " is not a unit quaternion");
+      const bool rotation = t.target == TrackTarget::kRotation;
+      if (!(rotation ? all_unit_quaternion_words(w, t.key_count)
+                     : all_finite_float_words(w, floats))) {
+        for (std::size_t v = 0; v < floats; ++v) {
+          if (!std::isfinite(compact::load_float(w + 2 * v)))
+            return bad(where(), "value " + std::to_string(v) + " is not finite");
+        }
+        for (std::uint32_t k = 0; k < t.key_count; ++k) {
+          if (!all_unit_quaternion_words(w + std::size_t{k} * 8, 1))
+            return bad(where(), "rotation key " + std::to_string(k) + " is not a unit quaternion");
+        }
       }
     }
     out.max_joint_ = std::max<std::int32_t>(out.max_joint_, t.joint);

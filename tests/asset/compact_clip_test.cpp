@@ -147,5 +147,61 @@ TEST(CompactClipTest, HostilePartsAreRejected) {
       "tracks/0");
 }
 
+// Float rotation keys are checked four at a time, then one by one: a key that is not a unit
+// quaternion, or holds a NaN or an infinity, is refused wherever it lies, and the message names
+// the first such key or value.
+TEST(CompactClipTest, EveryFloatRotationKeyIsChecked) {
+  const Model model = compact_synthetic();
+  const int joints = model.skeleton().joint_count();
+  CompactClipParts good;
+  std::size_t track = 0, word = 0;
+  bool found = false;
+  for (const CompactClip& clip : model.compact_clips()) {
+    good = clip.parts();
+    word = 0;
+    for (track = 0; track < good.tracks.size(); ++track) {
+      const CompactTrack& t = good.tracks[track];
+      if (t.format == CompactFormat::kFloat && t.target == TrackTarget::kRotation &&
+          t.key_count >= 7) {
+        found = true;
+        break;
+      }
+      word += std::size_t{t.key_count} * t.stride();
+    }
+    if (found) break;
+  }
+  ASSERT_TRUE(found) << "no animated rotation track stored as floats";
+  const std::uint32_t keys = good.tracks[track].key_count;
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const std::uint32_t k : {0u, 3u, 4u, keys - 2, keys - 1}) {
+    struct Case {
+      int component;
+      float value;  // NaN: scale the key by 1.01 instead
+      std::string message;
+    };
+    for (const Case& c :
+         {Case{-1, 0.0f, "rotation key " + std::to_string(k) + " is not a unit quaternion"},
+          Case{2, nan, "value " + std::to_string(4 * k + 2) + " is not finite"},
+          Case{0, inf, "value " + std::to_string(4 * k) + " is not finite"}}) {
+      CompactClipParts parts = good;
+      float q[4];
+      std::uint16_t* at = parts.words.data() + word + std::size_t{k} * 8;
+      std::memcpy(q, at, sizeof q);
+      if (c.component < 0) {
+        for (float& f : q) f *= 1.01f;
+      } else {
+        q[c.component] = c.value;
+      }
+      std::memcpy(at, q, sizeof q);
+      auto r = CompactClip::from_parts(std::move(parts), joints, {}, "keys.crit");
+      ASSERT_FALSE(r.has_value()) << "key " << k;
+      EXPECT_EQ(r.error().location, "tracks/" + std::to_string(track));
+      EXPECT_NE(r.error().to_string().find(c.message), std::string::npos) << r.error().to_string();
+    }
+  }
+  EXPECT_TRUE(CompactClip::from_parts(good, joints, {}).has_value());
+}
+
 }  // namespace
 }  // namespace critter
