@@ -18,6 +18,7 @@ namespace {
 using critter::mat4;
 using critter::vec3;
 using critter::vec4;
+using critter::deform::NormalTransform;
 using critter::deform::SkinningPath;
 
 struct SkinData {
@@ -54,7 +55,8 @@ void report(benchmark::State& state, std::size_t n) {
       benchmark::Counter(static_cast<double>(items) / 1e6, benchmark::Counter::kIsRate);
 }
 
-void BM_Skinning(benchmark::State& state, SkinningPath path) {
+void BM_Skinning(benchmark::State& state, SkinningPath path,
+                 NormalTransform normals = NormalTransform::kInverseTranspose) {
   if (path == SkinningPath::kAvx2 && !critter::deform::cpu_has_avx2_fma()) {
     state.SkipWithError("CPU lacks AVX2/FMA");
     return;
@@ -71,6 +73,7 @@ void BM_Skinning(benchmark::State& state, SkinningPath path) {
   job.set_normals(d.normals, d.out_normals);
   job.set_influences(d.joints, d.weights);
   job.path = path;
+  job.normal_transform = normals;
   for (auto _ : state) {
     if (!job.run()) state.SkipWithError("run failed");
     benchmark::DoNotOptimize(d.out_positions.data());
@@ -83,6 +86,18 @@ BENCHMARK_CAPTURE(BM_Skinning, scalar, SkinningPath::kScalar)->Arg(5000)->Arg(10
 BENCHMARK_CAPTURE(BM_Skinning, sse2, SkinningPath::kSse2)->Arg(5000)->Arg(1000000);
 BENCHMARK_CAPTURE(BM_Skinning, avx2, SkinningPath::kAvx2)->Arg(5000)->Arg(50000)->Arg(1000000);
 BENCHMARK_CAPTURE(BM_Skinning, avx512, SkinningPath::kAvx512)->Arg(5000)->Arg(50000)->Arg(1000000);
+// Normals turned by the blended matrix itself (NormalTransform::kMatrix), as ozz-animation turns
+// them by default, instead of its inverse transpose.
+BENCHMARK_CAPTURE(BM_Skinning, sse2_matrix_normals, SkinningPath::kSse2, NormalTransform::kMatrix)
+    ->Arg(5000)
+    ->Arg(1000000);
+BENCHMARK_CAPTURE(BM_Skinning, avx2_matrix_normals, SkinningPath::kAvx2, NormalTransform::kMatrix)
+    ->Arg(5000)
+    ->Arg(1000000);
+BENCHMARK_CAPTURE(BM_Skinning, avx512_matrix_normals, SkinningPath::kAvx512,
+                  NormalTransform::kMatrix)
+    ->Arg(5000)
+    ->Arg(1000000);
 
 // The memory bound of skinning: one pass that reads every byte a skinning run reads (positions,
 // normals, joint indices, weights: 48 bytes per vertex) and writes every byte it writes (positions

@@ -124,6 +124,7 @@ Status SkinMeshPartJob::run() const {
   if (normals) skin.set_normals(base_normals, out_normals);
   if (tangents) skin.set_tangents(base_tangents, out_tangents);
   skin.path = path;
+  skin.normal_transform = normal_transform;
   return skin.run();
 }
 

@@ -228,7 +228,15 @@ CRITTER_AVX2 std::size_t skin_blocks(const SkinStreams& streams) {
     const __m256 oz =
         _mm256_fmadd_ps(c.z, pz, _mm256_fmadd_ps(b.z, py, _mm256_fmadd_ps(a.z, px, t.z)));
 
-    if (s.in_normals != nullptr) {
+    if (s.in_normals != nullptr && s.normals_by_matrix) {
+      const Vec3x8 n = load3x8(s.in_normals, s.in_normals_stride, i);
+      store3x8(
+          s.out_normals, s.out_normals_stride, i,
+          normalized(
+              {_mm256_fmadd_ps(c.x, n.z, _mm256_fmadd_ps(b.x, n.y, _mm256_mul_ps(a.x, n.x))),
+               _mm256_fmadd_ps(c.y, n.z, _mm256_fmadd_ps(b.y, n.y, _mm256_mul_ps(a.y, n.x))),
+               _mm256_fmadd_ps(c.z, n.z, _mm256_fmadd_ps(b.z, n.y, _mm256_mul_ps(a.z, n.x)))}));
+    } else if (s.in_normals != nullptr) {
       const Vec3x8 nin = load3x8(s.in_normals, s.in_normals_stride, i);
       const __m256 nx = nin.x, ny = nin.y, nz = nin.z;
       const Vec3x8 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),

@@ -295,7 +295,15 @@ CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
         _mm512_fmadd_ps(c.y, p.z, _mm512_fmadd_ps(b.y, p.y, _mm512_fmadd_ps(a.y, p.x, t.y))),
         _mm512_fmadd_ps(c.z, p.z, _mm512_fmadd_ps(b.z, p.y, _mm512_fmadd_ps(a.z, p.x, t.z)))};
 
-    if (s.in_normals != nullptr) {
+    if (s.in_normals != nullptr && s.normals_by_matrix) {
+      const Vec3x16 n = load3x16(s.in_normals, s.in_normals_stride, i);
+      store3x16(
+          s.out_normals, s.out_normals_stride, i,
+          normalized(
+              {_mm512_fmadd_ps(c.x, n.z, _mm512_fmadd_ps(b.x, n.y, _mm512_mul_ps(a.x, n.x))),
+               _mm512_fmadd_ps(c.y, n.z, _mm512_fmadd_ps(b.y, n.y, _mm512_mul_ps(a.y, n.x))),
+               _mm512_fmadd_ps(c.z, n.z, _mm512_fmadd_ps(b.z, n.y, _mm512_mul_ps(a.z, n.x)))}));
+    } else if (s.in_normals != nullptr) {
       const Vec3x16 n = load3x16(s.in_normals, s.in_normals_stride, i);
       const Vec3x16 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
                        diff_of_products(b.x, c.y, b.y, c.x)};

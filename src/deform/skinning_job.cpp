@@ -146,6 +146,7 @@ Status SkinningJob::run() const {
   s.out_normals_stride = out_normals.stride;
   s.out_tangents = reinterpret_cast<char*>(out_tangents.data);
   s.out_tangents_stride = out_tangents.stride;
+  s.normals_by_matrix = normal_transform == NormalTransform::kMatrix;
   s.packed = s.joints_stride == 8 && s.weights_stride == 16 && s.in_positions_stride == 12 &&
              s.out_positions_stride == 12 &&
              (s.in_normals == nullptr || (s.in_normals_stride == 12 && s.out_normals_stride == 12));
@@ -236,7 +237,13 @@ void skin_scalar(const SkinStreams& s, std::size_t begin) {
     op[1] = a[1] * px + b[1] * py + c[1] * pz + m[3][1];
     op[2] = a[2] * px + b[2] * py + c[2] * pz + m[3][2];
 
-    if (s.in_normals != nullptr) {
+    if (s.in_normals != nullptr && s.normals_by_matrix) {
+      const float* n = at(s.in_normals, s.in_normals_stride, v);
+      const float nx = n[0], ny = n[1], nz = n[2];
+      store_normalized(at(s.out_normals, s.out_normals_stride, v),
+                       a[0] * nx + b[0] * ny + c[0] * nz, a[1] * nx + b[1] * ny + c[1] * nz,
+                       a[2] * nx + b[2] * ny + c[2] * nz);
+    } else if (s.in_normals != nullptr) {
       // Cofactor columns: b x c, c x a, a x b (= det * inverse-transpose).
       const float c0x = b[1] * c[2] - b[2] * c[1];
       const float c0y = b[2] * c[0] - b[0] * c[2];

@@ -31,6 +31,8 @@ struct SkinStreams {
   std::size_t out_normals_stride = 0;
   char* out_tangents = nullptr;
   std::size_t out_tangents_stride = 0;
+  // Normals by M3 itself (NormalTransform::kMatrix) instead of its cofactor.
+  bool normals_by_matrix = false;
   // Separate tightly packed streams: joints 8 bytes, weights 16, positions and any normals 12
   // (tangents any stride). The SIMD kernels have a loop compiled for these strides.
   bool packed = false;

@@ -130,7 +130,10 @@ __attribute__((always_inline)) inline void skin_block(const SkinStreams& s, std:
   const Vec3x4 mp = combine(a, b, c, p.x, p.y, p.z);
   const Vec3x4 op{_mm_add_ps(mp.x, t.x), _mm_add_ps(mp.y, t.y), _mm_add_ps(mp.z, t.z)};
 
-  if (s.in_normals != nullptr) {
+  if (s.in_normals != nullptr && s.normals_by_matrix) {
+    const Vec3x4 n = load3x4(s.in_normals, s.in_normals_stride, i);
+    store3x4(s.out_normals, s.out_normals_stride, i, normalized(combine(a, b, c, n.x, n.y, n.z)));
+  } else if (s.in_normals != nullptr) {
     // The cofactor matrix times n, (b x c) nx + (c x a) ny + (a x b) nz, factored as
     // a x (b nz - c ny) + (b x c) nx: three cross products instead of three and a 3x3 product.
     const Vec3x4 n = load3x4(s.in_normals, s.in_normals_stride, i);

@@ -151,6 +151,28 @@ TEST_F(SkinMeshPart, BendingTheChildMovesOnlyItsShare) {
   }
 }
 
+TEST_F(SkinMeshPart, NormalTransformReachesTheSkinning) {
+  // Every joint scaled by (2, 1, 1) in model space: every palette matrix is that scale.
+  std::vector<mat4> scaled;
+  const mat4 scale = glm::scale(mat4(1.0f), vec3(2, 1, 1));
+  for (const mat4& m : model_.rest_model_transforms()) scaled.push_back(scale * m);
+  const MeshPart& part = model_.meshes()[0].parts[0];
+  for (NormalTransform how : {NormalTransform::kInverseTranspose, NormalTransform::kMatrix}) {
+    std::vector<vec3> pos(21), nrm(21);
+    SkinMeshPartJob job;
+    job.model = &model_;
+    job.model_transforms = scaled;
+    job.palette = palette_;
+    job.out_positions = pos;
+    job.out_normals = nrm;
+    job.normal_transform = how;
+    ASSERT_TRUE(job.run());
+    const vec3 turn = how == NormalTransform::kMatrix ? vec3(2, 1, 1) : vec3(0.5f, 1, 1);
+    for (std::size_t v = 0; v < nrm.size(); ++v)
+      expect_vec_near(nrm[v], glm::normalize(turn * part.streams.normals[v]), 1e-5f);
+  }
+}
+
 TEST_F(SkinMeshPart, RigidPartsFollowTheirBoneOrTheModelRoot) {
   std::vector<vec3> pos(3), nrm(3);
   ASSERT_TRUE(skin_mesh_part(model_, 1, 0, model_.rest_model_transforms(), {}, palette_, pos, nrm));

@@ -274,6 +274,57 @@ TEST(SkinningJob, NormalsUseInverseTransposeUnderNonUniformScaleAndMirror) {
   }
 }
 
+// NormalTransform::kMatrix turns normals as tangents are turned: normalize(M3 * n). Under a
+// non-uniform scale that is not the inverse transpose; under rotations alone it is the same
+// direction.
+TEST(SkinningJob, NormalsByTheMatrixFollowTheMatrixOnEveryPath) {
+  Mesh scaled;
+  for (int i = 0; i < 20; ++i) {
+    scaled.add(vec3(1, 1, 1), glm::normalize(vec3(1, 1, 0)), vec4(1, 1, 0, 1), {0, 0, 0, 0},
+               vec4(1, 0, 0, 0));
+  }
+  const std::vector<mat4> scale = {glm::scale(mat4(1.0f), vec3(2, 1, 1))};
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> u01(0.05f, 1.0f);
+  // Rotations and translations only, blended between joints of the same rotation: the blended
+  // M3 is that rotation, whose inverse transpose is itself.
+  const mat4 r = glm::rotate(mat4(1.0f), 1.1f, glm::normalize(vec3(1.0f, 0.3f, 0.2f)));
+  std::vector<mat4> rigid;
+  for (int j = 0; j < 8; ++j)
+    rigid.push_back(glm::translate(mat4(1.0f), vec3(u(rng), u(rng), 0)) * r);
+  Mesh turned;
+  for (int i = 0; i < 37; ++i) {
+    vec4 w(u01(rng), u01(rng), u01(rng), u01(rng));
+    turned.add(vec3(u(rng), u(rng), u(rng)), glm::normalize(vec3(u(rng), u(rng), 1.0f)),
+               vec4(1, 0, 0, 1), glm::u16vec4(i % 8, (i + 3) % 8, (i + 5) % 8, (i + 6) % 8),
+               w / (w.x + w.y + w.z + w.w));
+  }
+  for (SkinningPath path : kAllPaths) {
+    if (!path_available(path)) continue;
+    SkinningJob j = scaled.job(scale);
+    j.path = path;
+    j.normal_transform = NormalTransform::kMatrix;
+    ASSERT_TRUE(j.run());
+    for (const vec3& n : scaled.out_normals)
+      expect_vec_near(n, vec3(2, 1, 0) / std::sqrt(5.0f), 1e-6f, "normal by the matrix");
+
+    SkinningJob a = turned.job(rigid);
+    a.path = path;
+    ASSERT_TRUE(a.run());
+    const std::vector<vec3> by_inverse_transpose = turned.out_normals;
+    SkinningJob b = turned.job(rigid);
+    b.path = path;
+    b.normal_transform = NormalTransform::kMatrix;
+    ASSERT_TRUE(b.run());
+    for (std::size_t v = 0; v < turned.normals.size(); ++v) {
+      expect_vec_near(turned.out_normals[v], by_inverse_transpose[v], 1e-5f, "rigid palette");
+      expect_vec_near(turned.out_normals[v], vec3(r * vec4(turned.normals[v], 0.0f)), 1e-5f,
+                      "rotated normal");
+    }
+  }
+}
+
 TEST(SkinningJob, HostileJointIndexReadsTheLastPaletteEntry) {
   Mesh m;
   for (int i = 0; i < 19; ++i) {
@@ -453,29 +504,33 @@ TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
       m.add(10.0f * vec3(u(rng), u(rng), u(rng)), n, vec4(t, v % 2 ? 1.0f : -1.0f),
             glm::u16vec4(joint(rng), joint(rng), joint(rng), joint(rng)), w);
     }
-    SkinningJob ref = m.job(palette);
-    ref.path = SkinningPath::kScalar;
-    ASSERT_TRUE(ref.run());
-    const std::vector<vec3> want_p = m.out_positions, want_n = m.out_normals;
-    const std::vector<vec4> want_t = m.out_tangents;
-    for (SkinningPath path :
-         {SkinningPath::kSse2, SkinningPath::kAvx2, SkinningPath::kAvx512, SkinningPath::kAuto}) {
-      if (!path_available(path)) continue;
-      SkinningJob j = m.job(palette);
-      j.path = path;
-      ASSERT_TRUE(j.run());
-      float worst_p = 0.0f, worst_n = 0.0f, worst_t = 0.0f;
-      for (std::size_t v = 0; v < count; ++v) {
-        // Positions reach ~50 units: compare relative to max(1, |p|).
-        const float scale = std::max(1.0f, glm::length(want_p[v]));
-        worst_p = std::max(worst_p, glm::length(m.out_positions[v] - want_p[v]) / scale);
-        worst_n = std::max(worst_n, glm::length(m.out_normals[v] - want_n[v]));
-        worst_t = std::max(worst_t, glm::length(vec3(m.out_tangents[v]) - vec3(want_t[v])));
-        ASSERT_EQ(m.out_tangents[v].w, want_t[v].w);
+    for (NormalTransform normals : {NormalTransform::kInverseTranspose, NormalTransform::kMatrix}) {
+      SkinningJob ref = m.job(palette);
+      ref.path = SkinningPath::kScalar;
+      ref.normal_transform = normals;
+      ASSERT_TRUE(ref.run());
+      const std::vector<vec3> want_p = m.out_positions, want_n = m.out_normals;
+      const std::vector<vec4> want_t = m.out_tangents;
+      for (SkinningPath path :
+           {SkinningPath::kSse2, SkinningPath::kAvx2, SkinningPath::kAvx512, SkinningPath::kAuto}) {
+        if (!path_available(path)) continue;
+        SkinningJob j = m.job(palette);
+        j.path = path;
+        j.normal_transform = normals;
+        ASSERT_TRUE(j.run());
+        float worst_p = 0.0f, worst_n = 0.0f, worst_t = 0.0f;
+        for (std::size_t v = 0; v < count; ++v) {
+          // Positions reach ~50 units: compare relative to max(1, |p|).
+          const float scale = std::max(1.0f, glm::length(want_p[v]));
+          worst_p = std::max(worst_p, glm::length(m.out_positions[v] - want_p[v]) / scale);
+          worst_n = std::max(worst_n, glm::length(m.out_normals[v] - want_n[v]));
+          worst_t = std::max(worst_t, glm::length(vec3(m.out_tangents[v]) - vec3(want_t[v])));
+          ASSERT_EQ(m.out_tangents[v].w, want_t[v].w);
+        }
+        EXPECT_LE(worst_p, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
+        EXPECT_LE(worst_n, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
+        EXPECT_LE(worst_t, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
       }
-      EXPECT_LE(worst_p, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
-      EXPECT_LE(worst_n, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
-      EXPECT_LE(worst_t, 1e-5f) << "path " << static_cast<int>(path) << " count " << count;
     }
   }
 }
@@ -511,10 +566,13 @@ TEST(SkinningJob, SimdPathsMatchScalarForEachPaletteAndStreamSet) {
       vec4 w(u01(rng), u01(rng), u01(rng), u01(rng));
       weights.push_back(w / (w.x + w.y + w.z + w.w));
     }
-    for (bool with_normals : {false, true}) {
+    for (int mode = 0; mode < 3; ++mode) {
+      const bool with_normals = mode > 0;
       for (bool in_place : {false, true}) {
         std::vector<vec3> want_p(kCount), want_n(kCount);
         SkinningJob ref;
+        ref.normal_transform =
+            mode == 2 ? NormalTransform::kMatrix : NormalTransform::kInverseTranspose;
         ref.palette = palette;
         ref.set_influences(joints, weights);
         ref.set_positions(positions, want_p);
@@ -540,9 +598,12 @@ TEST(SkinningJob, SimdPathsMatchScalarForEachPaletteAndStreamSet) {
             worst_p = std::max(worst_p, glm::length(got_p[v] - want_p[v]) / scale);
             if (with_normals) worst_n = std::max(worst_n, glm::length(got_n[v] - want_n[v]));
           }
-          const std::string where =
-              std::string(c.name) + ", path " + std::to_string(static_cast<int>(path)) +
-              (with_normals ? ", normals" : ", positions only") + (in_place ? ", in place" : "");
+          const std::string where = std::string(c.name) + ", path " +
+                                    std::to_string(static_cast<int>(path)) +
+                                    (mode == 2      ? ", normals by the matrix"
+                                     : with_normals ? ", normals"
+                                                    : ", positions only") +
+                                    (in_place ? ", in place" : "");
           EXPECT_LE(worst_p, 1e-5f) << where;
           EXPECT_LE(worst_n, 1e-5f) << where;
         }

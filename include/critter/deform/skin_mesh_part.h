@@ -35,6 +35,7 @@ struct SkinMeshPartJob {
   std::span<vec3> out_normals;
   std::span<vec4> out_tangents;
   SkinningPath path = SkinningPath::kAuto;
+  NormalTransform normal_transform = NormalTransform::kInverseTranspose;
 
   // Names the first broken rule: missing model, mesh/part index, model transform count, weight
   // count, palette scratch size, output sizes, a skinned part without joint or weight streams.

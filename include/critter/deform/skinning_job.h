@@ -42,6 +42,17 @@ struct OutStream {
 // AVX2 + FMA, else SSE2); kScalar is the plain reference loop.
 enum class SkinningPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2, kAvx512 };
 
+// How SkinningJob turns normals by the blended matrix M (its upper 3x3, M3).
+//   kInverseTranspose: normalize(inverse-transpose(M3) * n), computed as the cofactor of M3 times
+//     sign(det M3). Right under non-uniform scale and mirroring. The default.
+//   kMatrix: normalize(M3 * n), as tangents are turned (ozz-animation's default, and the common
+//     shader practice). The same direction wherever a vertex's blended M3 is a rotation times a
+//     uniform scale (every influence of the vertex turning alike); where influences disagree it
+//     strays from the inverse transpose by an angle that grows with their disagreement; wrong under
+//     non-uniform scale. Cheaper: three multiply-adds per component instead of three cross
+//     products.
+enum class NormalTransform : std::uint8_t { kInverseTranspose, kMatrix };
+
 // Whether this CPU can run SkinningPath::kAvx2 and kAvx512 (critter/core/cpu_features.h).
 using critter::cpu_has_avx2_fma;
 using critter::cpu_has_avx512;
@@ -50,7 +61,8 @@ using critter::cpu_has_avx512;
 //   out_positions[v] = (M * vec4(in_positions[v], 1)).xyz
 //   out_normals[v]   = normalize(inverse-transpose(M3) * in_normals[v]), computed as the cofactor
 //                      of M's upper 3x3 times sign(det M3), so it stays correct under non-uniform
-//                      scale and mirroring
+//                      scale and mirroring; normalize(M3 * in_normals[v]) with
+//                      normal_transform = NormalTransform::kMatrix
 //   out_tangents[v]  = vec4(normalize(M3 * in_tangents[v].xyz), in_tangents[v].w)
 // A vector whose transformed length is 0 is written as 0 (never NaN). The palette is assumed affine
 // (its fourth row is ignored). Weights are used as given: callers normalise them (Model's builder
@@ -83,6 +95,7 @@ struct SkinningJob {
   OutStream<float> out_tangents;
 
   SkinningPath path = SkinningPath::kAuto;
+  NormalTransform normal_transform = NormalTransform::kInverseTranspose;
 
   // Names the first broken rule: palette size, null streams, strides, alignment, normals or
   // tangents with only one side set, a path this CPU cannot run. Constant time.
