@@ -23,7 +23,7 @@ TEST_F(BenchCommandTest, PrintsEveryFigureAsJson) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   for (const char* name : {"load", "load_crit", "sample", "sample_compact", "blend", "blend_nlerp",
-                           "local_to_model", "skinning"}) {
+                           "local_to_model", "skinning", "skin_matrix_n"}) {
     ASSERT_TRUE(j["ns"].contains(name)) << name;
     EXPECT_GT(j["ns"][name].get<double>(), 0.0) << name;
   }

@@ -196,6 +196,7 @@ int run_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   if (vertices > 0) {
     std::vector<mat4> palette(palette_size);
     std::vector<vec3> positions(vertices), normals(vertices);
+    deform::NormalTransform normal_transform = deform::NormalTransform::kInverseTranspose;
     const auto skin_all = [&](int) {
       std::size_t at = 0;
       for (std::size_t m = 0; m < model.meshes().size(); ++m) {
@@ -211,6 +212,7 @@ int run_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
           job.palette = palette;
           job.out_positions = std::span<vec3>(positions).subspan(at, count);
           if (has_normals) job.out_normals = std::span<vec3>(normals).subspan(at, count);
+          job.normal_transform = normal_transform;
           (void)job.run();
           at += count;
         }
@@ -220,6 +222,9 @@ int run_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
                                           static_cast<std::size_t>(n), 2000000 / vertices + 1)));
     figures.push_back(
         {"skinning", median_ns(skin_runs, skin_all), std::to_string(vertices) + " vertices"});
+    normal_transform = deform::NormalTransform::kMatrix;
+    figures.push_back({"skin_matrix_n", median_ns(skin_runs, skin_all),
+                       "normals by the matrix, not its inverse transpose"});
   }
 
   if (o.json) {
