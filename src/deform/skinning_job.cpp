@@ -81,6 +81,10 @@ Status SkinningJob::validate() const {
   if (path == SkinningPath::kAvx512 && !cpu_has_avx512()) {
     return usage("path kAvx512 needs a CPU with AVX-512 F and DQ");
   }
+  if (normal_transform != NormalTransform::kInverseTranspose &&
+      normal_transform != NormalTransform::kMatrix) {
+    return usage("normal_transform is not a NormalTransform");
+  }
   if (auto ok = check_pair("normals", in_normals.data, out_normals.data); !ok) return ok;
   if (auto ok = check_pair("tangents", in_tangents.data, out_tangents.data); !ok) return ok;
   if (vertex_count == 0) return {};

@@ -115,6 +115,8 @@ TEST(SkinningJob, ValidatesEachRule) {
   broken([](SkinningJob& j) { j.out_normals.stride = 8; }, "out_normals stride 8");
   broken([](SkinningJob& j) { j.in_tangents.stride = 12; }, "in_tangents stride 12");
   broken([](SkinningJob& j) { j.out_tangents.stride = 12; }, "out_tangents stride 12");
+  broken([](SkinningJob& j) { j.normal_transform = static_cast<NormalTransform>(2); },
+         "normal_transform");
   if (!cpu_has_avx2_fma()) {
     broken([](SkinningJob& j) { j.path = SkinningPath::kAvx2; }, "AVX2");
   }

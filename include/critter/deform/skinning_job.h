@@ -98,7 +98,8 @@ struct SkinningJob {
   NormalTransform normal_transform = NormalTransform::kInverseTranspose;
 
   // Names the first broken rule: palette size, null streams, strides, alignment, normals or
-  // tangents with only one side set, a path this CPU cannot run. Constant time.
+  // tangents with only one side set, a path this CPU cannot run, a normal_transform that is no
+  // NormalTransform. Constant time.
   Status validate() const;
   // Validates, then skins. Never allocates, throws or logs. Uses about 16 KB of stack: a palette
   // of up to 256 matrices that does not start on a 64-byte boundary is copied there first for
