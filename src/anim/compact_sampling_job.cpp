@@ -233,27 +233,16 @@ Status CompactSamplingJob::run() const {
     const CompactTrack* t = clip->tracks().data();
     const std::uint16_t* w = clip->words().data();
     const CompactClip::ConstantRuns& runs = clip->constant_runs();
-    if (runs.grouped && soa == nullptr) {
+    if (runs.grouped) {
       // The counts in locals: the stores below may alias the clip as far as the compiler knows,
       // which would make it load them again after every store.
       const std::uint32_t rotations = runs.count[0], translations = runs.count[1],
                           scales = runs.count[2];
-      float* const base = reinterpret_cast<float*>(out);
-      const auto at = [base](const CompactTrack* track, std::size_t first) {
-        return base + std::size_t{track->joint} * (sizeof(Transform) / sizeof(float)) + first;
-      };
       for (std::uint32_t i = 0; i < rotations; ++i, ++t, w += 8)
-        std::memcpy(at(t, detail::kSoaRotation), w, 4 * sizeof(float));
-      for (std::uint32_t i = 0; i < translations; ++i, ++t, w += 6)
-        std::memcpy(at(t, detail::kSoaTranslation), w, 3 * sizeof(float));
-      for (std::uint32_t i = 0; i < scales; ++i, ++t, w += 6)
-        std::memcpy(at(t, detail::kSoaScale), w, 3 * sizeof(float));
-    } else if (runs.grouped) {
-      for (std::uint32_t i = 0; i < runs.count[0]; ++i, ++t, w += 8)
         put(t->joint, detail::kSoaRotation, w, 4);
-      for (std::uint32_t i = 0; i < runs.count[1]; ++i, ++t, w += 6)
+      for (std::uint32_t i = 0; i < translations; ++i, ++t, w += 6)
         put(t->joint, detail::kSoaTranslation, w, 3);
-      for (std::uint32_t i = 0; i < runs.count[2]; ++i, ++t, w += 6)
+      for (std::uint32_t i = 0; i < scales; ++i, ++t, w += 6)
         put(t->joint, detail::kSoaScale, w, 3);
     } else {
       const float* r = clip->ranges().data();
