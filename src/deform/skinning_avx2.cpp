@@ -129,6 +129,14 @@ CRITTER_AVX2 inline Vec3x8 normalized(Vec3x8 v) {
 }
 
 // a * b - c * d
+// The matrix's columns a, b, c times (x, y, z), lane by lane: how tangents, and normals under
+// NormalTransform::kMatrix, are turned.
+CRITTER_AVX2 inline Vec3x8 turned(Vec3x8 a, Vec3x8 b, Vec3x8 c, __m256 x, __m256 y, __m256 z) {
+  return {_mm256_fmadd_ps(c.x, z, _mm256_fmadd_ps(b.x, y, _mm256_mul_ps(a.x, x))),
+          _mm256_fmadd_ps(c.y, z, _mm256_fmadd_ps(b.y, y, _mm256_mul_ps(a.y, x))),
+          _mm256_fmadd_ps(c.z, z, _mm256_fmadd_ps(b.z, y, _mm256_mul_ps(a.z, x)))};
+}
+
 CRITTER_AVX2 inline __m256 diff_of_products(__m256 a, __m256 b, __m256 c, __m256 d) {
   return _mm256_fmsub_ps(a, b, _mm256_mul_ps(c, d));
 }
@@ -230,12 +238,7 @@ CRITTER_AVX2 std::size_t skin_blocks(const SkinStreams& streams) {
 
     if (s.in_normals != nullptr && s.normals_by_matrix) {
       const Vec3x8 n = load3x8(s.in_normals, s.in_normals_stride, i);
-      store3x8(
-          s.out_normals, s.out_normals_stride, i,
-          normalized(
-              {_mm256_fmadd_ps(c.x, n.z, _mm256_fmadd_ps(b.x, n.y, _mm256_mul_ps(a.x, n.x))),
-               _mm256_fmadd_ps(c.y, n.z, _mm256_fmadd_ps(b.y, n.y, _mm256_mul_ps(a.y, n.x))),
-               _mm256_fmadd_ps(c.z, n.z, _mm256_fmadd_ps(b.z, n.y, _mm256_mul_ps(a.z, n.x)))}));
+      store3x8(s.out_normals, s.out_normals_stride, i, normalized(turned(a, b, c, n.x, n.y, n.z)));
     } else if (s.in_normals != nullptr) {
       const Vec3x8 nin = load3x8(s.in_normals, s.in_normals_stride, i);
       const __m256 nx = nin.x, ny = nin.y, nz = nin.z;
@@ -258,10 +261,7 @@ CRITTER_AVX2 std::size_t skin_blocks(const SkinStreams& streams) {
     if (s.in_tangents != nullptr) {
       __m256 tx, ty, tz, tw;
       load4x8(s.in_tangents, s.in_tangents_stride, i, tx, ty, tz, tw);
-      const Vec3x8 o =
-          normalized({_mm256_fmadd_ps(c.x, tz, _mm256_fmadd_ps(b.x, ty, _mm256_mul_ps(a.x, tx))),
-                      _mm256_fmadd_ps(c.y, tz, _mm256_fmadd_ps(b.y, ty, _mm256_mul_ps(a.y, tx))),
-                      _mm256_fmadd_ps(c.z, tz, _mm256_fmadd_ps(b.z, ty, _mm256_mul_ps(a.z, tx)))});
+      const Vec3x8 o = normalized(turned(a, b, c, tx, ty, tz));
       store4x8(s.out_tangents, s.out_tangents_stride, i, o.x, o.y, o.z, tw, true);
     }
     // Positions last: when skinning in place, the inputs above are read before any write.

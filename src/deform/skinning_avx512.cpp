@@ -196,6 +196,15 @@ CRITTER_AVX512 inline Vec3x16 normalized(Vec3x16 v) {
 }
 
 // a * b - c * d
+// The matrix's columns a, b, c times (x, y, z), lane by lane: how tangents, and normals under
+// NormalTransform::kMatrix, are turned.
+CRITTER_AVX512 inline Vec3x16 turned(Vec3x16 a, Vec3x16 b, Vec3x16 c, __m512 x, __m512 y,
+                                     __m512 z) {
+  return {_mm512_fmadd_ps(c.x, z, _mm512_fmadd_ps(b.x, y, _mm512_mul_ps(a.x, x))),
+          _mm512_fmadd_ps(c.y, z, _mm512_fmadd_ps(b.y, y, _mm512_mul_ps(a.y, x))),
+          _mm512_fmadd_ps(c.z, z, _mm512_fmadd_ps(b.z, y, _mm512_mul_ps(a.z, x)))};
+}
+
 CRITTER_AVX512 inline __m512 diff_of_products(__m512 a, __m512 b, __m512 c, __m512 d) {
   return _mm512_fmsub_ps(a, b, _mm512_mul_ps(c, d));
 }
@@ -297,12 +306,7 @@ CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
 
     if (s.in_normals != nullptr && s.normals_by_matrix) {
       const Vec3x16 n = load3x16(s.in_normals, s.in_normals_stride, i);
-      store3x16(
-          s.out_normals, s.out_normals_stride, i,
-          normalized(
-              {_mm512_fmadd_ps(c.x, n.z, _mm512_fmadd_ps(b.x, n.y, _mm512_mul_ps(a.x, n.x))),
-               _mm512_fmadd_ps(c.y, n.z, _mm512_fmadd_ps(b.y, n.y, _mm512_mul_ps(a.y, n.x))),
-               _mm512_fmadd_ps(c.z, n.z, _mm512_fmadd_ps(b.z, n.y, _mm512_mul_ps(a.z, n.x)))}));
+      store3x16(s.out_normals, s.out_normals_stride, i, normalized(turned(a, b, c, n.x, n.y, n.z)));
     } else if (s.in_normals != nullptr) {
       const Vec3x16 n = load3x16(s.in_normals, s.in_normals_stride, i);
       const Vec3x16 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
@@ -327,10 +331,7 @@ CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
       load4x8(s.in_tangents, s.in_tangents_stride, i, x0, y0, z0, w0);
       load4x8(s.in_tangents, s.in_tangents_stride, i + 8, x1, y1, z1, w1);
       const __m512 tx = join(x0, x1), ty = join(y0, y1), tz = join(z0, z1);
-      const Vec3x16 o =
-          normalized({_mm512_fmadd_ps(c.x, tz, _mm512_fmadd_ps(b.x, ty, _mm512_mul_ps(a.x, tx))),
-                      _mm512_fmadd_ps(c.y, tz, _mm512_fmadd_ps(b.y, ty, _mm512_mul_ps(a.y, tx))),
-                      _mm512_fmadd_ps(c.z, tz, _mm512_fmadd_ps(b.z, ty, _mm512_mul_ps(a.z, tx)))});
+      const Vec3x16 o = normalized(turned(a, b, c, tx, ty, tz));
       store4x8(s.out_tangents, s.out_tangents_stride, i, low(o.x), low(o.y), low(o.z), w0, true);
       store4x8(s.out_tangents, s.out_tangents_stride, i + 8, high(o.x), high(o.y), high(o.z), w1,
                true);

@@ -241,12 +241,16 @@ void skin_scalar(const SkinStreams& s, std::size_t begin) {
     op[1] = a[1] * px + b[1] * py + c[1] * pz + m[3][1];
     op[2] = a[2] * px + b[2] * py + c[2] * pz + m[3][2];
 
+    // normalize(M3 * in) into `out`: how tangents, and normals under NormalTransform::kMatrix,
+    // are turned.
+    const auto store_turned = [&](const float* in, float* out) {
+      const float x = in[0], y = in[1], z = in[2];
+      store_normalized(out, a[0] * x + b[0] * y + c[0] * z, a[1] * x + b[1] * y + c[1] * z,
+                       a[2] * x + b[2] * y + c[2] * z);
+    };
     if (s.in_normals != nullptr && s.normals_by_matrix) {
-      const float* n = at(s.in_normals, s.in_normals_stride, v);
-      const float nx = n[0], ny = n[1], nz = n[2];
-      store_normalized(at(s.out_normals, s.out_normals_stride, v),
-                       a[0] * nx + b[0] * ny + c[0] * nz, a[1] * nx + b[1] * ny + c[1] * nz,
-                       a[2] * nx + b[2] * ny + c[2] * nz);
+      store_turned(at(s.in_normals, s.in_normals_stride, v),
+                   at(s.out_normals, s.out_normals_stride, v));
     } else if (s.in_normals != nullptr) {
       // Cofactor columns: b x c, c x a, a x b (= det * inverse-transpose).
       const float c0x = b[1] * c[2] - b[2] * c[1];
@@ -273,10 +277,9 @@ void skin_scalar(const SkinStreams& s, std::size_t begin) {
     }
     if (s.in_tangents != nullptr) {
       const float* t = at(s.in_tangents, s.in_tangents_stride, v);
-      const float tx = t[0], ty = t[1], tz = t[2], tw = t[3];
+      const float tw = t[3];
       float* ot = at(s.out_tangents, s.out_tangents_stride, v);
-      store_normalized(ot, a[0] * tx + b[0] * ty + c[0] * tz, a[1] * tx + b[1] * ty + c[1] * tz,
-                       a[2] * tx + b[2] * ty + c[2] * tz);
+      store_turned(t, ot);
       ot[3] = tw;
     }
   }
