@@ -45,12 +45,12 @@ enum class SkinningPath : std::uint8_t { kAuto, kScalar, kSse2, kAvx2, kAvx512 }
 // How SkinningJob turns normals by the blended matrix M (its upper 3x3, M3).
 //   kInverseTranspose: normalize(inverse-transpose(M3) * n), computed as the cofactor of M3 times
 //     sign(det M3). Right under non-uniform scale and mirroring. The default.
-//   kMatrix: normalize(M3 * n), as tangents are turned (ozz-animation's default, and the common
-//     shader practice). The same direction wherever a vertex's blended M3 is a rotation times a
-//     uniform scale (every influence of the vertex turning alike); where influences disagree it
-//     strays from the inverse transpose by an angle that grows with their disagreement; wrong under
-//     non-uniform scale. Cheaper: three multiply-adds per component instead of three cross
-//     products.
+//   kMatrix: normalize(M3 * n), as tangents are turned (ozz-animation's default; three.js's
+//     skinning shader does the same). The same direction wherever a vertex's blended M3 is a
+//     rotation times a uniform scale (every influence of the vertex turning alike); where
+//     influences disagree it strays from the inverse transpose by an angle that grows with their
+//     disagreement; wrong under non-uniform scale. Cheaper: three multiply-adds per component
+//     instead of three cross products.
 enum class NormalTransform : std::uint8_t { kInverseTranspose, kMatrix };
 
 // Whether this CPU can run SkinningPath::kAvx2 and kAvx512 (critter/core/cpu_features.h).
