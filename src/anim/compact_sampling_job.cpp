@@ -236,8 +236,20 @@ Status CompactSamplingJob::run() const {
     if (runs.grouped) {
       // The counts in locals: the stores below may alias the clip as far as the compiler knows,
       // which would make it load them again after every store.
-      const std::uint32_t rotations = runs.count[0], translations = runs.count[1],
-                          scales = runs.count[2];
+      const std::uint32_t whole = runs.whole, rotations = runs.count[0],
+                          translations = runs.count[1], scales = runs.count[2];
+      // A whole joint's words are a Transform's floats.
+      static_assert(sizeof(Transform) == 10 * sizeof(float));
+      if (soa == nullptr) {
+        for (std::uint32_t i = 0; i < whole; ++i, t += 3, w += 20)
+          std::memcpy(reinterpret_cast<float*>(out + t->joint), w, sizeof(Transform));
+      } else {
+        for (std::uint32_t i = 0; i < whole; ++i, t += 3, w += 20) {
+          put(t->joint, detail::kSoaTranslation, w, 3);
+          put(t->joint, detail::kSoaRotation, w + 6, 4);
+          put(t->joint, detail::kSoaScale, w + 14, 3);
+        }
+      }
       for (std::uint32_t i = 0; i < rotations; ++i, ++t, w += 8)
         put(t->joint, detail::kSoaRotation, w, 4);
       for (std::uint32_t i = 0; i < translations; ++i, ++t, w += 6)

@@ -2,6 +2,7 @@
 #include "critter/asset/compact_clip.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -309,16 +310,41 @@ void model_points(std::span<const std::int16_t> parents, std::span<const Transfo
   }
 }
 
-// Appends encoded tracks to a clip: constants first (rotations, translations, scales, each by
-// joint: the order CompactClip::constant_runs() describes), then animated tracks by joint.
+// Where a constant track goes among the constants (the order CompactClip::constant_runs()
+// describes): whole joints first, by joint, each translation, rotation, scale; then the others
+// by kind (rotations, translations, scales), each kind by joint.
+std::uint64_t constant_order(const CompactTrack& t, bool whole) {
+  const std::uint64_t joint = t.joint;
+  if (whole) return joint * 3 + static_cast<std::uint64_t>(t.target);
+  return (std::uint64_t{1} << 40) + (std::uint64_t{compact::kind_of(t.target)} << 32) + joint;
+}
+
+// Appends encoded tracks to a clip: constants first (in constant_order), then animated tracks
+// by joint.
 void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
               std::vector<float>& ranges, std::vector<std::uint16_t>& frames,
               std::vector<std::uint16_t>& words, std::uint32_t& constants) {
-  std::ranges::stable_sort(encoded, [](const Encoded& a, const Encoded& b) {
+  static_assert(static_cast<int>(TrackTarget::kTranslation) == 0 &&
+                static_cast<int>(TrackTarget::kRotation) == 1 &&
+                static_cast<int>(TrackTarget::kScale) == 2);
+  // Per joint, how many constant float tracks of each target: a whole joint has one of each.
+  std::vector<std::array<std::uint8_t, 3>> counts;
+  for (const Encoded& e : encoded) {
+    if (e.track.key_count != 1 || e.track.format != CompactFormat::kFloat) continue;
+    if (e.track.joint >= counts.size()) counts.resize(std::size_t{e.track.joint} + 1);
+    std::uint8_t& n = counts[e.track.joint][static_cast<std::size_t>(e.track.target)];
+    n = static_cast<std::uint8_t>(std::min(n + 1, 2));
+  }
+  const auto whole = [&](const CompactTrack& t) {
+    if (t.key_count != 1 || t.format != CompactFormat::kFloat) return false;
+    const std::array<std::uint8_t, 3>& n = counts[t.joint];
+    return n[0] == 1 && n[1] == 1 && n[2] == 1;
+  };
+  std::ranges::stable_sort(encoded, [&](const Encoded& a, const Encoded& b) {
     const bool ca = a.track.key_count == 1, cb = b.track.key_count == 1;
     if (ca != cb) return ca;
-    if (ca && a.track.target != b.track.target)
-      return compact::kind_of(a.track.target) < compact::kind_of(b.track.target);
+    if (ca)
+      return constant_order(a.track, whole(a.track)) < constant_order(b.track, whole(b.track));
     return a.track.joint < b.track.joint;
   });
   tracks.clear();
@@ -375,8 +401,23 @@ void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) 
 
 void CompactClip::index_tracks() {
   constant_runs_ = ConstantRuns{};
+  const auto constant_float = [&](std::uint32_t i, TrackTarget target) {
+    const CompactTrack& t = tracks_[i];
+    return t.target == target && t.format == CompactFormat::kFloat;
+  };
+  std::uint32_t first = 0;
+  for (std::int64_t last_joint = -1; first + 3 <= constant_count_; first += 3) {
+    const std::uint16_t joint = tracks_[first].joint;
+    if (joint <= last_joint || tracks_[first + 1].joint != joint ||
+        tracks_[first + 2].joint != joint || !constant_float(first, TrackTarget::kTranslation) ||
+        !constant_float(first + 1, TrackTarget::kRotation) ||
+        !constant_float(first + 2, TrackTarget::kScale))
+      break;
+    last_joint = joint;
+    ++constant_runs_.whole;
+  }
   std::uint32_t last_kind = 0;
-  for (std::uint32_t i = 0; i < constant_count_; ++i) {
+  for (std::uint32_t i = first; i < constant_count_; ++i) {
     const CompactTrack& t = tracks_[i];
     const std::uint32_t kind = compact::kind_of(t.target);
     if (t.format != CompactFormat::kFloat || kind < last_kind) {

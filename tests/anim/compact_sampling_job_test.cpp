@@ -306,10 +306,11 @@ TEST(CompactSamplingJobTest, LaneLayoutFollowsTheTracks) {
   check(model->compact_clips()[0], "synthetic");
 }
 
-// The builder writes constant tracks as runs of floats (rotations, translations, scales) that
-// the sampler copies as they lie; a clip whose constants lie otherwise (from other parts: here
-// the same constants in reverse order, one rotation quantised) samples them one by one, to the
-// same pose.
+// The builder writes constant tracks as runs of floats that the sampler copies as they lie:
+// whole joints (translation, rotation and scale constant: a Transform's floats), then runs of
+// rotations, translations and scales. A clip whose constants lie otherwise (from other parts:
+// here the same constants in reverse order, one rotation quantised) samples them one by one, to
+// the same pose, in both forms of pose.
 TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
   io::LoadOptions options;
   options.compact_tolerance = kRelativeTolerance;
@@ -318,8 +319,26 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
   const CompactClip& clip = model->compact_clips()[0];
   const CompactClip::ConstantRuns& runs = clip.constant_runs();
   ASSERT_TRUE(runs.grouped);
-  ASSERT_GT(runs.count[0], 0u) << "the Wizard has constant rotations";
-  ASSERT_EQ(runs.count[0] + runs.count[1] + runs.count[2], clip.constant_count());
+  ASSERT_GT(runs.whole, 1u) << "the Wizard has joints with every channel constant";
+  ASSERT_GT(runs.count[0], 0u) << "the Wizard has constant rotations beside animated channels";
+  ASSERT_EQ(3 * runs.whole + runs.count[0] + runs.count[1] + runs.count[2], clip.constant_count());
+  // Whole joints ascending, each translation, rotation, scale.
+  for (std::uint32_t i = 0; i < runs.whole; ++i) {
+    const CompactTrack* t = clip.tracks().data() + 3 * i;
+    EXPECT_EQ(t[0].target, TrackTarget::kTranslation) << i;
+    EXPECT_EQ(t[1].target, TrackTarget::kRotation) << i;
+    EXPECT_EQ(t[2].target, TrackTarget::kScale) << i;
+    EXPECT_TRUE(t[0].joint == t[1].joint && t[1].joint == t[2].joint) << i;
+    if (i > 0) {
+      EXPECT_LT(t[-3].joint, t[0].joint) << i;
+    }
+  }
+  // A file's parts in the builder's order give the same runs.
+  auto again = CompactClip::from_parts(clip.parts(), model->skeleton().joint_count(), {});
+  ASSERT_TRUE(again.has_value()) << again.error().to_string();
+  EXPECT_TRUE(again->constant_runs().grouped);
+  EXPECT_EQ(again->constant_runs().whole, runs.whole);
+  EXPECT_EQ(again->constant_runs().count[2], runs.count[2]);
 
   // The constants reversed, their words with them; the last rotation (now first) quantised.
   CompactClipParts parts = clip.parts();
@@ -332,7 +351,7 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
                     parts.words.begin() + static_cast<std::ptrdiff_t>(at + stride));
     at += stride;
   }
-  const std::uint32_t last_rotation = runs.count[0] - 1;
+  const std::uint32_t last_rotation = 3 * runs.whole + runs.count[0] - 1;
   {
     float q[4];
     std::memcpy(q, words[last_rotation].data(), sizeof q);
@@ -382,6 +401,9 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
     std::vector<float> weights(layout.defaults);
     CompactSamplingJob job = compact_job(clip, t, ca, rest, layout, a, weights);
     ASSERT_TRUE(job.run());
+    // The runs in the structure-of-arrays form: the same bits.
+    const std::vector<Transform> runs_soa = sample_as_soa(job);
+    EXPECT_EQ(std::memcmp(a.data(), runs_soa.data(), a.size() * sizeof(Transform)), 0) << "t " << t;
     job.clip = &*shuffled;
     job.context = &cb;
     job.output = b;

@@ -124,12 +124,16 @@ class CompactClip {
   // The tracks kept exactly (STEP, CUBICSPLINE, weights); an empty clip when there are none.
   const Clip& residual() const { return residual_; }
   // How the constant tracks (the first constant_count() tracks) lie. When every one is stored as
-  // floats and they run rotations, then translations, then scales (as build_compact_clip writes
-  // them), `grouped` is set and `count` holds the length of each run, so that a sampler copies
-  // their values as they lie; otherwise (a clip from other parts) `grouped` is false.
+  // floats and they run as build_compact_clip writes them, `grouped` is set, so that a sampler
+  // copies their values as they lie: first `whole` joints whose translation, rotation and scale
+  // are all constant, each as its translation, rotation and scale tracks in that order (its
+  // words are then a Transform's ten floats), joints ascending; then the other constants as runs
+  // of rotations, translations and scales, `count` holding the length of each run. Otherwise (a
+  // clip from other parts) `grouped` is false, `whole` 0.
   struct ConstantRuns {
     bool grouped = true;
-    std::uint32_t count[3] = {0, 0, 0};  // rotations, translations, scales
+    std::uint32_t whole = 0;             // joints; 3 tracks each
+    std::uint32_t count[3] = {0, 0, 0};  // rotations, translations, scales after them
   };
   const ConstantRuns& constant_runs() const { return constant_runs_; }
   // The largest joint index of a compact track; -1 when there is none.
