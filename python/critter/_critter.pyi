@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Type stubs of critter._critter, the extension module the critter package re-exports."""
 
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Literal, Mapping, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -71,7 +71,9 @@ class Model:
     morph_targets: list[MorphTarget]
     bounds: npt.NDArray[np.float32]  # (2, 3): min, max
     def sample(self, clip: Union[int, str], times: Union[float, Sequence[float], npt.ArrayLike]) -> Pose: ...
-    def skin(self, pose: Pose) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    def skin(
+        self, pose: Pose, *, normals: Literal["inverse_transpose", "matrix"] = ...
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
 
 def load(
     path: str,

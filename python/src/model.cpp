@@ -251,11 +251,17 @@ std::shared_ptr<PoseData> sample(const py::object& model_object,
 }
 
 // Every vertex of every mesh part (Model.meshes order) deformed by each pose of `pose`.
-py::tuple skin(const py::object& model_object, const PoseData& pose) {
+py::tuple skin(const py::object& model_object, const PoseData& pose,
+               const std::string& normals_by) {
   const Handle h = handle_of(model_object);
   if (pose.model->model != h->model)
     raise_error(Error::at(ErrorCode::kUsage, h->model->source_path(), "pose",
                           "the pose belongs to another model"));
+  if (normals_by != "inverse_transpose" && normals_by != "matrix")
+    throw py::value_error("normals is 'inverse_transpose' or 'matrix', not '" + normals_by + "'");
+  const deform::NormalTransform normal_transform = normals_by == "matrix"
+                                                       ? deform::NormalTransform::kMatrix
+                                                       : deform::NormalTransform::kInverseTranspose;
   const Model& model = *h->model;
   const std::size_t count = pose.times.size();
   const std::size_t vertices = h->vertex_offsets.back();
@@ -287,10 +293,17 @@ py::tuple skin(const py::object& model_object, const PoseData& pose) {
           const MeshPart& part = mesh.parts[p];
           const std::size_t n = part.vertex_count();
           const bool has_normals = !part.streams.normals.empty();
-          status =
-              deform::skin_mesh_part(model, m, p, model_space, h->layout.mesh_weights(weights, m),
-                                     palette, std::span<vec3>(pos + v, n),
-                                     has_normals ? std::span<vec3>(nrm + v, n) : std::span<vec3>{});
+          deform::SkinMeshPartJob job;
+          job.model = &model;
+          job.mesh = m;
+          job.part = p;
+          job.model_transforms = model_space;
+          job.morph_weights = h->layout.mesh_weights(weights, m);
+          job.palette = palette;
+          job.out_positions = std::span<vec3>(pos + v, n);
+          if (has_normals) job.out_normals = std::span<vec3>(nrm + v, n);
+          job.normal_transform = normal_transform;
+          status = job.run();
           if (!has_normals) std::fill(nrm + v, nrm + v + n, vec3(0.0f));
           v += n;
         }
@@ -583,12 +596,16 @@ void register_model(py::module_& m) {
            "Samples `clip` (a name or an index) at every time of `times` (seconds of clip time, "
            "a number or a 1-D sequence; each track holds its first and last key outside its "
            "range) in one call with the GIL released, and computes the model-space matrices.")
-      .def("skin", &skin, py::arg("pose"),
-           "skin(pose) -> (positions, normals)\n\n"
+      .def("skin", &skin, py::arg("pose"), py::kw_only(), py::arg("normals") = "inverse_transpose",
+           "skin(pose, *, normals='inverse_transpose') -> (positions, normals)\n\n"
            "Deforms every mesh on the CPU (morph targets, then linear blend skinning; rigid "
            "meshes follow their bone) for each time of `pose`: float32 arrays (T, V, 3) in model "
            "space, V = every vertex of every mesh part in Model.meshes order (Mesh.vertex_offset "
-           "says where each starts). Normals of parts without normals are zeros.")
+           "says where each starts). Normals of parts without normals are zeros. `normals`: "
+           "'inverse_transpose' turns normals by the inverse transpose of each vertex's blended "
+           "matrix (right under non-uniform scale), 'matrix' by the matrix itself as ozz-animation "
+           "and three.js do (cheaper; the same wherever a vertex's influences turn alike); both "
+           "normalised.")
       .def("__repr__", [](const ModelHandle& h) {
         return "Model('" + h.model->source_path() +
                "', bones=" + std::to_string(h.model->skeleton().joint_count()) +

@@ -74,3 +74,43 @@ def test_a_pose_of_another_model_is_refused():
     b = critter.load(model_path("SimpleSkin/SimpleSkin.gltf"))
     with pytest.raises(critter.Error, match="another model"):
         a.skin(b.sample(0, [0.0]))
+
+
+def numpy_blended_matrices(model, pose, t):
+    """Every vertex's blended 3x3 matrix (its bone's on rigid meshes), in float64."""
+    mats = pose.model_matrices[t].astype(np.float64)
+    out = []
+    for mesh in model.meshes:
+        if mesh.skin >= 0:
+            skin = model.skins[mesh.skin]
+            palette = mats[skin.joints.astype(int)] @ skin.inverse_bind.astype(np.float64)
+            m = np.einsum("vk,vkij->vij", mesh.weights.astype(np.float64), palette[mesh.joints.astype(int)])
+        else:
+            bone = mats[mesh.bone] if mesh.bone >= 0 else np.eye(4)
+            m = np.broadcast_to(bone, (mesh.vertex_count, 4, 4))
+        out.append(m[:, :3, :3])
+    return np.concatenate(out)
+
+
+def test_normals_by_the_inverse_transpose_or_by_the_matrix():
+    model = critter.load(model_path("Wizard/Wizard.glb"))
+    assert any(m.skin >= 0 for m in model.meshes)
+    assert all(m.normals.shape == (m.vertex_count, 3) and not m.morph_names for m in model.meshes)
+    pose = model.sample(0, [model.clips[0].duration * 0.4])
+    p_it, n_it = model.skin(pose)
+    p_m, n_m = model.skin(pose, normals="matrix")
+    np.testing.assert_array_equal(p_it, p_m)
+    m3 = numpy_blended_matrices(model, pose, 0)
+    n = np.concatenate([mesh.normals for mesh in model.meshes]).astype(np.float64)
+    by_matrix = np.einsum("vij,vj->vi", m3, n)
+    by_inverse_transpose = np.einsum("vji,vj->vi", np.linalg.inv(m3), n)
+
+    def unit(v):
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    np.testing.assert_allclose(n_m[0], unit(by_matrix), atol=2e-4)
+    np.testing.assert_allclose(n_it[0], unit(by_inverse_transpose), atol=2e-4)
+    # The Wizard's influences disagree on some vertices: there the two forms part.
+    assert np.abs(n_m[0] - n_it[0]).max() > 1e-3
+    with pytest.raises(ValueError, match="inverse_transpose"):
+        model.skin(pose, normals="cofactor")
