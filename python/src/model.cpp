@@ -293,17 +293,10 @@ py::tuple skin(const py::object& model_object, const PoseData& pose,
           const MeshPart& part = mesh.parts[p];
           const std::size_t n = part.vertex_count();
           const bool has_normals = !part.streams.normals.empty();
-          deform::SkinMeshPartJob job;
-          job.model = &model;
-          job.mesh = m;
-          job.part = p;
-          job.model_transforms = model_space;
-          job.morph_weights = h->layout.mesh_weights(weights, m);
-          job.palette = palette;
-          job.out_positions = std::span<vec3>(pos + v, n);
-          if (has_normals) job.out_normals = std::span<vec3>(nrm + v, n);
-          job.normal_transform = normal_transform;
-          status = job.run();
+          status = deform::skin_mesh_part(
+              model, m, p, model_space, h->layout.mesh_weights(weights, m), palette,
+              std::span<vec3>(pos + v, n),
+              has_normals ? std::span<vec3>(nrm + v, n) : std::span<vec3>{}, {}, normal_transform);
           if (!has_normals) std::fill(nrm + v, nrm + v + n, vec3(0.0f));
           v += n;
         }

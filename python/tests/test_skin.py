@@ -11,21 +11,27 @@ from conftest import cli, model_path
 SKINNED = ["SimpleSkin/SimpleSkin.gltf", "RiggedFigure/RiggedFigure.glb", "Wizard/Wizard.glb"]
 
 
-def numpy_skin(model, pose, t):
-    """Every vertex of every mesh part posed by pose[t], in numpy (models without morph targets)."""
-    out = []
+def numpy_vertex_matrices(model, pose, t):
+    """Every vertex's blended 4x4 matrix (its bone's on rigid meshes) for pose[t], in float64,
+    every mesh part in Model.meshes order."""
     mats = pose.model_matrices[t].astype(np.float64)
+    out = []
     for mesh in model.meshes:
-        p = np.c_[mesh.positions.astype(np.float64), np.ones(mesh.vertex_count)]
         if mesh.skin >= 0:
             skin = model.skins[mesh.skin]
             palette = mats[skin.joints.astype(int)] @ skin.inverse_bind.astype(np.float64)
-            m = np.einsum("vk,vkij->vij", mesh.weights.astype(np.float64), palette[mesh.joints.astype(int)])
-            out.append(np.einsum("vij,vj->vi", m, p)[:, :3])
+            out.append(np.einsum("vk,vkij->vij", mesh.weights.astype(np.float64), palette[mesh.joints.astype(int)]))
         else:
-            m = mats[mesh.bone] if mesh.bone >= 0 else np.eye(4)
-            out.append((p @ m.T)[:, :3])
+            bone = mats[mesh.bone] if mesh.bone >= 0 else np.eye(4)
+            out.append(np.broadcast_to(bone, (mesh.vertex_count, 4, 4)))
     return np.concatenate(out)
+
+
+def numpy_skin(model, pose, t):
+    """Every vertex of every mesh part posed by pose[t], in numpy (models without morph targets)."""
+    p = np.concatenate([m.positions for m in model.meshes]).astype(np.float64)
+    p = np.c_[p, np.ones(len(p))]
+    return np.einsum("vij,vj->vi", numpy_vertex_matrices(model, pose, t), p)[:, :3]
 
 
 @pytest.mark.parametrize("name", SKINNED)
@@ -76,22 +82,6 @@ def test_a_pose_of_another_model_is_refused():
         a.skin(b.sample(0, [0.0]))
 
 
-def numpy_blended_matrices(model, pose, t):
-    """Every vertex's blended 3x3 matrix (its bone's on rigid meshes), in float64."""
-    mats = pose.model_matrices[t].astype(np.float64)
-    out = []
-    for mesh in model.meshes:
-        if mesh.skin >= 0:
-            skin = model.skins[mesh.skin]
-            palette = mats[skin.joints.astype(int)] @ skin.inverse_bind.astype(np.float64)
-            m = np.einsum("vk,vkij->vij", mesh.weights.astype(np.float64), palette[mesh.joints.astype(int)])
-        else:
-            bone = mats[mesh.bone] if mesh.bone >= 0 else np.eye(4)
-            m = np.broadcast_to(bone, (mesh.vertex_count, 4, 4))
-        out.append(m[:, :3, :3])
-    return np.concatenate(out)
-
-
 def test_normals_by_the_inverse_transpose_or_by_the_matrix():
     model = critter.load(model_path("Wizard/Wizard.glb"))
     assert any(m.skin >= 0 for m in model.meshes)
@@ -100,7 +90,7 @@ def test_normals_by_the_inverse_transpose_or_by_the_matrix():
     p_it, n_it = model.skin(pose)
     p_m, n_m = model.skin(pose, normals="matrix")
     np.testing.assert_array_equal(p_it, p_m)
-    m3 = numpy_blended_matrices(model, pose, 0)
+    m3 = numpy_vertex_matrices(model, pose, 0)[:, :3, :3]
     n = np.concatenate([mesh.normals for mesh in model.meshes]).astype(np.float64)
     by_matrix = np.einsum("vij,vj->vi", m3, n)
     by_inverse_transpose = np.einsum("vji,vj->vi", np.linalg.inv(m3), n)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <tuple>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -313,10 +314,10 @@ void model_points(std::span<const std::int16_t> parents, std::span<const Transfo
 // Where a constant track goes among the constants (the order CompactClip::constant_runs()
 // describes): whole joints first, by joint, each translation, rotation, scale; then the others
 // by kind (rotations, translations, scales), each kind by joint.
-std::uint64_t constant_order(const CompactTrack& t, bool whole) {
-  const std::uint64_t joint = t.joint;
-  if (whole) return joint * 3 + static_cast<std::uint64_t>(t.target);
-  return (std::uint64_t{1} << 40) + (std::uint64_t{compact::kind_of(t.target)} << 32) + joint;
+std::tuple<bool, std::uint32_t, std::uint16_t, std::uint8_t> constant_order(const CompactTrack& t,
+                                                                            bool whole) {
+  if (whole) return {false, 0u, t.joint, static_cast<std::uint8_t>(t.target)};
+  return {true, compact::kind_of(t.target), t.joint, std::uint8_t{0}};
 }
 
 // Appends encoded tracks to a clip: constants first (in constant_order), then animated tracks

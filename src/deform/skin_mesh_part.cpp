@@ -131,7 +131,8 @@ Status SkinMeshPartJob::run() const {
 Status skin_mesh_part(const Model& model, std::size_t mesh, std::size_t part,
                       std::span<const mat4> model_transforms, std::span<const float> morph_weights,
                       std::span<mat4> palette, std::span<vec3> out_positions,
-                      std::span<vec3> out_normals, std::span<vec4> out_tangents) {
+                      std::span<vec3> out_normals, std::span<vec4> out_tangents,
+                      NormalTransform normal_transform) {
   SkinMeshPartJob job;
   job.model = &model;
   job.mesh = mesh;
@@ -142,6 +143,7 @@ Status skin_mesh_part(const Model& model, std::size_t mesh, std::size_t part,
   job.out_positions = out_positions;
   job.out_normals = out_normals;
   job.out_tangents = out_tangents;
+  job.normal_transform = normal_transform;
   return job.run();
 }
 

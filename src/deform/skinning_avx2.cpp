@@ -128,7 +128,6 @@ CRITTER_AVX2 inline Vec3x8 normalized(Vec3x8 v) {
           _mm256_and_ps(_mm256_mul_ps(v.z, inv), keep)};
 }
 
-// a * b - c * d
 // The matrix's columns a, b, c times (x, y, z), lane by lane: how tangents, and normals under
 // NormalTransform::kMatrix, are turned.
 CRITTER_AVX2 inline Vec3x8 turned(Vec3x8 a, Vec3x8 b, Vec3x8 c, __m256 x, __m256 y, __m256 z) {
@@ -137,6 +136,7 @@ CRITTER_AVX2 inline Vec3x8 turned(Vec3x8 a, Vec3x8 b, Vec3x8 c, __m256 x, __m256
           _mm256_fmadd_ps(c.z, z, _mm256_fmadd_ps(b.z, y, _mm256_mul_ps(a.z, x)))};
 }
 
+// a * b - c * d
 CRITTER_AVX2 inline __m256 diff_of_products(__m256 a, __m256 b, __m256 c, __m256 d) {
   return _mm256_fmsub_ps(a, b, _mm256_mul_ps(c, d));
 }

@@ -195,7 +195,6 @@ CRITTER_AVX512 inline Vec3x16 normalized(Vec3x16 v) {
           _mm512_maskz_mul_ps(keep, v.z, inv)};
 }
 
-// a * b - c * d
 // The matrix's columns a, b, c times (x, y, z), lane by lane: how tangents, and normals under
 // NormalTransform::kMatrix, are turned.
 CRITTER_AVX512 inline Vec3x16 turned(Vec3x16 a, Vec3x16 b, Vec3x16 c, __m512 x, __m512 y,
@@ -205,6 +204,7 @@ CRITTER_AVX512 inline Vec3x16 turned(Vec3x16 a, Vec3x16 b, Vec3x16 c, __m512 x, 
           _mm512_fmadd_ps(c.z, z, _mm512_fmadd_ps(b.z, y, _mm512_mul_ps(a.z, x)))};
 }
 
+// a * b - c * d
 CRITTER_AVX512 inline __m512 diff_of_products(__m512 a, __m512 b, __m512 c, __m512 d) {
   return _mm512_fmsub_ps(a, b, _mm512_mul_ps(c, d));
 }

@@ -48,6 +48,7 @@ struct SkinMeshPartJob {
 Status skin_mesh_part(const Model& model, std::size_t mesh, std::size_t part,
                       std::span<const mat4> model_transforms, std::span<const float> morph_weights,
                       std::span<mat4> palette, std::span<vec3> out_positions,
-                      std::span<vec3> out_normals = {}, std::span<vec4> out_tangents = {});
+                      std::span<vec3> out_normals = {}, std::span<vec4> out_tangents = {},
+                      NormalTransform normal_transform = NormalTransform::kInverseTranspose);
 
 }  // namespace critter::deform
