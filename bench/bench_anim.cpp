@@ -200,11 +200,11 @@ void BM_BlendTwoLayers(benchmark::State& state) {
 BENCHMARK(BM_BlendTwoLayers)->ArgName("nlerp")->Arg(0)->Arg(1);
 
 // Two partial layers over the rest pose, 0.6 then 0.4 (two rotation blends a joint, the stack
-// the ozz comparison times).
+// the ozz comparison times). Argument: anim::RotationBlend (0 slerp, 1 nlerp, 2 lerp).
 void BM_BlendTwoPartialLayers(benchmark::State& state) {
   blend_walk_and_run(state, 0.6f, 0.4f);
 }
-BENCHMARK(BM_BlendTwoPartialLayers)->ArgName("nlerp")->Arg(0)->Arg(1);
+BENCHMARK(BM_BlendTwoPartialLayers)->ArgName("rotations")->Arg(0)->Arg(1)->Arg(2);
 
 // The same crossfade on structure-of-arrays poses (SoaTransform blocks).
 void BM_BlendTwoLayersSoa(benchmark::State& state) {
@@ -229,7 +229,8 @@ BENCHMARK(BM_BlendTwoLayersSoa)->ArgName("nlerp")->Arg(0)->Arg(1);
 // The two partial layers (0.6 then 0.4 over rest) on structure-of-arrays poses of the first
 // `joints` joints of the character: small skeletons (the shared models have 14, 26 and 40)
 // take one to three sixteen-joint blocks, where each layer's rotation chain and the call's own
-// cost weigh more than on 67 joints.
+// cost weigh more than on 67 joints. Second argument: anim::RotationBlend (0 slerp, 1 nlerp,
+// 2 lerp).
 void BM_BlendTwoPartialLayersSoaJoints(benchmark::State& state) {
   Scene scene;
   const auto joints = static_cast<std::size_t>(state.range(0));
@@ -261,8 +262,8 @@ void BM_BlendTwoPartialLayersSoaJoints(benchmark::State& state) {
   set_counters(state, static_cast<int>(joints));
 }
 BENCHMARK(BM_BlendTwoPartialLayersSoaJoints)
-    ->ArgNames({"joints", "nlerp"})
-    ->ArgsProduct({{14, 26, 40, 67}, {0, 1}});
+    ->ArgNames({"joints", "rotations"})
+    ->ArgsProduct({{14, 26, 40, 67}, {0, 1, 2}});
 
 // The Controller's kind of stack on each blending path (argument: anim::BlendingPath): a masked
 // full-weight bottom layer (the legs of a walk over rest), a masked override at 0.4 (an upper

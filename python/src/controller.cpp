@@ -90,13 +90,21 @@ class PyController {
   double time() const { return controller_->time(); }
 
   std::string rotation_blend() const {
-    return controller_->rotation_blend() == anim::RotationBlend::kNlerp ? "nlerp" : "slerp";
+    switch (controller_->rotation_blend()) {
+      case anim::RotationBlend::kNlerp:
+        return "nlerp";
+      case anim::RotationBlend::kLerp:
+        return "lerp";
+      default:
+        return "slerp";
+    }
   }
   void set_rotation_blend(const std::string& name) {
-    if (name != "slerp" && name != "nlerp")
-      throw py::value_error("rotation_blend is 'slerp' or 'nlerp', not '" + name + "'");
-    controller_->set_rotation_blend(name == "nlerp" ? anim::RotationBlend::kNlerp
-                                                    : anim::RotationBlend::kSlerp);
+    if (name != "slerp" && name != "nlerp" && name != "lerp")
+      throw py::value_error("rotation_blend is 'slerp', 'nlerp' or 'lerp', not '" + name + "'");
+    controller_->set_rotation_blend(name == "nlerp"  ? anim::RotationBlend::kNlerp
+                                    : name == "lerp" ? anim::RotationBlend::kLerp
+                                                     : anim::RotationBlend::kSlerp);
   }
 
   void set_param(const std::string& name, const py::object& value) {
@@ -281,9 +289,10 @@ void register_controller(py::module_& m) {
       .def_property_readonly("time", &PyController::time, "Seconds all updates advanced.")
       .def_property("rotation_blend", &PyController::rotation_blend,
                     &PyController::set_rotation_blend,
-                    "How the layer stack and its crossfades blend rotations: 'slerp' (default) or "
+                    "How the layer stack and its crossfades blend rotations: 'slerp' (default), "
                     "'nlerp' (the normalised lerp: faster, a little off slerp between far-apart "
-                    "poses; `critter pose --rotation-blend`).")
+                    "poses) or 'lerp' (the layers' weighted sum normalised once: faster again on "
+                    "stacked layers, further off slerp; `critter pose --rotation-blend`).")
       .def("set_param", &PyController::set_param, py::arg("name"), py::arg("value"),
            "set_param(name, value)\n\nSets a parameter (bool, int, float, str, or a 2- or "
            "3-sequence for a vector; None "

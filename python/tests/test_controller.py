@@ -31,7 +31,10 @@ def test_rotation_blend_nlerp_matches_the_cli():
     controller.rotation_blend = "nlerp"
     assert controller.rotation_blend == "nlerp"
     with pytest.raises(ValueError, match="rotation_blend"):
-        controller.rotation_blend = "lerp"
+        controller.rotation_blend = "sum"
+    controller.rotation_blend = "lerp"
+    assert controller.rotation_blend == "lerp"
+    controller.rotation_blend = "nlerp"
     for _ in range(6):
         controller.set_param("SpeedXZ", 1.0)
         controller.set_param("IsOnGround", True)

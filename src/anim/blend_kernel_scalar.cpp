@@ -111,12 +111,14 @@ void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, fl
   out[3] = qw * inv_len;
 }
 
-void nlerp_blend(const float* a, const float* b, float f, float* out) {
+void lerp_rotation(const float* a, const float* b, float f, float* out) {
   const float d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
   const float fs = std::signbit(d) ? -f : f;
   const float g = 1.0f - f;
-  float q[4];
-  for (int k = 0; k < 4; ++k) q[k] = a[k] * g + b[k] * fs;
+  for (int k = 0; k < 4; ++k) out[k] = a[k] * g + b[k] * fs;
+}
+
+void normalize_rotation(const float* q, float* out) {
   const float len2 = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
   if (len2 > 0.0f) {
     const float inv = 1.0f / std::sqrt(len2);
@@ -124,6 +126,12 @@ void nlerp_blend(const float* a, const float* b, float f, float* out) {
   } else {
     std::memcpy(out, kIdentity, sizeof(kIdentity));
   }
+}
+
+void nlerp_blend(const float* a, const float* b, float f, float* out) {
+  float q[4];
+  lerp_rotation(a, b, f, q);
+  normalize_rotation(q, out);
 }
 
 void blend_joint(const float* a, const float* b, float f, const SlerpFactors& factors, float* out) {
@@ -138,21 +146,31 @@ void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t 
   for (std::size_t j = first; j < last; ++j) {
     float t[kTransformFloats];
     std::memcpy(t, args.start + j * kTransformFloats, sizeof(t));
+    // KernelArgs::lerp: the rotation was lerped since it was last whole or normalised.
+    bool pending = false;
     for (std::size_t i = 0; i < args.layer_count; ++i) {
       const KernelLayer& l = args.layers[i];
       if (l.sampled != nullptr && l.sampled[j] == 0) continue;
       const float w = l.mask != nullptr ? l.weight * l.mask[j] : l.weight;
       const float* in = l.pose + j * kTransformFloats;
       if (l.additive) {
-        if (w > 0.0f)
+        if (w > 0.0f) {
           add_joint(t, in, w,
                     l.uniform || args.nlerp ? l.factors : slerp_factors(std::min(w, 1.0f)),
                     args.nlerp);
+          pending = false;
+        }
       } else if (w >= 1.0f) {
         std::memcpy(t, in, sizeof(t));
+        pending = false;
       } else if (w > 0.0f && args.nlerp) {
         float r[4];
-        nlerp_blend(t + kRotationOffset, in + kRotationOffset, w, r);
+        if (args.lerp) {
+          lerp_rotation(t + kRotationOffset, in + kRotationOffset, w, r);
+          pending = true;
+        } else {
+          nlerp_blend(t + kRotationOffset, in + kRotationOffset, w, r);
+        }
         for (std::size_t c = 0; c < 3; ++c) t[c] = t[c] + (in[c] - t[c]) * w;
         for (std::size_t c = kScaleOffset; c < kScaleOffset + 3; ++c)
           t[c] = t[c] + (in[c] - t[c]) * w;
@@ -161,6 +179,7 @@ void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t 
         blend_joint(t, in, w, l.uniform ? l.factors : slerp_factors(w), t);
       }
     }
+    if (pending) normalize_rotation(t + kRotationOffset, t + kRotationOffset);
     std::memcpy(args.out + j * kTransformFloats, t, sizeof(t));
   }
 }
@@ -193,6 +212,7 @@ void blend_soa_scalar(const KernelArgs& args, std::size_t joints) {
     block.layer_count = args.layer_count;
     block.out = out;
     block.nlerp = args.nlerp;
+    block.lerp = args.lerp;
     blend_joints_scalar(block, 0, n);
     for (std::size_t c = 0; c < kTransformFloats; ++c) {
       for (std::size_t lane = 0; lane < n; ++lane)

@@ -142,22 +142,46 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
   }
 }
 
-// nlerp_blend() on every lane of N groups, lane weights f.
+// How the kernels blend rotations (the template parameter kRot below): KernelArgs::nlerp false
+// (slerp), nlerp true and lerp false (nlerp), both true (lerp, normalised at the end).
+inline constexpr int kRotSlerp = 0;
+inline constexpr int kRotNlerp = 1;
+inline constexpr int kRotLerp = 2;
+
+// lerp_rotation() on every lane of N groups, lane weights f: the shortest-arc lerp before its
+// normalisation. `out` may alias `a` or `b`.
 template <class V, int N>
-CRITTER_BLEND_INLINE void nlerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const T<V> (&f)[N],
-                                T<V> (&out)[N][4]) {
-  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
+CRITTER_BLEND_INLINE void lerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const T<V> (&f)[N],
+                               T<V> (&out)[N][4]) {
+  const T<V> one = V::set1(1.0f);
   for (int n = 0; n < N; ++n) {
     const T<V> d = dot<V>(a[n], b[n]);
     const T<V> fs = V::xor_(f[n], V::sign_bits(d));
     const T<V> g = V::sub(one, f[n]);
-    T<V> q[4];
-    for (int k = 0; k < 4; ++k) q[k] = V::add(V::mul(a[n][k], g), V::mul(b[n][k], fs));
-    const T<V> len2 = dot<V>(q, q);
+    for (int k = 0; k < 4; ++k) out[n][k] = V::add(V::mul(a[n][k], g), V::mul(b[n][k], fs));
+  }
+}
+
+// normalize_rotation() on every lane of N groups: q / |q|, the identity where |q| is 0.
+template <class V, int N>
+CRITTER_BLEND_INLINE void normalize(const T<V> (&q)[N][4], T<V> (&out)[N][4]) {
+  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
+  for (int n = 0; n < N; ++n) {
+    const T<V> len2 = dot<V>(q[n], q[n]);
     const T<V> inv = V::div(one, V::sqrt(len2));
     const auto some = V::gt(len2, zero);
-    for (int k = 0; k < 4; ++k) out[n][k] = V::select(some, V::mul(q[k], inv), k == 3 ? one : zero);
+    for (int k = 0; k < 4; ++k)
+      out[n][k] = V::select(some, V::mul(q[n][k], inv), k == 3 ? one : zero);
   }
+}
+
+// nlerp_blend() on every lane of N groups, lane weights f.
+template <class V, int N>
+CRITTER_BLEND_INLINE void nlerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], const T<V> (&f)[N],
+                                T<V> (&out)[N][4]) {
+  T<V> q[N][4];
+  lerp<V, N>(a, b, f, q);
+  normalize<V, N>(q, out);
 }
 
 // The lane weights of an nlerp (KernelArgs::nlerp), where the slerp takes its factors.
@@ -299,15 +323,26 @@ CRITTER_BLEND_INLINE Nlerp<V, N> uniform_weights(float weight) {
   return w;
 }
 
+// Where the rotation of a lane waits for its normalisation (kRotLerp: 1 where an override layer
+// with weight in (0, 1) lerped it since the last full override or additive layer, else 0).
+template <class V, int N>
+struct Pending {
+  T<V> lanes[N];
+};
+
 // The rotations of an override layer on N blocks.
-template <class V, int N, class L, bool kNlerp>
+template <class V, int N, class L, int kRot>
 CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
-                                             const std::size_t (&at)[N]) {
+                                             const std::size_t (&at)[N], Pending<V, N>& pending) {
   T<V> rin[N][4];
   load_rotations<V, N, L>(l.pose, at, rin);
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   if (l.uniform) {
     // 0 < weight < 1 on every joint.
-    if constexpr (kNlerp) {
+    if constexpr (kRot == kRotLerp) {
+      lerp<V, N>(rot, rin, uniform_weights<V, N>(l.weight).f, rot);
+      for (int n = 0; n < N; ++n) pending.lanes[n] = one;
+    } else if constexpr (kRot == kRotNlerp) {
       nlerp<V, N>(rot, rin, uniform_weights<V, N>(l.weight).f, rot);
     } else {
       slerp<V, N>(rot, rin, UniformFactors<V>{&l.factors}, rot);
@@ -316,7 +351,6 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
   }
   T<V> w[N];
   layer_weights<V, N>(l, at, w);
-  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   typename V::M full[N], some[N];
   bool partial = false;
   for (int n = 0; n < N; ++n) {
@@ -326,7 +360,9 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
   }
   if (partial) {
     T<V> r[N][4];
-    if constexpr (kNlerp) {
+    if constexpr (kRot == kRotLerp) {
+      lerp<V, N>(rot, rin, w, r);
+    } else if constexpr (kRot == kRotNlerp) {
       nlerp<V, N>(rot, rin, w, r);
     } else {
       slerp<V, N>(rot, rin, LaneFactors<V, N>(w), r);
@@ -334,28 +370,35 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
     for (int n = 0; n < N; ++n)
       for (int k = 0; k < 4; ++k)
         rot[n][k] = V::select(full[n], rin[n][k], V::select(some[n], r[n][k], rot[n][k]));
+    if constexpr (kRot == kRotLerp)
+      for (int n = 0; n < N; ++n)
+        pending.lanes[n] = V::select(full[n], zero, V::select(some[n], one, pending.lanes[n]));
   } else {
     for (int n = 0; n < N; ++n)
       for (int k = 0; k < 4; ++k) rot[n][k] = V::select(full[n], rin[n][k], rot[n][k]);
+    if constexpr (kRot == kRotLerp)
+      for (int n = 0; n < N; ++n) pending.lanes[n] = V::select(full[n], zero, pending.lanes[n]);
   }
 }
 
-// The rotations of an additive layer on N blocks.
-template <class V, int N, class L, bool kNlerp>
+// The rotations of an additive layer on N blocks (normalised where the layer applies).
+template <class V, int N, class L, int kRot>
 CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
-                                             const std::size_t (&at)[N]) {
+                                             const std::size_t (&at)[N], Pending<V, N>& pending) {
   T<V> rin[N][4];
   load_rotations<V, N, L>(l.pose, at, rin);
+  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   if (l.uniform) {
-    if constexpr (kNlerp) {
+    if constexpr (kRot != kRotSlerp) {
       add_rotation<V, N>(rot, rin, uniform_weights<V, N>(l.weight < 1.0f ? l.weight : 1.0f),
                          AllLanes{});
     } else {
       add_rotation<V, N>(rot, rin, UniformFactors<V>{&l.factors}, AllLanes{});
     }
+    if constexpr (kRot == kRotLerp)
+      for (int n = 0; n < N; ++n) pending.lanes[n] = zero;
     return;
   }
-  const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   T<V> w[N], f[N];
   layer_weights<V, N>(l, at, w);
   SomeLanes<V, N> some;
@@ -363,13 +406,15 @@ CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLaye
     f[n] = V::min(w[n], one);
     some.some[n] = V::gt(w[n], zero);
   }
-  if constexpr (kNlerp) {
+  if constexpr (kRot != kRotSlerp) {
     Nlerp<V, N> lanes;
     for (int n = 0; n < N; ++n) lanes.f[n] = f[n];
     add_rotation<V, N>(rot, rin, lanes, some);
   } else {
     add_rotation<V, N>(rot, rin, LaneFactors<V, N>(f), some);
   }
+  if constexpr (kRot == kRotLerp)
+    for (int n = 0; n < N; ++n) pending.lanes[n] = V::select(some.some[n], zero, pending.lanes[n]);
 }
 
 // The translations and scales of one block (the ten vectors of its floats, the rotation floats
@@ -481,9 +526,10 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
 }
 
 // The N blocks of kLanes joints starting at joints at[n]. Translations and scales blend first,
-// block by block; then the rotations of the N blocks, interleaved. The two parts share nothing but
-// the weights, so the first part of the next call runs while the slerps here finish.
-template <class V, int N, class L, bool kNlerp>
+// block by block; then the rotations of the N blocks, interleaved, and with kRotLerp the
+// normalisation of the lanes still pending. The two parts share nothing but the weights, so the
+// first part of the next call runs while the rotations here finish.
+template <class V, int N, class L, int kRot>
 inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
   for (int n = 0; n < N; ++n) {
     if constexpr (L::kSoa) {
@@ -492,14 +538,31 @@ inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
       blend_aos<V>(args, at[n]);
     }
   }
+  const T<V> zero = V::set1(0.0f);
   T<V> rot[N][4];
+  Pending<V, N> pending;
+  for (int n = 0; n < N; ++n) pending.lanes[n] = zero;
   load_rotations<V, N, L>(args.start, at, rot);
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
     if (l.additive) {
-      additive_rotations<V, N, L, kNlerp>(rot, l, at);
+      additive_rotations<V, N, L, kRot>(rot, l, at, pending);
     } else {
-      override_rotations<V, N, L, kNlerp>(rot, l, at);
+      override_rotations<V, N, L, kRot>(rot, l, at, pending);
+    }
+  }
+  if constexpr (kRot == kRotLerp) {
+    typename V::M wait[N];
+    bool any = false;
+    for (int n = 0; n < N; ++n) {
+      wait[n] = V::gt(pending.lanes[n], zero);
+      any = any || V::any(wait[n]);
+    }
+    if (any) {
+      T<V> unit[N][4];
+      normalize<V, N>(rot, unit);
+      for (int n = 0; n < N; ++n)
+        for (int k = 0; k < 4; ++k) rot[n][k] = V::select(wait[n], unit[n][k], rot[n][k]);
     }
   }
   for (int n = 0; n < N; ++n) L::template store_rot<V>(args.out, at[n], rot[n]);
@@ -508,27 +571,29 @@ inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
 // Joints [first, last), last − first >= kLanes: pairs of whole blocks, then what is left below
 // two blocks, paired where it is more than one; the last block overlaps the one before it (the
 // joints they share are computed twice, with the same result).
-template <class V, bool kNlerp>
+template <class V, int kRot>
 inline void blend_joints_with(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   std::size_t j = first;
   for (; last - j >= 2 * kLanes; j += 2 * kLanes)
-    blend_blocks<V, 2, AosLayout, kNlerp>(args, {j, j + kLanes});
+    blend_blocks<V, 2, AosLayout, kRot>(args, {j, j + kLanes});
   const std::size_t rest = last - j;
   if (rest == kLanes) {
-    blend_blocks<V, 1, AosLayout, kNlerp>(args, {j});
+    blend_blocks<V, 1, AosLayout, kRot>(args, {j});
   } else if (rest > kLanes) {
-    blend_blocks<V, 2, AosLayout, kNlerp>(args, {j, last - kLanes});
+    blend_blocks<V, 2, AosLayout, kRot>(args, {j, last - kLanes});
   } else if (rest > 0) {
-    blend_blocks<V, 1, AosLayout, kNlerp>(args, {last - kLanes});
+    blend_blocks<V, 1, AosLayout, kRot>(args, {last - kLanes});
   }
 }
 template <class V>
 inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
-  if (args.nlerp) {
-    blend_joints_with<V, true>(args, first, last);
+  if (args.lerp) {
+    blend_joints_with<V, kRotLerp>(args, first, last);
+  } else if (args.nlerp) {
+    blend_joints_with<V, kRotNlerp>(args, first, last);
   } else {
-    blend_joints_with<V, false>(args, first, last);
+    blend_joints_with<V, kRotSlerp>(args, first, last);
   }
 }
 
@@ -536,7 +601,7 @@ inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t 
 // kLanes): group by group of kLanes joints, each row from `start` and the layer to `out`, then
 // the rotations. Groups share nothing, so one group's rotation chain runs beside the next
 // group's loads. `out` may be `start`: a group is read before it is written.
-template <class V, bool kNlerp>
+template <class V, int kRot>
 CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLayer& l, float* out,
                                              std::size_t first, std::size_t last) {
   const T<V> w = V::set1(l.weight);
@@ -550,7 +615,10 @@ CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLay
       const T<V> y = V::load_aos(soa_row(l.pose, j, c), 0);
       V::store_aos(soa_row(out, j, c), 0, V::add(x, V::mul(V::sub(y, x), w)));
     }
-    if constexpr (kNlerp) {
+    if constexpr (kRot == kRotLerp) {
+      const T<V> f[1] = {w};
+      lerp<V, 1>(qa, qb, f, r);
+    } else if constexpr (kRot == kRotNlerp) {
       const T<V> f[1] = {w};
       nlerp<V, 1>(qa, qb, f, r);
     } else {
@@ -560,36 +628,64 @@ CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLay
   }
 }
 
-// Joints [first, last) of structure-of-arrays poses, both multiples of kSoaLanes: one layer at a
-// time over every group of kLanes joints, the first from `start`, the others from `out` in place.
-// The scalar kernel folds the layers joint by joint; each joint meets the same operations in the
-// same order here, so the bits agree, and the groups of one layer are independent: the long
-// dependency chain of a rotation blend overlaps the other groups' instead of the next layer's.
-template <class V, bool kNlerp>
+// Joints [first, last) of structure-of-arrays poses, both multiples of kSoaLanes. Slerp and
+// nlerp: one layer at a time over every group of kLanes joints, the first from `start`, the
+// others from `out` in place. The scalar kernel folds the layers joint by joint; each joint meets
+// the same operations in the same order here, so the bits agree, and the groups of one layer are
+// independent: the long dependency chain of a rotation blend overlaps the other groups' instead
+// of the next layer's. Lerp: a stack of uniform override layers goes the same way, every layer
+// but the last lerping without normalising and the last one an nlerp (the lerp and the
+// normalisation the scalar kernel ends with); any other stack, whose joints wait for their
+// normalisation lane by lane, goes every layer on two groups at a time in registers, as for
+// Transform arrays.
+template <class V, int kRot>
 inline void blend_soa_with(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   static_assert(kSoaLanes % kLanes == 0);
+  if constexpr (kRot == kRotLerp) {
+    bool crossfades = true;
+    for (std::size_t i = 0; i < args.layer_count; ++i)
+      crossfades = crossfades && args.layers[i].uniform && !args.layers[i].additive;
+    if (crossfades) {
+      for (std::size_t i = 0; i < args.layer_count; ++i) {
+        const float* start = i == 0 ? args.start : args.out;
+        if (i + 1 < args.layer_count) {
+          crossfade_soa_span<V, kRotLerp>(start, args.layers[i], args.out, first, last);
+        } else {
+          crossfade_soa_span<V, kRotNlerp>(start, args.layers[i], args.out, first, last);
+        }
+      }
+      return;
+    }
+    std::size_t j = first;
+    for (; last - j >= 2 * kLanes; j += 2 * kLanes)
+      blend_blocks<V, 2, SoaLayout, kRot>(args, {j, j + kLanes});
+    if (j < last) blend_blocks<V, 1, SoaLayout, kRot>(args, {j});
+    return;
+  }
   KernelArgs one = args;
   one.layer_count = 1;
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const KernelLayer& l = args.layers[i];
     const float* start = i == 0 ? args.start : args.out;
     if (l.uniform && !l.additive) {
-      crossfade_soa_span<V, kNlerp>(start, l, args.out, first, last);
+      crossfade_soa_span<V, kRot>(start, l, args.out, first, last);
       continue;
     }
     one.layers = &l;
     one.start = start;
     for (std::size_t j = first; j < last; j += kLanes)
-      blend_blocks<V, 1, SoaLayout, kNlerp>(one, {j});
+      blend_blocks<V, 1, SoaLayout, kRot>(one, {j});
   }
 }
 template <class V>
 inline void blend_soa(const KernelArgs& args, std::size_t first, std::size_t last) {
-  if (args.nlerp) {
-    blend_soa_with<V, true>(args, first, last);
+  if (args.lerp) {
+    blend_soa_with<V, kRotLerp>(args, first, last);
+  } else if (args.nlerp) {
+    blend_soa_with<V, kRotNlerp>(args, first, last);
   } else {
-    blend_soa_with<V, false>(args, first, last);
+    blend_soa_with<V, kRotSlerp>(args, first, last);
   }
 }
 

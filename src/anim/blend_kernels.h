@@ -82,15 +82,21 @@ SlerpFactors slerp_factors(float f);
 void slerp_blend(const float* a, const float* b, const SlerpFactors& factors, float* out);
 
 // The blending nlerp of unit quaternions `a` and `b` (x y z w) along the shorter arc with weight
-// f in [0, 1], the fast alternative to slerp_blend (BlendingJob::rotations): in order,
-// d = (a₀b₀ + a₁b₁) + (a₂b₂ + a₃b₃), f' = −f where d is negative (the sign bit: −0 too) and f
-// elsewhere, g = 1 − f, q = a·g + b·f', len² = (q₀q₀ + q₁q₁) + (q₂q₂ + q₃q₃), and
-// q · (1 / sqrt(len²)) where len² > 0, the identity elsewhere (len² is 0 only when both inputs
-// are zero). 38 vector operations a lane group beside the square root and the division, where
-// |q|² expanded from a·a, b·b and d (not waiting for q) took 58 and measured 2–13 % slower on
-// 14–67 joints on an Intel Xeon (on Zen 5 it had been faster on 14). `out` may alias `a` or
-// `b`.
+// f in [0, 1], the fast alternative to slerp_blend (BlendingJob::rotations): lerp_rotation(a, b,
+// f, q), then normalize_rotation(q, out) (len² is 0 only when both inputs are zero). 38 vector
+// operations a lane group beside the square root and the division, where |q|² expanded from a·a,
+// b·b and d (not waiting for q) took 58 and measured 2–13 % slower on 14–67 joints on an Intel Xeon
+// (on Zen 5 it had been faster on 14). `out` may alias `a` or `b`.
 void nlerp_blend(const float* a, const float* b, float f, float* out);
+
+// The shortest-arc lerp of quaternions `a` and `b` (x y z w) with weight f in [0, 1], not
+// normalised: d = (a₀b₀ + a₁b₁) + (a₂b₂ + a₃b₃), f' = −f where d is negative (the sign bit) and
+// f elsewhere, g = 1 − f, out = a·g + b·f'. `out` may alias `a` or `b`.
+void lerp_rotation(const float* a, const float* b, float f, float* out);
+
+// q · (1 / sqrt(len²)) with len² = (q₀q₀ + q₁q₁) + (q₂q₂ + q₃q₃) where len² > 0, the identity
+// elsewhere. `out` may alias `q`.
+void normalize_rotation(const float* q, float* out);
 
 // One joint (kTransformFloats floats) of an override layer with weight f in (0, 1): translation
 // and scale a + (b − a)·f, rotation slerp_blend. `out` may alias `a` or `b`.
@@ -123,6 +129,12 @@ struct KernelArgs {
   // normalisation (in' = in flipped where in_w is negative, f = min(w, 1)). Layers' factors are
   // then unused.
   bool nlerp = false;
+  // With nlerp: an override layer with weight w in (0, 1) leaves its rotation unnormalised,
+  // lerp_rotation(out, in, w); the joint's rotation is then normalised (normalize_rotation) once,
+  // after the last layer, unless a full-weight override or an additive layer (whose product is
+  // normalised) came after the last such lerp. The stack of lerps is the weighted sum of its
+  // rotations that ozz-animation normalises once.
+  bool lerp = false;
 };
 
 // The reference, one joint at a time.

@@ -168,15 +168,41 @@ std::size_t bottom_layer(std::span<const BlendingLayer> layers) {
   return bottom;
 }
 
-// The jobs a frame usually builds (the automatic path, one of the two rotation blends, one pose
-// form with every size matching, one mesh of morph weights, finite weights, masks and weights
-// either empty or full) pass these checks; validate() only runs for the others, to name their
-// broken rule. Every job accepted here is one validate() accepts. (validate(), with its
-// message-building paths, took about 8 % of a small character's two-layer blend.)
-bool usual_job(const BlendingJob& job) {
+// Layer `l` as the kernels take it.
+void to_kernel_layer(const BlendingLayer& l, bool soa, bool nlerp, detail::KernelLayer& k) {
+  k.pose = soa ? floats(l.soa_pose) : floats(l.pose);
+  k.mask = l.joint_weights.empty() ? nullptr : l.joint_weights.data();
+  k.sampled = l.sampled.empty() ? nullptr : l.sampled.data();
+  k.weight = l.weight;
+  k.additive = l.mode == LayerBlendMode::kAdditive;
+  k.uniform = k.mask == nullptr && k.sampled == nullptr;
+  if (k.uniform && !nlerp)
+    k.factors = detail::slerp_factors(k.additive ? std::min(l.weight, 1.0f) : l.weight);
+}
+
+// The kernel stack of a usual job, built by usual_stack().
+struct UsualStack {
+  const BlendingLayer* bottom = nullptr;  // the last full-weight override of every joint, or null
+  std::size_t count = 0;                  // kernel layers above it
+  bool per_joint = false;                 // some kernel layer has a mask or a sampled set
+};
+
+// The jobs a frame usually builds (the automatic path, one of the rotation blends, one pose form
+// with every size matching, one mesh of morph weights, finite weights, masks and weights either
+// empty or full, at most kKernelLayers layers) pass these checks, and their kernel stack is built
+// in the same pass over the layers: a full-weight override of every joint hides what lies below
+// it, so the stack starts again there (the pose then starts at that layer), and every other layer
+// with weight > 0 joins it. False for any other job, whose stack may be partly written; run()
+// then validates it to name its broken rule and builds it again. Every job accepted here is one
+// validate() accepts. (validate(), with its message-building paths, took about 8 % of a small
+// character's two-layer blend; three passes over the layers, for the checks, the bottom layer and
+// the stack, another 10 % of the greenman's.)
+bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack& out) {
   if (job.path != BlendingPath::kAuto ||
-      (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp) ||
-      !job.mesh_offsets.empty() || job.output_weights.size() != job.default_weights.size())
+      (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp &&
+       job.rotations != RotationBlend::kLerp) ||
+      !job.mesh_offsets.empty() || job.output_weights.size() != job.default_weights.size() ||
+      job.layers.size() > kKernelLayers)
     return false;
   const bool soa = !job.soa_output.empty();
   const std::size_t joints = soa ? job.soa_joints : job.rest.size();
@@ -186,17 +212,60 @@ bool usual_job(const BlendingJob& job) {
           : !job.soa_rest.empty() || job.soa_joints != 0 || job.output.size() != joints)
     return false;
   const std::size_t pose_size = soa ? blocks : joints;
+  const bool nlerp = job.rotations != RotationBlend::kSlerp;
   for (const BlendingLayer& l : job.layers) {
     const std::size_t got = soa ? l.soa_pose.size() : l.pose.size();
     const bool other_form = soa ? !l.pose.empty() : !l.soa_pose.empty();
+    const bool uniform = l.joint_weights.empty() && l.sampled.empty();
     if (!(l.weight >= 0.0f && l.weight <= std::numeric_limits<float>::max()) || got != pose_size ||
-        other_form || (!l.joint_weights.empty() && l.joint_weights.size() != joints) ||
-        (!l.sampled.empty() && l.sampled.size() != joints) ||
+        other_form ||
+        (!uniform && ((!l.joint_weights.empty() && l.joint_weights.size() != joints) ||
+                      (!l.sampled.empty() && l.sampled.size() != joints))) ||
         (!l.weights.empty() && l.weights.size() != job.default_weights.size()) ||
         !l.morph_coverage.empty())
       return false;
+    if (l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && uniform) {
+      out.bottom = &l;
+      out.count = 0;
+      out.per_joint = false;
+    } else if (l.weight > 0.0f) {
+      to_kernel_layer(l, soa, nlerp, stack[out.count++]);
+      out.per_joint = out.per_joint || !uniform;
+    }
   }
   return true;
+}
+
+// The morph weights of the job (its run() says how).
+void blend_morph_weights(const BlendingJob& job) {
+  const std::span<float> output_weights = job.output_weights;
+  const std::span<const float> default_weights = job.default_weights;
+  const std::span<const std::uint32_t> mesh_offsets = job.mesh_offsets;
+  std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
+  if (output_weights.empty()) return;
+  const std::size_t meshes = mesh_offsets.empty() ? 1 : mesh_offsets.size() - 1;
+  for (const BlendingLayer& l : job.layers) {
+    if (!(l.weight > 0.0f) || l.weights.empty()) continue;
+    const float* in = l.weights.data();
+    const float* def = default_weights.data();
+    float* out = output_weights.data();
+    if (l.mode == LayerBlendMode::kAdditive) {
+      for (std::size_t k = 0; k < output_weights.size(); ++k) out[k] += l.weight * (in[k] - def[k]);
+      continue;
+    }
+    const float wo = std::min(l.weight, 1.0f);
+    for (std::size_t m = 0; m < meshes; ++m) {
+      const float c = l.morph_coverage.empty() ? 1.0f : l.morph_coverage[m];
+      if (c <= 0.0f) continue;
+      const std::size_t first = mesh_offsets.empty() ? 0 : mesh_offsets[m];
+      const std::size_t last = mesh_offsets.empty() ? output_weights.size() : mesh_offsets[m + 1];
+      // A side of a crossfade that does not animate the mesh reads as what the layers below
+      // show: the layer's value is in + (1 - c)(out - default), and lerp(out, that, wo) is the
+      // update below.
+      for (std::size_t k = first; k < last; ++k)
+        out[k] += wo * ((in[k] - def[k]) - c * (out[k] - def[k]));
+    }
+  }
 }
 
 }  // namespace
@@ -242,8 +311,9 @@ Status make_additive_delta(std::span<const Transform> pose, std::span<const Tran
 Status BlendingJob::validate() const {
   if (!blending_path_available(path))
     return job_error("path", "this CPU cannot run the chosen blending path");
-  if (rotations != RotationBlend::kSlerp && rotations != RotationBlend::kNlerp)
-    return job_error("rotations", "rotations must be kSlerp or kNlerp");
+  if (rotations != RotationBlend::kSlerp && rotations != RotationBlend::kNlerp &&
+      rotations != RotationBlend::kLerp)
+    return job_error("rotations", "rotations must be kSlerp, kNlerp or kLerp");
   const bool soa = !soa_output.empty();
   if (const detail::FormProblem p = detail::soa_form_problem(soa, !soa_rest.empty(), soa_joints,
                                                              !rest.empty(), !output.empty());
@@ -310,24 +380,53 @@ Status BlendingJob::validate() const {
 }
 
 Status BlendingJob::run() const {
-  if (!usual_job(*this)) {
-    if (auto ok = validate(); !ok) return ok;
+  const bool soa = !soa_output.empty();
+  detail::KernelLayer stack[kKernelLayers];
+  detail::KernelArgs args;
+  args.layers = stack;
+  args.nlerp = rotations != RotationBlend::kSlerp;
+  args.lerp = rotations == RotationBlend::kLerp;
+  if (UsualStack usual; usual_stack(*this, stack, usual)) {
+    if (!output.empty() || soa) {
+      const detail::FlushDenormals no_denormals;
+      static const BlendingPath widest = widest_path();
+      args.layer_count = usual.count;
+      if (soa) {
+        const std::span<const SoaTransform> start =
+            usual.bottom != nullptr ? usual.bottom->soa_pose : soa_rest;
+        if (usual.count == 0) {
+          std::copy(start.begin(), start.end(), soa_output.begin());
+        } else {
+          args.start = floats(start);
+          args.out = &soa_output.data()->translation[0][0];
+          blend_soa(widest, args, soa_joints, usual.per_joint);
+        }
+      } else {
+        const std::span<const Transform> start =
+            usual.bottom != nullptr ? usual.bottom->pose : rest;
+        if (usual.count == 0) {
+          std::copy(start.begin(), start.end(), output.begin());
+        } else {
+          args.start = floats(start);
+          args.out = &output.data()->translation.x;
+          blend_joints(widest, args, output.size());
+        }
+      }
+    }
+    blend_morph_weights(*this);
+    return {};
   }
+  if (auto ok = validate(); !ok) return ok;
 
   const std::size_t bottom = bottom_layer(layers);
-  const bool soa = !soa_output.empty();
   std::span<const Transform> start = bottom > 0 ? layers[bottom - 1].pose : rest;
   std::span<const SoaTransform> soa_start = bottom > 0 ? layers[bottom - 1].soa_pose : soa_rest;
   if (!output.empty() || soa) {
     const detail::FlushDenormals no_denormals;
     static const BlendingPath widest = widest_path();
     const BlendingPath use = path == BlendingPath::kAuto ? widest : path;
-    detail::KernelLayer stack[kKernelLayers];
-    detail::KernelArgs args;
     args.start = soa ? floats(soa_start) : floats(start);
-    args.layers = stack;
     args.out = soa ? &soa_output.data()->translation[0][0] : &output.data()->translation.x;
-    args.nlerp = rotations == RotationBlend::kNlerp;
     std::size_t i = bottom;
     bool first = true;
     do {
@@ -337,15 +436,8 @@ Status BlendingJob::run() const {
         const BlendingLayer& l = layers[i];
         if (!(l.weight > 0.0f)) continue;
         detail::KernelLayer& k = stack[args.layer_count++];
-        k.pose = soa ? floats(l.soa_pose) : floats(l.pose);
-        k.mask = l.joint_weights.empty() ? nullptr : l.joint_weights.data();
-        k.sampled = l.sampled.empty() ? nullptr : l.sampled.data();
-        k.weight = l.weight;
-        k.additive = l.mode == LayerBlendMode::kAdditive;
-        k.uniform = k.mask == nullptr && k.sampled == nullptr;
+        to_kernel_layer(l, soa, args.nlerp, k);
         per_joint = per_joint || !k.uniform;
-        if (k.uniform && !args.nlerp)
-          k.factors = detail::slerp_factors(k.additive ? std::min(l.weight, 1.0f) : l.weight);
       }
       if (first && args.layer_count == 0) {
         if (soa) {
@@ -372,32 +464,7 @@ Status BlendingJob::run() const {
       first = false;
     } while (i < layers.size());
   }
-
-  std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
-  if (output_weights.empty()) return {};
-  const std::size_t meshes = mesh_offsets.empty() ? 1 : mesh_offsets.size() - 1;
-  for (const BlendingLayer& l : layers) {
-    if (!(l.weight > 0.0f) || l.weights.empty()) continue;
-    const float* in = l.weights.data();
-    const float* def = default_weights.data();
-    float* out = output_weights.data();
-    if (l.mode == LayerBlendMode::kAdditive) {
-      for (std::size_t k = 0; k < output_weights.size(); ++k) out[k] += l.weight * (in[k] - def[k]);
-      continue;
-    }
-    const float wo = std::min(l.weight, 1.0f);
-    for (std::size_t m = 0; m < meshes; ++m) {
-      const float c = l.morph_coverage.empty() ? 1.0f : l.morph_coverage[m];
-      if (c <= 0.0f) continue;
-      const std::size_t first = mesh_offsets.empty() ? 0 : mesh_offsets[m];
-      const std::size_t last = mesh_offsets.empty() ? output_weights.size() : mesh_offsets[m + 1];
-      // A side of a crossfade that does not animate the mesh reads as what the layers below
-      // show: the layer's value is in + (1 - c)(out - default), and lerp(out, that, wo) is the
-      // update below.
-      for (std::size_t k = first; k < last; ++k)
-        out[k] += wo * ((in[k] - def[k]) - c * (out[k] - def[k]));
-    }
-  }
+  blend_morph_weights(*this);
   return {};
 }
 

@@ -56,7 +56,7 @@ bool LayerStack::active(int index) const {
 }
 
 void LayerStack::set_rotations(RotationBlend rotations) {
-  rotations_ = rotations == RotationBlend::kNlerp ? RotationBlend::kNlerp : RotationBlend::kSlerp;
+  rotations_ = known_or_slerp(rotations);
   for (Layer& layer : layers_) layer.player.set_rotation_blend(rotations_);
 }
 

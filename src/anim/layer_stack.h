@@ -88,7 +88,8 @@ class LayerStack {
   std::span<const Transform> pose() const { return output_; }
   std::span<const float> weights() const { return weights_; }
   // How blend() and every layer's player blend rotations (Controller::set_rotation_blend); any
-  // value but kNlerp is kSlerp (a cast value would make the stack's BlendingJob refuse to run).
+  // value but kNlerp and kLerp is kSlerp (a cast value would make the stack's BlendingJob refuse
+  // to run).
   void set_rotations(RotationBlend rotations);
   RotationBlend rotations() const { return rotations_; }
 

@@ -763,7 +763,8 @@ void expect_same_bits(const std::vector<Transform>& got, const std::vector<Trans
 constexpr BlendingPath kSimdPaths[] = {BlendingPath::kAuto, BlendingPath::kSse2,
                                        BlendingPath::kAvx2, BlendingPath::kAvx512};
 
-constexpr RotationBlend kRotationBlends[] = {RotationBlend::kSlerp, RotationBlend::kNlerp};
+constexpr RotationBlend kRotationBlends[] = {RotationBlend::kSlerp, RotationBlend::kNlerp,
+                                             RotationBlend::kLerp};
 
 TEST(BlendingJob, EveryPathEqualsTheScalarReferenceBitForBit) {
   std::mt19937 rng(23);
@@ -772,7 +773,7 @@ TEST(BlendingJob, EveryPathEqualsTheScalarReferenceBitForBit) {
        {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 13u, 15u, 16u, 17u, 24u, 26u, 31u, 33u, 40u, 67u}) {
     for (int round = 0; round < 24; ++round) {
       RandomStack stack(joints, rng);
-      stack.rotations = kRotationBlends[round % 2];
+      stack.rotations = kRotationBlends[round % 3];
       const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
       for (const BlendingPath path : kSimdPaths) {
         if (!blending_path_available(path)) continue;
@@ -805,7 +806,7 @@ TEST(BlendingJob, StructureOfArraysPosesGiveTheSameBitsOnEveryPath) {
   for (const std::size_t joints : {1u, 3u, 4u, 8u, 15u, 16u, 17u, 31u, 32u, 33u, 40u, 48u, 67u}) {
     for (int round = 0; round < 20; ++round) {
       RandomStack stack(joints, rng);
-      stack.rotations = kRotationBlends[round % 2];
+      stack.rotations = kRotationBlends[round % 3];
       const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
       for (const BlendingPath path :
            {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2, BlendingPath::kAvx2,
@@ -941,10 +942,14 @@ glm::dvec4 exact_nlerp(const glm::dvec4& a, const glm::dvec4& b, double w) {
   return glm::normalize(a + (bb - a) * w);
 }
 
-// The stack of RandomStack in double precision, slerp or nlerp, against the scalar reference.
+// The stack of RandomStack in double precision, slerp, nlerp or lerp, against the scalar
+// reference. Lerp: override rotations lerp unnormalised and are normalised at the end unless a
+// full override or an additive layer (normalised) came after the last lerp.
 void expect_stack_follows_double_precision(RotationBlend rotations) {
-  const bool nlerp = rotations == RotationBlend::kNlerp;
+  const bool nlerp = rotations != RotationBlend::kSlerp;
+  const bool lerp = rotations == RotationBlend::kLerp;
   const auto blend = [&](const glm::dvec4& a, const glm::dvec4& b, double w) {
+    if (lerp) return a * (1.0 - w) + (glm::dot(a, b) < 0.0 ? -b : b) * w;
     return nlerp ? exact_nlerp(a, b, w) : exact_slerp(a, b, w);
   };
   std::mt19937 rng(29);
@@ -956,6 +961,7 @@ void expect_stack_follows_double_precision(RotationBlend rotations) {
     for (std::size_t j = 0; j < stack.rest.size(); ++j) {
       glm::dvec3 t = stack.rest[j].translation, s = stack.rest[j].scale;
       glm::dvec4 r = as_dvec(stack.rest[j].rotation);
+      bool pending = false;
       for (const BlendingLayer& l : stack.layers) {
         if (!l.sampled.empty() && l.sampled[j] == 0) continue;
         const double w =
@@ -967,18 +973,22 @@ void expect_stack_follows_double_precision(RotationBlend rotations) {
           const glm::dvec4 q = blend({0, 0, 0, 1}, as_dvec(in.rotation), std::min(w, 1.0));
           const glm::dquat p = glm::dquat(r.w, r.x, r.y, r.z) * glm::dquat(q.w, q.x, q.y, q.z);
           r = glm::normalize(glm::dvec4(p.x, p.y, p.z, p.w));
+          pending = false;
           t += w * it;
           s *= glm::dvec3(1.0) + w * (is - glm::dvec3(1.0));
         } else if (w >= 1.0) {
           t = it;
           s = is;
           r = as_dvec(in.rotation);
+          pending = false;
         } else {
           t += (it - t) * w;
           s += (is - s) * w;
           r = blend(r, as_dvec(in.rotation), w);
+          pending = lerp;
         }
       }
+      if (pending) r = glm::normalize(r);
       for (int k = 0; k < 3; ++k) {
         worst_other = std::max({worst_other, std::abs(got[j].translation[k] - t[k]),
                                 std::abs(got[j].scale[k] - s[k])});
@@ -999,6 +1009,10 @@ TEST(BlendingJob, ScalarReferenceFollowsTheStackInDoublePrecision) {
 
 TEST(BlendingJob, NlerpStackFollowsTheStackInDoublePrecision) {
   expect_stack_follows_double_precision(RotationBlend::kNlerp);
+}
+
+TEST(BlendingJob, LerpStackFollowsTheStackInDoublePrecision) {
+  expect_stack_follows_double_precision(RotationBlend::kLerp);
 }
 
 // nlerp is slerp at the weights 0, ½ and 1 and close to it for nearby rotations; far apart it
@@ -1053,6 +1067,126 @@ TEST(BlendingJob, NlerpStaysWithinItsStatedDistanceOfSlerp) {
   const double far = worst(179.0f);
   EXPECT_GT(far, 6.0);
   EXPECT_LT(far, 8.2);
+}
+
+// The angle in degrees between two rotations, from the vector part of a⁻¹b (accurate for small
+// angles).
+double degrees_between(const quat& a, const quat& b) {
+  const glm::dvec4 x = as_dvec(a), y = as_dvec(b);
+  const double w = std::abs(glm::dot(x, y));
+  const glm::dvec3 v =
+      x.w * glm::dvec3(y) - y.w * glm::dvec3(x) - glm::cross(glm::dvec3(x), glm::dvec3(y));
+  return 2.0 * std::atan2(glm::length(v), w) * 180.0 / 3.14159265358979323846;
+}
+
+// kLerp on the harness's stack (rest, then a at 0.6, then b at 0.4): the weighted sum
+// 0.24·rest + 0.36·a + 0.4·b normalised, joints no layer touches left bit for bit, a full-weight
+// top layer's rotation bit for bit, one layer the bits of kNlerp; and how far from kSlerp and
+// kNlerp it lands where the three rotations are far apart (docs/jobs.md quotes these).
+TEST(BlendingJob, LerpIsTheWeightedSumNormalisedOnce) {
+  std::mt19937 rng(37);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const auto random_quat = [&] {
+    return glm::normalize(quat_xyzw(normal(rng), normal(rng), normal(rng), normal(rng)));
+  };
+  const std::size_t joints = 67;
+  std::vector<Transform> rest(joints), a(joints), b(joints), out(joints), one(joints),
+      nlerp_one(joints);
+  for (std::size_t j = 0; j < joints; ++j) {
+    rest[j] = trs(vec3(normal(rng)), random_quat(), vec3(1.0f));
+    a[j] = trs(vec3(normal(rng)), random_quat(), vec3(2.0f));
+    b[j] = trs(vec3(normal(rng)), random_quat(), vec3(0.5f));
+  }
+  std::vector<std::uint8_t> sampled(joints, 1);
+  for (std::size_t j = 0; j < joints; j += 5) sampled[j] = 0;
+  for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2,
+                                  BlendingPath::kAvx2, BlendingPath::kAvx512}) {
+    if (!blending_path_available(path)) continue;
+    SCOPED_TRACE("path " + std::to_string(static_cast<int>(path)));
+    BlendingLayer layers[2];
+    layers[0].pose = a;
+    layers[0].weight = 0.6f;
+    layers[0].sampled = sampled;
+    layers[1].pose = b;
+    layers[1].weight = 0.4f;
+    layers[1].sampled = sampled;
+    BlendingJob job;
+    job.layers = layers;
+    job.rest = rest;
+    job.output = out;
+    job.path = path;
+    job.rotations = RotationBlend::kLerp;
+    ASSERT_TRUE(job.run());
+    for (std::size_t j = 0; j < joints; ++j) {
+      if (sampled[j] == 0) {
+        EXPECT_EQ(std::memcmp(&out[j], &rest[j], sizeof(Transform)), 0) << j;
+        continue;
+      }
+      glm::dvec4 sum = as_dvec(rest[j].rotation);
+      for (const auto& [q, w] : {std::pair{a[j].rotation, 0.6}, std::pair{b[j].rotation, 0.4}}) {
+        const glm::dvec4 x = as_dvec(q);
+        sum = sum * (1.0 - w) + (glm::dot(sum, x) < 0.0 ? -x : x) * w;
+      }
+      const glm::dvec4 want = glm::normalize(sum);
+      EXPECT_LT(glm::length(as_dvec(out[j].rotation) - want), 1e-6) << j;
+    }
+    // A full-weight layer on top: its rotation, bit for bit.
+    BlendingLayer top[3] = {layers[0], layers[1], {}};
+    top[2].pose = a;
+    top[2].weight = 1.0f;
+    top[2].sampled = sampled;
+    job.layers = top;
+    ASSERT_TRUE(job.run());
+    for (std::size_t j = 0; j < joints; ++j)
+      EXPECT_EQ(std::memcmp(&out[j].rotation, sampled[j] != 0 ? &a[j].rotation : &rest[j].rotation,
+                            sizeof(quat)),
+                0)
+          << j;
+    // One layer: kNlerp's bits.
+    job.layers = {layers, 1};
+    job.output = one;
+    ASSERT_TRUE(job.run());
+    job.rotations = RotationBlend::kNlerp;
+    job.output = nlerp_one;
+    ASSERT_TRUE(job.run());
+    expect_same_bits(one, nlerp_one, "one layer");
+  }
+
+  // Three rotations `degrees` apart pairwise about three axes: the angle between kLerp's and
+  // kSlerp's (and kNlerp's and kSlerp's) results of the stack at 0.6 then 0.4.
+  const auto apart = [&](float degrees, RotationBlend rotations) {
+    const float r = glm::radians(degrees);
+    const std::vector<Transform> r0(1), r1(1, trs(vec3(0), axis_angle(vec3(1, 0, 0), r), vec3(1))),
+        r2(1, trs(vec3(0), axis_angle(glm::normalize(vec3(0.5f, 0.866f, 0)), r), vec3(1)));
+    std::vector<Transform> slerped(1), other(1);
+    BlendingLayer layers[2];
+    layers[0].pose = r1;
+    layers[0].weight = 0.6f;
+    layers[1].pose = r2;
+    layers[1].weight = 0.4f;
+    BlendingJob job;
+    job.layers = layers;
+    job.rest = r0;
+    job.output = slerped;
+    EXPECT_TRUE(job.run());
+    job.rotations = rotations;
+    job.output = other;
+    EXPECT_TRUE(job.run());
+    return degrees_between(slerped[0].rotation, other[0].rotation);
+  };
+  // Measured: lerp 0.002, 0.041, 0.338, 1.189 degrees; nlerp 0.001, 0.015, 0.122, 0.407.
+  const float degrees[4] = {10.0f, 30.0f, 60.0f, 90.0f};
+  const double lerp_at_most[4] = {0.003, 0.045, 0.36, 1.25};
+  const double nlerp_at_most[4] = {0.002, 0.017, 0.13, 0.43};
+  for (int i = 0; i < 4; ++i) {
+    const double lerp = apart(degrees[i], RotationBlend::kLerp);
+    const double nlerp = apart(degrees[i], RotationBlend::kNlerp);
+    EXPECT_LT(lerp, lerp_at_most[i]) << degrees[i];
+    EXPECT_LT(nlerp, nlerp_at_most[i]) << degrees[i];
+    if (degrees[i] >= 30.0f) {
+      EXPECT_GT(lerp, 2.0 * nlerp) << degrees[i];
+    }
+  }
 }
 
 TEST(BlendingJob, UnknownRotationBlendIsRefused) {

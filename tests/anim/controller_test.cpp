@@ -191,9 +191,10 @@ TEST_F(ControllerTest, WeightFadeInOnAnEmptyLayerFollowsTheCurve) {
 // The layer stack blends rotations the way set_rotation_blend() says: mid fade-in the pose is the
 // BlendingJob's of the player's pose over rest with that rotation blend.
 TEST_F(ControllerTest, RotationBlendChoosesHowTheLayerStackBlends) {
-  std::vector<Transform> poses[2];
-  const RotationBlend blends[2] = {RotationBlend::kSlerp, RotationBlend::kNlerp};
-  for (int b = 0; b < 2; ++b) {
+  std::vector<Transform> poses[3];
+  const RotationBlend blends[3] = {RotationBlend::kSlerp, RotationBlend::kNlerp,
+                                   RotationBlend::kLerp};
+  for (int b = 0; b < 3; ++b) {
     ControllerDesc d = gait_desc(walk_, idle_, 1.0f);
     d.layers[0].blend_curve = BlendCurve::kSmoothstep;
     Controller c(compile_or_die(*demo_, std::move(d)));
@@ -228,7 +229,10 @@ TEST_F(ControllerTest, RotationBlendChoosesHowTheLayerStackBlends) {
     most = std::max(most, angle_between(poses[0][j].rotation, poses[1][j].rotation));
   EXPECT_GT(most, 1e-5f);
   EXPECT_LT(most, 0.02f);
-  // A value that is neither blend counts as slerp.
+  // One layer over rest: lerp is nlerp, bit for bit.
+  for (std::size_t j = 0; j < poses[1].size(); ++j)
+    EXPECT_EQ(std::memcmp(&poses[1][j], &poses[2][j], sizeof(Transform)), 0) << j;
+  // A value that is none of the blends counts as slerp.
   Controller c(compile_or_die(*demo_, gait_desc(walk_, idle_)));
   c.set_rotation_blend(static_cast<RotationBlend>(9));
   EXPECT_EQ(c.rotation_blend(), RotationBlend::kSlerp);

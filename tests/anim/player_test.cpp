@@ -770,6 +770,11 @@ TEST(PlayerSharedModels, CrossfadeBlendsRotationsAsSetRotationBlendSays) {
   };
   const std::vector<Transform> slerped = crossfade(RotationBlend::kSlerp);
   const std::vector<Transform> nlerped = crossfade(RotationBlend::kNlerp);
+  // A crossfade is one layer: lerp normalised once is nlerp, bit for bit.
+  const std::vector<Transform> lerped = crossfade(RotationBlend::kLerp);
+  ASSERT_EQ(lerped.size(), nlerped.size());
+  for (std::size_t j = 0; j < lerped.size(); ++j)
+    EXPECT_EQ(std::memcmp(&lerped[j], &nlerped[j], sizeof(Transform)), 0) << "joint " << j;
   // The poses the two plays show at that moment, from a player without a crossfade.
   const auto shown = [&](int clip, float first, float second) {
     Player p(*model);

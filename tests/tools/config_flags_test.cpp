@@ -359,6 +359,8 @@ TEST_F(ConfigFlagsTest, RotationBlendNlerpChangesOnlyTheFadesALittle) {
   EXPECT_LT(most, 1e-3);
   // Once the fade is over nothing blends: the same pose.
   EXPECT_EQ(with("nlerp", "1.25")["times"][0]["nodes"], with("", "1.25")["times"][0]["nodes"]);
+  // lerp: on the one layer fading in over rest, nlerp's pose exactly.
+  EXPECT_EQ(with("lerp", "0.1")["times"][0]["nodes"], b);
 
   RunResult r = run({"pose", model_, "--rotation-blend", "nlerp"});
   EXPECT_EQ(r.exit_code, 2);
@@ -370,7 +372,7 @@ TEST_F(ConfigFlagsTest, RotationBlendNlerpChangesOnlyTheFadesALittle) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--rotation-blend"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "x.png"));
-  r = run({"pose", model_, "--config", config_, "--rotation-blend", "lerp"});
+  r = run({"pose", model_, "--config", config_, "--rotation-blend", "sum"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--rotation-blend"), std::string::npos) << r.err;
 }

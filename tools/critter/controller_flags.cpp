@@ -47,8 +47,9 @@ void add_controller_flags(CLI::App* app, ControllerFlags& flags) {
          "How the controller blends rotations (its layer stack and crossfades): slerp (default, "
          "exact) or "
          "nlerp (normalised lerp, the blend 13-20% faster, up to 1 degree off slerp between "
-         "poses 90 degrees apart)")
-      ->check(CLI::IsMember({"slerp", "nlerp"}));
+         "poses 90 degrees apart) or lerp (the layers' weighted sum normalised once, as "
+         "ozz-animation blends: faster again on stacked layers, further off slerp)")
+      ->check(CLI::IsMember({"slerp", "nlerp", "lerp"}));
 }
 
 std::string legacy_driver_param_help() {
@@ -93,8 +94,9 @@ Result<ControllerPose> ControllerPose::load(const ControllerFlags& flags,
   pose.body_height_ = schema.find("BodyHeight");
   pose.body_depth_ = schema.find("BodyDepth");
   pose.body_size_ = tools::default_body_size(*pose.model_);
-  pose.rotations_ =
-      flags.rotation_blend == "nlerp" ? anim::RotationBlend::kNlerp : anim::RotationBlend::kSlerp;
+  pose.rotations_ = flags.rotation_blend == "nlerp"  ? anim::RotationBlend::kNlerp
+                    : flags.rotation_blend == "lerp" ? anim::RotationBlend::kLerp
+                                                     : anim::RotationBlend::kSlerp;
   for (ParamArg& arg : args) {
     Result<Setting> s =
         pose.resolve(arg.name, std::move(arg.value), flags.config, "--param", ErrorCode::kUsage);

@@ -81,9 +81,10 @@ class Controller {
   const ParameterValues& parameters() const;
   void set_hooks(ControllerHooks hooks);
   // How the layer stack and the layers' crossfades blend rotations from the next update() and
-  // compute_pose() on: kSlerp (the default, animation-config.md §11, playback.md §8) or kNlerp,
+  // compute_pose() on: kSlerp (the default, animation-config.md §11, playback.md §8); kNlerp,
   // the blend 13-20 % faster and a little off slerp where the blended poses are far apart
-  // (RotationBlend says how far). Values other than the two are taken as kSlerp.
+  // (RotationBlend says how far); or kLerp, the weighted sum normalised once, faster again where
+  // layers stack and further off slerp. Other values are taken as kSlerp.
   void set_rotation_blend(RotationBlend rotations);
   RotationBlend rotation_blend() const;
   // Seconds all update() calls have advanced (negative or non-finite steps count as 0).

@@ -107,11 +107,9 @@ class Player {
   bool crossfading() const { return fade_ != Fade::kNone; }
   float blend_weight() const { return blend_weight_; }
   // How a crossfade blends rotations from the next update() on: kSlerp (the default, playback.md
-  // §8) or kNlerp (BlendingJob's RotationBlend says how they differ). Values other than the two
-  // are taken as kSlerp.
-  void set_rotation_blend(RotationBlend rotations) {
-    rotations_ = rotations == RotationBlend::kNlerp ? RotationBlend::kNlerp : RotationBlend::kSlerp;
-  }
+  // §8), kNlerp or kLerp (BlendingJob's RotationBlend says how they differ; on a crossfade's one
+  // layer the two give the same bits). Other values are taken as kSlerp.
+  void set_rotation_blend(RotationBlend rotations) { rotations_ = known_or_slerp(rotations); }
   RotationBlend rotation_blend() const { return rotations_; }
   // The timing state of the current play, for tools and tests.
   const Playhead& playhead() const { return current_.head; }
