@@ -11,7 +11,8 @@
 // stored once, its ten vectors first and the rotations over them. N blocks go together, their
 // steps interleaved, so that the long dependency chain of one block's slerp (a square root, a
 // polynomial, a normalisation) overlaps the others'. Structure-of-arrays poses need no transpose
-// and go the other way round, one layer at a time over all their joints (blend_soa_with).
+// and go the other way round, one layer at a time over all their joints (blend_soa_with; a lerp
+// stack with masks, sampled sets or additive layers goes block by block like Transform arrays).
 //
 // V provides: T (kLanes floats), M (a lane mask); set1, add, sub, mul, div, sqrt, min,
 // sign_bits (the sign bits of a vector), xor_; ge, gt (ordered compares), select (m ? a : b),
