@@ -28,11 +28,14 @@ std::string count_text(std::size_t got, const char* what, std::size_t want) {
 
 // The kernels read a Transform as ten floats.
 static_assert(sizeof(Transform) == detail::kTransformFloats * sizeof(float));
+static_assert(offsetof(Transform, translation) == 0);
 static_assert(offsetof(Transform, rotation) == detail::kRotationOffset * sizeof(float));
 static_assert(offsetof(Transform, scale) == detail::kScaleOffset * sizeof(float));
 
+// The floats of a pose, from the first (a null pointer for an empty pose: the usual job's stack
+// is built before it knows whether the pose has joints, and nothing is read through it then).
 const float* floats(std::span<const Transform> pose) {
-  return &pose.data()->translation.x;
+  return reinterpret_cast<const float*>(pose.data());
 }
 
 BlendingPath widest_path() {
@@ -98,9 +101,10 @@ using detail::kKernelLayers;
 // header).
 static_assert(detail::kSoaLanes == SoaTransform::kLanes);
 static_assert(sizeof(SoaTransform) == detail::kSoaBlockFloats * sizeof(float));
+static_assert(offsetof(SoaTransform, translation) == 0);
 
 const float* floats(std::span<const SoaTransform> pose) {
-  return &pose.data()->translation[0][0];
+  return reinterpret_cast<const float*>(pose.data());
 }
 
 // Joints [0, 16 · blocks) of structure-of-arrays poses on `path`. Masks and sampled sets end at
