@@ -35,7 +35,7 @@ float ratio(const float* c, float x, float x2) {
   return (c[0] + c[1] * x) + x2 * ((c[2] + c[3] * x) + x2 * (c[4] + c[5] * x));
 }
 
-// nlerp(1, in, f) before its normalisation (KernelArgs::nlerp).
+// nlerp(1, in, f) before its normalisation (KernelRotations::kNlerp and kLerp).
 void nlerp_from_identity(const float* in, float f, float* q) {
   const bool flip = std::signbit(in[3]);
   for (int k = 0; k < 3; ++k) q[k] = (flip ? -in[k] : in[k]) * f;
@@ -53,21 +53,11 @@ void add_joint(float* t, const float* in, float w, const SlerpFactors& factors, 
     slerp_blend(kIdentity, in + kRotationOffset, factors, q);
   }
   const float* p = t + kRotationOffset;
-  const float x = (p[3] * q[0] + p[0] * q[3]) + (p[1] * q[2] - p[2] * q[1]);
-  const float y = (p[3] * q[1] + p[1] * q[3]) + (p[2] * q[0] - p[0] * q[2]);
-  const float z = (p[3] * q[2] + p[2] * q[3]) + (p[0] * q[1] - p[1] * q[0]);
-  const float r = (p[3] * q[3] - p[0] * q[0]) - (p[1] * q[1] + p[2] * q[2]);
-  const float len2 = (x * x + y * y) + (z * z + r * r);
-  float* o = t + kRotationOffset;
-  if (len2 > 0.0f) {
-    const float inv = 1.0f / std::sqrt(len2);
-    o[0] = x * inv;
-    o[1] = y * inv;
-    o[2] = z * inv;
-    o[3] = r * inv;
-  } else {
-    std::memcpy(o, kIdentity, sizeof(kIdentity));
-  }
+  const float product[4] = {(p[3] * q[0] + p[0] * q[3]) + (p[1] * q[2] - p[2] * q[1]),
+                            (p[3] * q[1] + p[1] * q[3]) + (p[2] * q[0] - p[0] * q[2]),
+                            (p[3] * q[2] + p[2] * q[3]) + (p[0] * q[1] - p[1] * q[0]),
+                            (p[3] * q[3] - p[0] * q[0]) - (p[1] * q[1] + p[2] * q[2])};
+  normalize_rotation(product, t + kRotationOffset);
   for (std::size_t c = 0; c < 3; ++c) t[c] = t[c] + w * in[c];
   for (std::size_t c = kScaleOffset; c < kScaleOffset + 3; ++c)
     t[c] = t[c] * (1.0f + (in[c] - 1.0f) * w);
@@ -146,7 +136,8 @@ void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t 
   for (std::size_t j = first; j < last; ++j) {
     float t[kTransformFloats];
     std::memcpy(t, args.start + j * kTransformFloats, sizeof(t));
-    // KernelArgs::lerp: the rotation was lerped since it was last whole or normalised.
+    const bool nlerp = args.rotations != KernelRotations::kSlerp;
+    // KernelRotations::kLerp: the rotation was lerped since it was last whole or normalised.
     bool pending = false;
     for (std::size_t i = 0; i < args.layer_count; ++i) {
       const KernelLayer& l = args.layers[i];
@@ -155,17 +146,16 @@ void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t 
       const float* in = l.pose + j * kTransformFloats;
       if (l.additive) {
         if (w > 0.0f) {
-          add_joint(t, in, w,
-                    l.uniform || args.nlerp ? l.factors : slerp_factors(std::min(w, 1.0f)),
-                    args.nlerp);
+          add_joint(t, in, w, l.uniform || nlerp ? l.factors : slerp_factors(std::min(w, 1.0f)),
+                    nlerp);
           pending = false;
         }
       } else if (w >= 1.0f) {
         std::memcpy(t, in, sizeof(t));
         pending = false;
-      } else if (w > 0.0f && args.nlerp) {
+      } else if (w > 0.0f && nlerp) {
         float r[4];
-        if (args.lerp) {
+        if (args.rotations == KernelRotations::kLerp) {
           lerp_rotation(t + kRotationOffset, in + kRotationOffset, w, r);
           pending = true;
         } else {
@@ -211,8 +201,7 @@ void blend_soa_scalar(const KernelArgs& args, std::size_t joints) {
     block.layers = layers;
     block.layer_count = args.layer_count;
     block.out = out;
-    block.nlerp = args.nlerp;
-    block.lerp = args.lerp;
+    block.rotations = args.rotations;
     blend_joints_scalar(block, 0, n);
     for (std::size_t c = 0; c < kTransformFloats; ++c) {
       for (std::size_t lane = 0; lane < n; ++lane)

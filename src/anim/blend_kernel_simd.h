@@ -143,11 +143,10 @@ CRITTER_BLEND_INLINE void slerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
   }
 }
 
-// How the kernels blend rotations (the template parameter kRot below): KernelArgs::nlerp false
-// (slerp), nlerp true and lerp false (nlerp), both true (lerp, normalised at the end).
-inline constexpr int kRotSlerp = 0;
-inline constexpr int kRotNlerp = 1;
-inline constexpr int kRotLerp = 2;
+// The template parameter kRot below is KernelArgs::rotations.
+constexpr KernelRotations kRotSlerp = KernelRotations::kSlerp;
+constexpr KernelRotations kRotNlerp = KernelRotations::kNlerp;
+constexpr KernelRotations kRotLerp = KernelRotations::kLerp;
 
 // lerp_rotation() on every lane of N groups, lane weights f: the shortest-arc lerp before its
 // normalisation. `out` may alias `a` or `b`.
@@ -185,7 +184,8 @@ CRITTER_BLEND_INLINE void nlerp(const T<V> (&a)[N][4], const T<V> (&b)[N][4], co
   normalize<V, N>(q, out);
 }
 
-// The lane weights of an nlerp (KernelArgs::nlerp), where the slerp takes its factors.
+// The lane weights of an nlerp (KernelRotations::kNlerp and kLerp), where the slerp takes its
+// factors.
 template <class V, int N>
 struct Nlerp {
   T<V> f[N];
@@ -218,29 +218,23 @@ CRITTER_BLEND_INLINE void delta_rotation(const T<V> (&in)[N][4], const F& factor
 template <class V, int N, class F, class A>
 CRITTER_BLEND_INLINE void add_rotation(T<V> (&rot)[N][4], const T<V> (&in)[N][4], const F& factors,
                                        const A& apply) {
-  const T<V> zero = V::set1(0.0f), one = V::set1(1.0f);
-  T<V> q[N][4];
+  T<V> q[N][4], product[N][4], unit[N][4];
   delta_rotation<V, N>(in, factors, q);
   for (int n = 0; n < N; ++n) {
     const T<V>(&p)[4] = rot[n];
     const T<V>(&s)[4] = q[n];
-    const T<V> x = V::add(V::add(V::mul(p[3], s[0]), V::mul(p[0], s[3])),
-                          V::sub(V::mul(p[1], s[2]), V::mul(p[2], s[1])));
-    const T<V> y = V::add(V::add(V::mul(p[3], s[1]), V::mul(p[1], s[3])),
-                          V::sub(V::mul(p[2], s[0]), V::mul(p[0], s[2])));
-    const T<V> z = V::add(V::add(V::mul(p[3], s[2]), V::mul(p[2], s[3])),
-                          V::sub(V::mul(p[0], s[1]), V::mul(p[1], s[0])));
-    const T<V> r = V::sub(V::sub(V::mul(p[3], s[3]), V::mul(p[0], s[0])),
-                          V::add(V::mul(p[1], s[1]), V::mul(p[2], s[2])));
-    const T<V> len2 =
-        V::add(V::add(V::mul(x, x), V::mul(y, y)), V::add(V::mul(z, z), V::mul(r, r)));
-    const T<V> inv = V::div(one, V::sqrt(len2));
-    const auto some = V::gt(len2, zero);
-    const T<V> result[4] = {
-        V::select(some, V::mul(x, inv), zero), V::select(some, V::mul(y, inv), zero),
-        V::select(some, V::mul(z, inv), zero), V::select(some, V::mul(r, inv), one)};
-    for (int k = 0; k < 4; ++k) rot[n][k] = apply(n, result[k], rot[n][k]);
+    product[n][0] = V::add(V::add(V::mul(p[3], s[0]), V::mul(p[0], s[3])),
+                           V::sub(V::mul(p[1], s[2]), V::mul(p[2], s[1])));
+    product[n][1] = V::add(V::add(V::mul(p[3], s[1]), V::mul(p[1], s[3])),
+                           V::sub(V::mul(p[2], s[0]), V::mul(p[0], s[2])));
+    product[n][2] = V::add(V::add(V::mul(p[3], s[2]), V::mul(p[2], s[3])),
+                           V::sub(V::mul(p[0], s[1]), V::mul(p[1], s[0])));
+    product[n][3] = V::sub(V::sub(V::mul(p[3], s[3]), V::mul(p[0], s[0])),
+                           V::add(V::mul(p[1], s[1]), V::mul(p[2], s[2])));
   }
+  normalize<V, N>(product, unit);
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < 4; ++k) rot[n][k] = apply(n, unit[n][k], rot[n][k]);
 }
 
 // Every lane applies (uniform layers).
@@ -332,7 +326,7 @@ struct Pending {
 };
 
 // The rotations of an override layer on N blocks.
-template <class V, int N, class L, int kRot>
+template <class V, int N, class L, KernelRotations kRot>
 CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
                                              const std::size_t (&at)[N], Pending<V, N>& pending) {
   T<V> rin[N][4];
@@ -383,7 +377,7 @@ CRITTER_BLEND_INLINE void override_rotations(T<V> (&rot)[N][4], const KernelLaye
 }
 
 // The rotations of an additive layer on N blocks (normalised where the layer applies).
-template <class V, int N, class L, int kRot>
+template <class V, int N, class L, KernelRotations kRot>
 CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLayer& l,
                                              const std::size_t (&at)[N], Pending<V, N>& pending) {
   T<V> rin[N][4];
@@ -530,7 +524,7 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
 // block by block; then the rotations of the N blocks, interleaved, and with kRotLerp the
 // normalisation of the lanes still pending. The two parts share nothing but the weights, so the
 // first part of the next call runs while the rotations here finish.
-template <class V, int N, class L, int kRot>
+template <class V, int N, class L, KernelRotations kRot>
 inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
   for (int n = 0; n < N; ++n) {
     if constexpr (L::kSoa) {
@@ -572,7 +566,7 @@ inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
 // Joints [first, last), last − first >= kLanes: pairs of whole blocks, then what is left below
 // two blocks, paired where it is more than one; the last block overlaps the one before it (the
 // joints they share are computed twice, with the same result).
-template <class V, int kRot>
+template <class V, KernelRotations kRot>
 inline void blend_joints_with(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   std::size_t j = first;
@@ -589,12 +583,13 @@ inline void blend_joints_with(const KernelArgs& args, std::size_t first, std::si
 }
 template <class V>
 inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t last) {
-  if (args.lerp) {
-    blend_joints_with<V, kRotLerp>(args, first, last);
-  } else if (args.nlerp) {
-    blend_joints_with<V, kRotNlerp>(args, first, last);
-  } else {
-    blend_joints_with<V, kRotSlerp>(args, first, last);
+  switch (args.rotations) {
+    case kRotLerp:
+      return blend_joints_with<V, kRotLerp>(args, first, last);
+    case kRotNlerp:
+      return blend_joints_with<V, kRotNlerp>(args, first, last);
+    default:
+      return blend_joints_with<V, kRotSlerp>(args, first, last);
   }
 }
 
@@ -602,7 +597,7 @@ inline void blend_joints(const KernelArgs& args, std::size_t first, std::size_t 
 // kLanes): group by group of kLanes joints, each row from `start` and the layer to `out`, then
 // the rotations. Groups share nothing, so one group's rotation chain runs beside the next
 // group's loads. `out` may be `start`: a group is read before it is written.
-template <class V, int kRot>
+template <class V, KernelRotations kRot>
 CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLayer& l, float* out,
                                              std::size_t first, std::size_t last) {
   const T<V> w = V::set1(l.weight);
@@ -639,7 +634,7 @@ CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLay
 // normalisation the scalar kernel ends with); any other stack, whose joints wait for their
 // normalisation lane by lane, goes every layer on two groups at a time in registers, as for
 // Transform arrays.
-template <class V, int kRot>
+template <class V, KernelRotations kRot>
 inline void blend_soa_with(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   static_assert(kSoaLanes % kLanes == 0);
@@ -681,12 +676,13 @@ inline void blend_soa_with(const KernelArgs& args, std::size_t first, std::size_
 }
 template <class V>
 inline void blend_soa(const KernelArgs& args, std::size_t first, std::size_t last) {
-  if (args.lerp) {
-    blend_soa_with<V, kRotLerp>(args, first, last);
-  } else if (args.nlerp) {
-    blend_soa_with<V, kRotNlerp>(args, first, last);
-  } else {
-    blend_soa_with<V, kRotSlerp>(args, first, last);
+  switch (args.rotations) {
+    case kRotLerp:
+      return blend_soa_with<V, kRotLerp>(args, first, last);
+    case kRotNlerp:
+      return blend_soa_with<V, kRotNlerp>(args, first, last);
+    default:
+      return blend_soa_with<V, kRotSlerp>(args, first, last);
   }
 }
 

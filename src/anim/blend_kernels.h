@@ -102,6 +102,10 @@ void normalize_rotation(const float* q, float* out);
 // and scale a + (b − a)·f, rotation slerp_blend. `out` may alias `a` or `b`.
 void blend_joint(const float* a, const float* b, float f, const SlerpFactors& factors, float* out);
 
+// How the kernels blend rotations: BlendingJob's RotationBlend, value for value (blending_job.cpp
+// checks).
+enum class KernelRotations : std::uint8_t { kSlerp, kNlerp, kLerp };
+
 // One layer of the stack, weight > 0. Trivial, so that a stack of them costs nothing to declare.
 struct KernelLayer {
   const float* pose;            // kTransformFloats per joint
@@ -123,18 +127,16 @@ struct KernelArgs {
   const KernelLayer* layers = nullptr;
   std::size_t layer_count = 0;
   float* out = nullptr;
-  // Rotations blend with nlerp_blend instead of slerp_blend: an override layer's rotation is
-  // nlerp_blend(out, in, w); an additive layer's is the product out · s normalised as before,
-  // where s = (in'ₓ·f, in'ᵧ·f, in'₂·f, 1 + (in'_w − 1)·f) is nlerp(1, in, f) before its
-  // normalisation (in' = in flipped where in_w is negative, f = min(w, 1)). Layers' factors are
-  // then unused.
-  bool nlerp = false;
-  // With nlerp: an override layer with weight w in (0, 1) leaves its rotation unnormalised,
-  // lerp_rotation(out, in, w); the joint's rotation is then normalised (normalize_rotation) once,
-  // after the last layer, unless a full-weight override or an additive layer (whose product is
-  // normalised) came after the last such lerp. The stack of lerps is the weighted sum of its
-  // rotations that ozz-animation normalises once.
-  bool lerp = false;
+  // How rotations blend: kSlerp with slerp_blend. kNlerp with nlerp_blend instead: an override
+  // layer's rotation is nlerp_blend(out, in, w); an additive layer's is the product out · s
+  // normalised as before, where s = (in'ₓ·f, in'ᵧ·f, in'₂·f, 1 + (in'_w − 1)·f) is nlerp(1, in, f)
+  // before its normalisation (in' = in flipped where in_w is negative, f = min(w, 1)); layers'
+  // factors are then unused. kLerp as kNlerp, except that an override layer with weight w in
+  // (0, 1) leaves its rotation unnormalised, lerp_rotation(out, in, w), and the joint's rotation
+  // is normalised (normalize_rotation) once, after the last layer, unless a full-weight override
+  // or an additive layer (whose product is normalised) came after the last such lerp: the
+  // weighted sum of the stack's rotations that ozz-animation normalises once.
+  KernelRotations rotations = KernelRotations::kSlerp;
 };
 
 // The reference, one joint at a time.

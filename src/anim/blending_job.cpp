@@ -97,6 +97,11 @@ void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t
 // layer at a time, or joint by joint on the scalar one for Transform arrays.
 using detail::kKernelLayers;
 
+static_assert(
+    static_cast<int>(detail::KernelRotations::kSlerp) == static_cast<int>(RotationBlend::kSlerp) &&
+    static_cast<int>(detail::KernelRotations::kNlerp) == static_cast<int>(RotationBlend::kNlerp) &&
+    static_cast<int>(detail::KernelRotations::kLerp) == static_cast<int>(RotationBlend::kLerp));
+
 // The kernels' structure-of-arrays geometry is SoaTransform's (blend_kernels.h includes no library
 // header).
 static_assert(detail::kSoaLanes == SoaTransform::kLanes);
@@ -388,71 +393,54 @@ Status BlendingJob::run() const {
   detail::KernelLayer stack[kKernelLayers];
   detail::KernelArgs args;
   args.layers = stack;
-  args.nlerp = rotations != RotationBlend::kSlerp;
-  args.lerp = rotations == RotationBlend::kLerp;
-  if (UsualStack usual; usual_stack(*this, stack, usual)) {
-    if (!output.empty() || soa) {
-      const detail::FlushDenormals no_denormals;
-      static const BlendingPath widest = widest_path();
-      args.layer_count = usual.count;
-      if (soa) {
-        const std::span<const SoaTransform> start =
-            usual.bottom != nullptr ? usual.bottom->soa_pose : soa_rest;
-        if (usual.count == 0) {
-          std::copy(start.begin(), start.end(), soa_output.begin());
-        } else {
-          args.start = floats(start);
-          args.out = &soa_output.data()->translation[0][0];
-          blend_soa(widest, args, soa_joints, usual.per_joint);
-        }
-      } else {
-        const std::span<const Transform> start =
-            usual.bottom != nullptr ? usual.bottom->pose : rest;
-        if (usual.count == 0) {
-          std::copy(start.begin(), start.end(), output.begin());
-        } else {
-          args.start = floats(start);
-          args.out = &output.data()->translation.x;
-          blend_joints(widest, args, output.size());
-        }
-      }
-    }
-    blend_morph_weights(*this);
-    return {};
+  args.rotations = static_cast<detail::KernelRotations>(rotations);
+  UsualStack first;
+  const bool usual = usual_stack(*this, stack, first);
+  if (!usual) {
+    if (auto ok = validate(); !ok) return ok;
   }
-  if (auto ok = validate(); !ok) return ok;
-
-  const std::size_t bottom = bottom_layer(layers);
-  std::span<const Transform> start = bottom > 0 ? layers[bottom - 1].pose : rest;
-  std::span<const SoaTransform> soa_start = bottom > 0 ? layers[bottom - 1].soa_pose : soa_rest;
   if (!output.empty() || soa) {
     const detail::FlushDenormals no_denormals;
     static const BlendingPath widest = widest_path();
     const BlendingPath use = path == BlendingPath::kAuto ? widest : path;
-    args.start = soa ? floats(soa_start) : floats(start);
-    args.out = soa ? &soa_output.data()->translation[0][0] : &output.data()->translation.x;
-    std::size_t i = bottom;
-    bool first = true;
+    args.out =
+        soa ? reinterpret_cast<float*>(soa_output.data()) : reinterpret_cast<float*>(output.data());
+    // Layers from index i go to the kernels, at most kKernelLayers at a time (the usual job has
+    // its stack already).
+    std::size_t i = layers.size();
+    if (!usual) {
+      first = {};
+      const std::size_t bottom = bottom_layer(layers);
+      if (bottom > 0) first.bottom = &layers[bottom - 1];
+      i = bottom;
+    }
+    bool start_call = true;
     do {
-      args.layer_count = 0;
-      bool per_joint = false;
+      bool per_joint = first.per_joint;
+      args.layer_count = first.count;
       for (; i < layers.size() && args.layer_count < kKernelLayers; ++i) {
         const BlendingLayer& l = layers[i];
         if (!(l.weight > 0.0f)) continue;
         detail::KernelLayer& k = stack[args.layer_count++];
-        to_kernel_layer(l, soa, args.nlerp, k);
+        to_kernel_layer(l, soa, args.rotations != detail::KernelRotations::kSlerp, k);
         per_joint = per_joint || !k.uniform;
       }
-      if (first && args.layer_count == 0) {
-        if (soa) {
+      first = {first.bottom};
+      if (start_call) {
+        // The output from the bottom layer (or rest) and the stack above it.
+        const std::span<const SoaTransform> soa_start =
+            first.bottom != nullptr ? first.bottom->soa_pose : soa_rest;
+        const std::span<const Transform> start =
+            first.bottom != nullptr ? first.bottom->pose : rest;
+        if (args.layer_count == 0 && soa) {
           std::copy(soa_start.begin(), soa_start.end(), soa_output.begin());
-        } else {
+        } else if (args.layer_count == 0) {
           std::copy(start.begin(), start.end(), output.begin());
-        }
-      } else if (first) {
-        if (soa) {
+        } else if (soa) {
+          args.start = floats(soa_start);
           blend_soa(use, args, soa_joints, per_joint);
         } else {
+          args.start = floats(start);
           blend_joints(use, args, output.size());
         }
       } else if (args.layer_count > 0) {
@@ -465,7 +453,7 @@ Status BlendingJob::run() const {
           detail::blend_joints_scalar(args, 0, output.size());
         }
       }
-      first = false;
+      start_call = false;
     } while (i < layers.size());
   }
   blend_morph_weights(*this);
