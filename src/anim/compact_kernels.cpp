@@ -34,6 +34,17 @@ inline __m128 fraction4(const Lanes* g, int half, __m128 t) {
 
 }  // namespace
 
+void overlay_sse2(const float* from, const float* values, const std::uint32_t* mask, float* to,
+                  std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m128 m = _mm_loadu_ps(reinterpret_cast<const float*>(mask + i));
+    _mm_storeu_ps(to + i, _mm_or_ps(_mm_and_ps(m, _mm_loadu_ps(values + i)),
+                                    _mm_andnot_ps(m, _mm_loadu_ps(from + i))));
+  }
+  for (; i < n; ++i) to[i] = mask[i] != 0 ? values[i] : from[i];
+}
+
 void decode_rotations_sse2(const RotationDecode* keys, std::uint32_t count) {
   constexpr float kScale = 2.0f * compact::kInvSqrt2 / 32767.0f;
   for (std::uint32_t i = 0; i < count; i += 4) {
@@ -223,6 +234,17 @@ namespace {
     for (std::uint32_t l = 0; l < n; ++l)
       for (int x = 0; x < 4; ++x) k[l].lane[8 * x] = q[x][l];
   }
+}
+
+[[gnu::target("avx2")]] void overlay_avx2(const float* from, const float* values,
+                                          const std::uint32_t* mask, float* to, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 m = _mm256_loadu_ps(reinterpret_cast<const float*>(mask + i));
+    _mm256_storeu_ps(to + i,
+                     _mm256_blendv_ps(_mm256_loadu_ps(from + i), _mm256_loadu_ps(values + i), m));
+  }
+  if (i < n) overlay_sse2(from + i, values + i, mask + i, to + i, n - i);
 }
 
 [[gnu::target("avx2")]] void interpolate_groups_avx2(const CompactGroups& groups, float t,

@@ -6,6 +6,7 @@
 // choice never shows.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "critter/anim/compact_sampling_job.h"
@@ -46,6 +47,15 @@ struct RotationDecode {
 void decode_rotations_sse2(const RotationDecode* keys, std::uint32_t count);
 #if defined(__x86_64__) && defined(__GNUC__)
 void decode_rotations_avx2(const RotationDecode* keys, std::uint32_t count);
+#endif
+
+// to[i] = mask[i] ? values[i] : from[i] for i < n (a clip's constant overlay, CompactClip::
+// constant_values and constant_mask, laid over a pose); `from` may be `to`.
+void overlay_sse2(const float* from, const float* values, const std::uint32_t* mask, float* to,
+                  std::size_t n);
+#if defined(__x86_64__) && defined(__GNUC__)
+void overlay_avx2(const float* from, const float* values, const std::uint32_t* mask, float* to,
+                  std::size_t n);
 #endif
 
 // Writes every cached segment at time t: rotations slerped along the shorter arc, translations

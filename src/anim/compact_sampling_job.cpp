@@ -203,82 +203,38 @@ Status CompactSamplingJob::run() const {
   // The cache's size is checked too: the groups walked below come from the clip's lane counts,
   // so a context whose clip was replaced by another at the same address never reads past them.
   if (ctx.clip_ != clip || ctx.cache_.size() != cache_rows(*clip)) ctx.bind(*clip);
+#if defined(__x86_64__) && defined(__GNUC__)
+  const bool avx2 = path == CompactSamplingPath::kAvx2 ||
+                    (path == CompactSamplingPath::kAuto && cpu_has_avx2_fma());
+#endif
+  // The pose before the animated tracks: the rest pose (and the residual tracks over it) with the
+  // constant tracks laid over it in one pass, from the clip's overlay.
+  const bool soa_form = !soa_output.empty();
+  float* const to =
+      soa_form ? detail::soa_floats(soa_output) : reinterpret_cast<float*>(output.data());
+  static_assert(sizeof(Transform) == 10 * sizeof(float) &&
+                sizeof(SoaTransform) == 10 * SoaTransform::kLanes * sizeof(float));
+  const float* from = soa_form ? reinterpret_cast<const float*>(soa_rest.data())
+                               : reinterpret_cast<const float*>(rest.data());
+  const std::size_t floats =
+      soa_form ? soa_output.size() * 10 * SoaTransform::kLanes : output.size() * 10;
+  const std::span<const float> overlay =
+      soa_form ? clip->soa_constant_values() : clip->constant_values();
+  const std::span<const std::uint32_t> mask =
+      soa_form ? clip->soa_constant_mask() : clip->constant_mask();
   if (clip->residual().tracks().empty()) {
-    std::copy(rest.begin(), rest.end(), output.begin());
-    std::copy(soa_rest.begin(), soa_rest.end(), soa_output.begin());
+    std::copy(from + overlay.size(), from + floats, to + overlay.size());
     std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
   } else {
     residual.sample();  // residual_checks() above validated it
+    from = to;
   }
-  Transform* out = output.data();
-  float* soa = soa_output.empty() ? nullptr : detail::soa_floats(soa_output);
-  // The `count` floats of a channel of `joint` from its first component (0 translation, 3
-  // rotation, 7 scale: a Transform's floats and a SoaTransform's rows alike).
-  static_assert(offsetof(Transform, rotation) == detail::kSoaRotation * sizeof(float));
-  static_assert(offsetof(Transform, scale) == detail::kSoaScale * sizeof(float));
-  const auto put = [&](std::uint32_t joint, std::uint32_t first, const void* values,
-                       std::uint32_t count) {
-    if (soa == nullptr) {
-      std::memcpy(reinterpret_cast<float*>(out + joint) + first, values, count * sizeof(float));
-      return;
-    }
-    float v[4];
-    std::memcpy(v, values, count * sizeof(float));
-    for (std::uint32_t k = 0; k < count; ++k) *detail::soa_channel(soa, joint, first + k) = v[k];
-  };
-
-  // Constant tracks, read from the clip, which every instance shares: runs of floats copied as
-  // they lie, or (a clip from other parts) each decoded.
-  {
-    const CompactTrack* t = clip->tracks().data();
-    const std::uint16_t* w = clip->words().data();
-    const CompactClip::ConstantRuns& runs = clip->constant_runs();
-    if (runs.grouped) {
-      // The counts in locals: the stores below may alias the clip as far as the compiler knows,
-      // which would make it load them again after every store.
-      const std::uint32_t whole = runs.whole, rotations = runs.count[0],
-                          translations = runs.count[1], scales = runs.count[2];
-      // A whole joint's words are a Transform's floats.
-      static_assert(sizeof(Transform) == 10 * sizeof(float));
-      if (soa == nullptr) {
-        for (std::uint32_t i = 0; i < whole; ++i, t += 3, w += 20)
-          std::memcpy(reinterpret_cast<float*>(out + t->joint), w, sizeof(Transform));
-      } else {
-        for (std::uint32_t i = 0; i < whole; ++i, t += 3, w += 20) {
-          put(t->joint, detail::kSoaTranslation, w, 3);
-          put(t->joint, detail::kSoaRotation, w + 6, 4);
-          put(t->joint, detail::kSoaScale, w + 14, 3);
-        }
-      }
-      for (std::uint32_t i = 0; i < rotations; ++i, ++t, w += 8)
-        put(t->joint, detail::kSoaRotation, w, 4);
-      for (std::uint32_t i = 0; i < translations; ++i, ++t, w += 6)
-        put(t->joint, detail::kSoaTranslation, w, 3);
-      for (std::uint32_t i = 0; i < scales; ++i, ++t, w += 6)
-        put(t->joint, detail::kSoaScale, w, 3);
-    } else {
-      const float* r = clip->ranges().data();
-      for (std::uint32_t i = 0; i < clip->constant_count(); ++i, ++t) {
-        Transform o;
-        std::uint32_t first = detail::kSoaScale;
-        float* value = &o.scale.x;
-        if (t->target == TrackTarget::kRotation) {
-          o.rotation = compact::decode_quat(t->format, w);
-          first = detail::kSoaRotation;
-          value = &o.rotation.x;
-        } else if (t->target == TrackTarget::kTranslation) {
-          o.translation = compact::decode_vec3(t->format, w, r);
-          first = detail::kSoaTranslation;
-          value = &o.translation.x;
-        } else {
-          o.scale = compact::decode_vec3(t->format, w, r);
-        }
-        put(t->joint, first, value, first == detail::kSoaRotation ? 4 : 3);
-        w += t->stride();
-        r += t->range_count();
-      }
-    }
-  }
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (avx2)
+    detail::overlay_avx2(from, overlay.data(), mask.data(), to, overlay.size());
+  else
+#endif
+    detail::overlay_sse2(from, overlay.data(), mask.data(), to, overlay.size());
 
   // Refresh the lanes whose cached segment does not hold the time: the next key when playback
   // moved one segment on, both keys after a search otherwise. Quantised rotation keys are
@@ -288,10 +244,6 @@ Status CompactSamplingJob::run() const {
   const std::uint16_t* frames = clip->key_frames().data();
   const std::uint16_t* words = clip->words().data();
   const float* ranges = clip->ranges().data();
-#if defined(__x86_64__) && defined(__GNUC__)
-  const bool avx2 = path == CompactSamplingPath::kAvx2 ||
-                    (path == CompactSamplingPath::kAuto && cpu_has_avx2_fma());
-#endif
   constexpr std::uint32_t kBatch = 64;
   detail::RotationDecode batch[kBatch];
   static_assert(kBatch % 8 == 0 && kBatch >= 2);
@@ -396,11 +348,11 @@ Status CompactSamplingJob::run() const {
                                      clip->lane_counts()};
 #if defined(__x86_64__) && defined(__GNUC__)
   if (avx2) {
-    detail::interpolate_groups_avx2(groups, clip_time, out, soa);
+    detail::interpolate_groups_avx2(groups, clip_time, output.data(), soa_form ? to : nullptr);
     return {};
   }
 #endif
-  detail::interpolate_groups_sse2(groups, clip_time, out, soa);
+  detail::interpolate_groups_sse2(groups, clip_time, output.data(), soa_form ? to : nullptr);
   return {};
 }
 

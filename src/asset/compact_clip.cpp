@@ -16,6 +16,7 @@
 #endif
 
 #include "core/finite_floats.h"
+#include "critter/core/soa_transform.h"
 #include "critter/core/transform.h"
 
 namespace critter {
@@ -401,32 +402,39 @@ void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) 
 }  // namespace
 
 void CompactClip::index_tracks() {
-  constant_runs_ = ConstantRuns{};
-  const auto constant_float = [&](std::uint32_t i, TrackTarget target) {
+  // The constant overlay: each constant decoded once (as a sampler decodes it) into a joint's ten
+  // floats, in both pose forms.
+  constant_joints_ = 0;
+  for (std::uint32_t i = 0; i < constant_count_; ++i)
+    constant_joints_ = std::max<std::uint32_t>(constant_joints_, tracks_[i].joint + 1u);
+  constexpr std::size_t kLanes = SoaTransform::kLanes;
+  constant_values_.assign(std::size_t{constant_joints_} * 10, 0.0f);
+  constant_mask_.assign(constant_values_.size(), 0u);
+  soa_constant_values_.assign(soa_blocks(constant_joints_) * 10 * kLanes, 0.0f);
+  soa_constant_mask_.assign(soa_constant_values_.size(), 0u);
+  CompactOffsets at;
+  for (std::uint32_t i = 0; i < constant_count_; ++i) {
     const CompactTrack& t = tracks_[i];
-    return t.target == target && t.format == CompactFormat::kFloat;
-  };
-  std::uint32_t first = 0;
-  for (std::int64_t last_joint = -1; first + 3 <= constant_count_; first += 3) {
-    const std::uint16_t joint = tracks_[first].joint;
-    if (joint <= last_joint || tracks_[first + 1].joint != joint ||
-        tracks_[first + 2].joint != joint || !constant_float(first, TrackTarget::kTranslation) ||
-        !constant_float(first + 1, TrackTarget::kRotation) ||
-        !constant_float(first + 2, TrackTarget::kScale))
-      break;
-    last_joint = joint;
-    ++constant_runs_.whole;
-  }
-  std::uint32_t last_kind = 0;
-  for (std::uint32_t i = first; i < constant_count_; ++i) {
-    const CompactTrack& t = tracks_[i];
-    const std::uint32_t kind = compact::kind_of(t.target);
-    if (t.format != CompactFormat::kFloat || kind < last_kind) {
-      constant_runs_ = ConstantRuns{.grouped = false};
-      break;
+    const std::uint16_t* w = words_.data() + at.word;
+    float v[4];
+    std::uint32_t first = 0, count = 3;  // the first of the joint's ten floats, and how many
+    if (t.target == TrackTarget::kRotation) {
+      const quat q = compact::decode_quat(t.format, w);
+      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+      first = 3, count = 4;
+    } else {
+      const vec3 x = compact::decode_vec3(t.format, w, ranges_.data() + at.range);
+      v[0] = x.x, v[1] = x.y, v[2] = x.z;
+      first = t.target == TrackTarget::kTranslation ? 0u : 7u;
     }
-    last_kind = kind;
-    ++constant_runs_.count[kind];
+    const std::size_t joint = t.joint;
+    for (std::uint32_t c = 0; c < count; ++c) {
+      const std::size_t aos = joint * 10 + first + c;
+      const std::size_t soa = joint / kLanes * 10 * kLanes + (first + c) * kLanes + joint % kLanes;
+      constant_values_[aos] = soa_constant_values_[soa] = v[c];
+      constant_mask_[aos] = soa_constant_mask_[soa] = 0xFFFFFFFFu;
+    }
+    at.advance(t);
   }
 
   // The animated tracks of each kind in track order, each kind's lanes padded with empty lanes to
@@ -442,14 +450,12 @@ void CompactClip::index_tracks() {
   }
   lanes_.assign(total, Lane{});
   lane_joints_.assign(total, 0);
-  CompactOffsets at;
-  for (std::size_t i = 0; i < tracks_.size(); ++i) {
+  // `at` has passed the constants.
+  for (std::size_t i = constant_count_; i < tracks_.size(); ++i) {
     const CompactTrack& t = tracks_[i];
-    if (i >= constant_count_) {
-      const std::uint32_t slot = next[compact::kind_of(t.target)]++;
-      lanes_[slot] = {static_cast<std::uint32_t>(i), at, t.key_count};
-      lane_joints_[slot] = t.joint;
-    }
+    const std::uint32_t slot = next[compact::kind_of(t.target)]++;
+    lanes_[slot] = {static_cast<std::uint32_t>(i), at, t.key_count};
+    lane_joints_[slot] = t.joint;
     at.advance(t);
   }
 }

@@ -317,32 +317,58 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
   auto model = io::load(std::string(CRITTER_SHARED_MODELS) + "/Wizard/Wizard.glb", options);
   ASSERT_TRUE(model.has_value()) << model.error().to_string();
   const CompactClip& clip = model->compact_clips()[0];
-  const CompactClip::ConstantRuns& runs = clip.constant_runs();
-  ASSERT_TRUE(runs.grouped);
-  ASSERT_GT(runs.whole, 1u) << "the Wizard has joints with every channel constant";
-  ASSERT_GT(runs.count[0], 0u) << "the Wizard has constant rotations beside animated channels";
-  ASSERT_EQ(3 * runs.whole + runs.count[0] + runs.count[1] + runs.count[2], clip.constant_count());
-  // Whole joints ascending, each translation, rotation, scale.
-  for (std::uint32_t i = 0; i < runs.whole; ++i) {
-    const CompactTrack* t = clip.tracks().data() + 3 * i;
-    EXPECT_EQ(t[0].target, TrackTarget::kTranslation) << i;
-    EXPECT_EQ(t[1].target, TrackTarget::kRotation) << i;
-    EXPECT_EQ(t[2].target, TrackTarget::kScale) << i;
-    EXPECT_TRUE(t[0].joint == t[1].joint && t[1].joint == t[2].joint) << i;
-    if (i > 0) {
-      EXPECT_LT(t[-3].joint, t[0].joint) << i;
+  // The builder writes whole joints first (translation, rotation, scale, joints ascending), then
+  // runs of rotations, translations and scales.
+  const std::uint32_t n = clip.constant_count();
+  std::uint32_t whole = 0, rotations = 0;
+  while (3 * whole + 2 < n && clip.tracks()[3 * whole].target == TrackTarget::kTranslation &&
+         clip.tracks()[3 * whole + 1].target == TrackTarget::kRotation &&
+         clip.tracks()[3 * whole + 2].target == TrackTarget::kScale &&
+         clip.tracks()[3 * whole].joint == clip.tracks()[3 * whole + 2].joint)
+    ++whole;
+  while (3 * whole + rotations < n &&
+         clip.tracks()[3 * whole + rotations].target == TrackTarget::kRotation)
+    ++rotations;
+  ASSERT_GT(whole, 1u) << "the Wizard has joints with every channel constant";
+  ASSERT_GT(rotations, 0u) << "the Wizard has constant rotations beside animated channels";
+  // The overlay holds each constant's floats under a full mask and nothing else.
+  ASSERT_EQ(clip.constant_values().size(), std::size_t{clip.constant_joints()} * 10);
+  std::size_t masked = 0;
+  for (std::size_t i = 0; i < clip.constant_values().size(); ++i) {
+    masked += clip.constant_mask()[i] != 0 ? 1 : 0;
+    if (clip.constant_mask()[i] == 0) {
+      EXPECT_EQ(clip.constant_values()[i], 0.0f) << i;
     }
   }
-  // A file's parts in the builder's order give the same runs.
+  std::size_t expected_masked = 0;
+  for (std::uint32_t i = 0; i < n; ++i)
+    expected_masked += clip.tracks()[i].target == TrackTarget::kRotation ? 4 : 3;
+  EXPECT_EQ(masked, expected_masked);
+  for (std::uint32_t i = 0; i < whole; ++i) {
+    // A whole joint's words are its Transform's floats, as the overlay holds them.
+    const std::size_t joint = clip.tracks()[3 * i].joint;
+    std::size_t word = 0;
+    for (std::uint32_t k = 0; k < 3 * i; ++k) word += clip.tracks()[k].stride();
+    float v[10];
+    std::memcpy(v, clip.words().data() + word, sizeof v);
+    for (int c = 0; c < 10; ++c) {
+      EXPECT_EQ(clip.constant_mask()[joint * 10 + c], 0xFFFFFFFFu) << joint << " " << c;
+      EXPECT_EQ(clip.constant_values()[joint * 10 + c], v[c]) << joint << " " << c;
+    }
+  }
+  // A file's parts give the same overlay.
   auto again = CompactClip::from_parts(clip.parts(), model->skeleton().joint_count(), {});
   ASSERT_TRUE(again.has_value()) << again.error().to_string();
-  EXPECT_TRUE(again->constant_runs().grouped);
-  EXPECT_EQ(again->constant_runs().whole, runs.whole);
-  EXPECT_EQ(again->constant_runs().count[2], runs.count[2]);
+  ASSERT_EQ(again->constant_values().size(), clip.constant_values().size());
+  EXPECT_EQ(std::memcmp(again->constant_values().data(), clip.constant_values().data(),
+                        clip.constant_values().size_bytes()),
+            0);
+  EXPECT_EQ(std::memcmp(again->soa_constant_mask().data(), clip.soa_constant_mask().data(),
+                        clip.soa_constant_mask().size_bytes()),
+            0);
 
   // The constants reversed, their words with them; the last rotation (now first) quantised.
   CompactClipParts parts = clip.parts();
-  const std::uint32_t n = clip.constant_count();
   std::vector<std::vector<std::uint16_t>> words(n);
   std::size_t at = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -351,7 +377,7 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
                     parts.words.begin() + static_cast<std::ptrdiff_t>(at + stride));
     at += stride;
   }
-  const std::uint32_t last_rotation = 3 * runs.whole + runs.count[0] - 1;
+  const std::uint32_t last_rotation = 3 * whole + rotations - 1;
   {
     float q[4];
     std::memcpy(q, words[last_rotation].data(), sizeof q);
@@ -384,7 +410,6 @@ TEST(CompactSamplingJobTest, ConstantsOutOfRunsSampleLikeTheRuns) {
   parts.words = std::move(reordered);
   auto shuffled = CompactClip::from_parts(std::move(parts), model->skeleton().joint_count(), {});
   ASSERT_TRUE(shuffled.has_value()) << shuffled.error().to_string();
-  EXPECT_FALSE(shuffled->constant_runs().grouped);
   // Where the quantised rotation lies now.
   std::size_t word = 0, index = 0;
   while (shuffled->tracks()[index].format != CompactFormat::kQuantized)

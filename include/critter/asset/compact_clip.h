@@ -123,19 +123,19 @@ class CompactClip {
   std::span<const std::uint16_t> words() const { return words_; }
   // The tracks kept exactly (STEP, CUBICSPLINE, weights); an empty clip when there are none.
   const Clip& residual() const { return residual_; }
-  // How the constant tracks (the first constant_count() tracks) lie. When every one is stored as
-  // floats and they run as build_compact_clip writes them, `grouped` is set, so that a sampler
-  // copies their values as they lie: first `whole` joints whose translation, rotation and scale
-  // are all constant, each as its translation, rotation and scale tracks in that order (its
-  // words are then a Transform's ten floats), joints ascending; then the other constants as runs
-  // of rotations, translations and scales, `count` holding the length of each run. Otherwise (a
-  // clip from other parts) `grouped` is false, `whole` 0.
-  struct ConstantRuns {
-    bool grouped = true;
-    std::uint32_t whole = 0;             // joints; 3 tracks each
-    std::uint32_t count[3] = {0, 0, 0};  // rotations, translations, scales after them
-  };
-  const ConstantRuns& constant_runs() const { return constant_runs_; }
+  // The constant tracks (the first constant_count()) as an overlay on a pose, shared by every
+  // instance that samples the clip: for each of the first constant_joints() joints, ten floats
+  // laid out as a Transform's (translation x y z, rotation x y z w, scale x y z) in
+  // constant_values(), and in constant_mask() all bits set where a constant track gives that
+  // float, zero where the pose keeps its own (there, the value is 0). soa_constant_values() and
+  // soa_constant_mask() are the same in the structure-of-arrays form (SoaTransform blocks seen as
+  // floats, soa_blocks(constant_joints()) blocks). A sampler lays the overlay over the rest pose
+  // in one pass instead of writing each constant; the values are the decoded tracks, bit for bit.
+  std::uint32_t constant_joints() const { return constant_joints_; }
+  std::span<const float> constant_values() const { return constant_values_; }
+  std::span<const std::uint32_t> constant_mask() const { return constant_mask_; }
+  std::span<const float> soa_constant_values() const { return soa_constant_values_; }
+  std::span<const std::uint32_t> soa_constant_mask() const { return soa_constant_mask_; }
   // The largest joint index of a compact track; -1 when there is none.
   std::int32_t max_joint() const { return max_joint_; }
 
@@ -185,12 +185,14 @@ class CompactClip {
   std::vector<std::uint16_t> words_;
   Clip residual_;
   std::uint32_t constant_count_ = 0;
-  ConstantRuns constant_runs_;
+  std::uint32_t constant_joints_ = 0;
+  std::vector<float> constant_values_, soa_constant_values_;
+  std::vector<std::uint32_t> constant_mask_, soa_constant_mask_;
   std::int32_t max_joint_ = -1;
   std::vector<Lane> lanes_;
   std::vector<std::uint32_t> lane_joints_;
   std::uint32_t lane_counts_[3] = {0, 0, 0};
-  // Derives constant_runs_ and the lane layout from the tracks.
+  // Derives the constant overlay and the lane layout from the tracks.
   void index_tracks();
 };
 
