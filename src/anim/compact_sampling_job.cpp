@@ -13,6 +13,7 @@
 #include "anim/compact_kernels.h"
 #include "anim/flush_denormals.h"
 #include "anim/quat_slerp.h"
+#include "anim/sampling_checks.h"
 #include "anim/soa_store.h"
 
 #include <emmintrin.h>
@@ -163,7 +164,7 @@ Status own_checks(const CompactSamplingJob& j) {
 // The job that samples the residual clip into the same buffers (`context`: the compact
 // context's residual one). Built once per run: validated, then run without validating again.
 SamplingJob residual_job(const CompactSamplingJob& j, SamplingContext* context) {
-  return SamplingJob{.clip = &j.clip->residual(),
+  return SamplingJob{.clip = j.clip == nullptr ? nullptr : &j.clip->residual(),
                      .time = j.time,
                      .context = context,
                      .rest = j.rest,
@@ -194,9 +195,17 @@ Status CompactSamplingJob::validate() const {
 }
 
 Status CompactSamplingJob::run() const {
-  if (auto ok = own_checks(*this); !ok) return ok;
-  const SamplingJob residual = residual_job(*this, &context->residual_);
-  if (auto ok = residual_checks(residual); !ok) return ok;
+  // validate()'s rules as one test (own_checks' and, through the residual job,
+  // SamplingJob::validate's); a job that fails it is validated for its message.
+  const bool passes =
+      clip != nullptr && context != nullptr &&
+      (path != CompactSamplingPath::kAvx2 || cpu_has_avx2_fma()) &&
+      clip->max_joint() < static_cast<std::int64_t>(soa_output.empty() ? rest.size() : soa_joints);
+  const SamplingJob residual =
+      residual_job(*this, context == nullptr ? nullptr : &context->residual_);
+  if (!passes || !detail::sampling_job_passes(residual)) {
+    if (auto ok = validate(); !ok) return ok;
+  }
   const detail::FlushDenormals no_denormals;
   const auto clip_time = static_cast<float>(time);
   CompactSamplingContext& ctx = *context;

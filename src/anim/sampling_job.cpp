@@ -9,6 +9,7 @@
 
 #include "anim/flush_denormals.h"
 #include "anim/quat_slerp.h"
+#include "anim/sampling_checks.h"
 #include "anim/soa_store.h"
 
 #if defined(__SSE2__)
@@ -393,6 +394,7 @@ template <class Out>
 }  // namespace
 
 Status SamplingJob::validate() const {
+  if (detail::sampling_job_passes(*this)) return {};
   if (clip == nullptr) return job_error("clip", "clip is null");
   if (context == nullptr) return job_error("context", "context is null");
   if (!finite_float(time)) return job_error("time", "time is not a finite float");
@@ -426,16 +428,7 @@ Status SamplingJob::validate() const {
   const std::size_t joints = soa ? soa_joints : rest.size();
   const std::size_t meshes = weight_offsets.size() - 1;
   const auto tracks = clip->tracks();
-  // validate() runs every frame. build_clip already guarantees keys and T/R/S component counts,
-  // so the cheap pass checks the clip's largest joint index and the weights tracks only; the
-  // detailed pass (which builds the message) runs only when something is wrong.
-  bool bad = !tracks.empty() && clip->max_joint() >= static_cast<std::int64_t>(joints);
-  for (const std::uint32_t i : clip->weight_tracks()) {
-    const Track& t = tracks[i];
-    const auto index = static_cast<std::uint32_t>(t.index);  // negative -> huge
-    bad |= index >= meshes || t.components != weight_offsets[index + 1] - weight_offsets[index];
-  }
-  if (!bad) return {};
+  // Here sampling_job_passes() has failed on the tracks: find the first broken one and say why.
   for (std::size_t i = 0; i < tracks.size(); ++i) {
     const Track& t = tracks[i];
     const std::string where = "tracks/" + std::to_string(i);
@@ -467,7 +460,9 @@ Status SamplingJob::validate() const {
 }
 
 Status SamplingJob::run() const {
-  if (auto ok = validate(); !ok) return ok;
+  if (!detail::sampling_job_passes(*this)) {
+    if (auto ok = validate(); !ok) return ok;
+  }
   sample();
   return {};
 }

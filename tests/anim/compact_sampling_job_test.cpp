@@ -462,28 +462,65 @@ TEST(CompactSamplingJobTest, ValidateNamesBrokenFields) {
   CompactSamplingJob job =
       compact_job(model->compact_clips()[0], 0.25f, context, rest, layout, out, weights);
   EXPECT_TRUE(job.validate());
+  // run() names the same field as validate() (it tests every rule before it writes anything).
+  const auto location = [&](const CompactSamplingJob& broken) {
+    const Status v = broken.validate(), r = broken.run();
+    EXPECT_FALSE(r.has_value());
+    if (v.has_value() || r.has_value()) return std::string("(passed)");
+    EXPECT_EQ(r.error().location, v.error().location);
+    EXPECT_EQ(r.error().path, "CompactSamplingJob");
+    return v.error().location;
+  };
   auto broken = job;
   broken.clip = nullptr;
-  EXPECT_EQ(broken.validate().error().location, "clip");
+  EXPECT_EQ(location(broken), "clip");
   broken = job;
   broken.context = nullptr;
-  EXPECT_EQ(broken.validate().error().location, "context");
+  EXPECT_EQ(location(broken), "context");
   broken = job;
   broken.time = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_EQ(broken.validate().error().location, "time");
+  EXPECT_EQ(location(broken), "time");
+  broken = job;
+  broken.time = 1e300;  // finite, but not as a float
+  EXPECT_EQ(location(broken), "time");
   broken = job;
   broken.rest = rest.first(3);
-  EXPECT_EQ(broken.validate().error().location, "clip");
+  EXPECT_EQ(location(broken), "clip");
   broken = job;
   broken.path = CompactSamplingPath::kAvx2;
   if (cpu_has_avx2_fma())
     EXPECT_TRUE(broken.validate());
   else
-    EXPECT_EQ(broken.validate().error().location, "path");
+    EXPECT_EQ(location(broken), "path");
   broken = job;
   broken.output = std::span<Transform>(out).first(3);
-  EXPECT_EQ(broken.validate().error().location, "output");
-  EXPECT_EQ(broken.validate().error().path, "CompactSamplingJob");
+  EXPECT_EQ(location(broken), "output");
+  const std::vector<float> one_weight(weights.size() + 1, 0.0f);
+  std::vector<float> one_out(one_weight);
+  broken = job;
+  broken.output_weights = one_out;
+  EXPECT_EQ(location(broken), "output_weights");
+  broken = job;
+  broken.weight_offsets = {};
+  EXPECT_EQ(location(broken), "weight_offsets");
+  broken = job;
+  broken.default_weights = one_weight;
+  EXPECT_EQ(location(broken), "default_weights");
+  // The structure-of-arrays form with a Transform array beside it, or blocks too few.
+  std::vector<SoaTransform> soa_rest(soa_blocks(rest.size())), soa_out(soa_rest.size());
+  broken = job;
+  broken.soa_rest = soa_rest;
+  broken.soa_output = soa_out;
+  broken.soa_joints = rest.size();
+  EXPECT_EQ(location(broken), "rest");
+  broken.rest = {};
+  broken.output = {};
+  EXPECT_TRUE(broken.run());
+  broken.soa_joints = rest.size() + SoaTransform::kLanes;
+  EXPECT_EQ(location(broken), "soa_rest");
+  broken = job;
+  broken.soa_joints = rest.size();
+  EXPECT_EQ(location(broken), "soa_joints");
 }
 
 // A context remembers its clip by address. A clip object assigned another clip's contents keeps
