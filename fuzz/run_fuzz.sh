@@ -106,7 +106,7 @@ for t in "${targets[@]}"; do
     [ -n "$a" ] || break
     out=$(timeout 60 "$bin" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 "$a" 2>&1)
     first=$(grep -E '^ +#[0-9]+ ' <<<"$out" |
-            grep -vE 'libclang_rt|compiler-rt|sanitizer_common|libc\.so|libstdc\+\+|fuzzer::|in (abort|raise|malloc|calloc|realloc|operator new|__cxa_throw|__assert_fail|__sanitizer)' |
+            grep -vE 'libclang_rt|compiler-rt|sanitizer_common|libc\.so|libstdc\+\+|fuzzer::|in (abort|raise|malloc|calloc|realloc|operator new|__cxa_throw|__assert_fail|__sanitizer|__asan)' |
             head -n1)
     if grep -q 'libassimp' <<<"$first"; then
       echo "fuzz: $t: inside Assimp (known limit): $a"
