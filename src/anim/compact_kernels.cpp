@@ -39,8 +39,7 @@ void overlay_sse2(const float* from, const float* values, const std::uint32_t* m
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const __m128 m = _mm_loadu_ps(reinterpret_cast<const float*>(mask + i));
-    _mm_storeu_ps(to + i, _mm_or_ps(_mm_and_ps(m, _mm_loadu_ps(values + i)),
-                                    _mm_andnot_ps(m, _mm_loadu_ps(from + i))));
+    _mm_storeu_ps(to + i, select4(m, _mm_loadu_ps(values + i), _mm_loadu_ps(from + i)));
   }
   for (; i < n; ++i) to[i] = mask[i] != 0 ? values[i] : from[i];
 }

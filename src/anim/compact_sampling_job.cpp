@@ -235,7 +235,7 @@ Status CompactSamplingJob::run() const {
     std::copy(from + overlay.size(), from + floats, to + overlay.size());
     std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
   } else {
-    residual.sample();  // residual_checks() above validated it
+    residual.sample();  // validated above (sampling_job_passes, or validate() for its message)
     from = to;
   }
 #if defined(__x86_64__) && defined(__GNUC__)
