@@ -88,7 +88,7 @@ void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* ou
   const __m128 time = _mm_set1_ps(t);
   const Lanes* g = groups.cache;
   const std::uint32_t* joint = groups.lane_joint;
-  // Rotations: both halves of a group through one interleaved slerp.
+  // Rotations: both halves of a group through one interleaved nlerp.
   for (std::uint32_t done = 0; done < groups.lane_count[0]; done += 8) {
     Quat4 a[2], b[2], r[2];
     __m128 f[2];
@@ -100,9 +100,13 @@ void interpolate_groups_sse2(const CompactGroups& groups, float t, Transform* ou
                    _mm_load_ps(g[lane_b(4) + 2].v + o), _mm_load_ps(g[lane_b(4) + 3].v + o)};
       f[h] = fraction4(g, h, time);
     }
-    slerp_shortest4<2>(a, b, f, r);
+    nlerp_shortest4<2>(a, b, f, r);
     const std::uint32_t lanes = std::min(8u, groups.lane_count[0] - done);
     for (int h = 0; h < 2; ++h) {
+      // At a key (f == 0) the start key itself.
+      const __m128 at_key = _mm_cmpeq_ps(f[h], _mm_setzero_ps());
+      r[h] = Quat4{select4(at_key, a[h].x, r[h].x), select4(at_key, a[h].y, r[h].y),
+                   select4(at_key, a[h].z, r[h].z), select4(at_key, a[h].w, r[h].w)};
       if (soa != nullptr) {
         const __m128 c[4] = {r[h].x, r[h].y, r[h].z, r[h].w};
         if (lanes > 4u * static_cast<std::uint32_t>(h))
@@ -261,8 +265,8 @@ namespace {
     const __m256 f = fraction8(g, time);
     const __m256 fs[1] = {f};
     Quat8 r[1];
-    slerp_shortest8<1>(a, b, fs, r);
-    // At a key (f == 0) the start key itself, as the scalar sampler returns it.
+    nlerp_shortest8<1>(a, b, fs, r);
+    // At a key (f == 0) the start key itself, as the SSE2 path returns it.
     const __m256 at_key = _mm256_cmp_ps(f, zero, _CMP_EQ_OQ);
     const __m256 q[4] = {
         _mm256_blendv_ps(r[0].x, a[0].x, at_key), _mm256_blendv_ps(r[0].y, a[0].y, at_key),

@@ -58,7 +58,8 @@ void overlay_avx2(const float* from, const float* values, const std::uint32_t* m
                   std::size_t n);
 #endif
 
-// Writes every cached segment at time t: rotations slerped along the shorter arc, translations
+// Writes every cached segment at time t: rotations by nlerp along the shorter arc
+// (critter::nlerp_shortest), translations
 // and scales lerped, each the start key itself where the fraction is 0. Into `out` (Transforms)
 // when `soa` is null, else into the structure-of-arrays pose `soa` (SoaTransform blocks as
 // floats: soa_store.h), the same values.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Shortest-path spherical interpolation of unit quaternions for the samplers (exact and compact
-// clips): the scalar form, four lanes and eight lanes at once, equal to the last bit. (Blending
-// has its own branch-free slerp in blend_kernel_simd.h.)
+// Shortest-path interpolation of unit quaternions for the samplers: the spherical one of exact
+// clips (slerp) and the normalised lerp of compact clips (nlerp; its scalar form is
+// critter::nlerp_shortest), each on four lanes and eight lanes at once, equal to the scalar form to
+// the last bit. (Blending has its own branch-free slerp in blend_kernel_simd.h.)
 #pragma once
 
 #include <cmath>
@@ -105,6 +106,29 @@ inline constexpr Splat4 kSquares4[7] = {splat4(0.0f),  splat4(1.0f),  splat4(4.0
                                         splat4(16.0f), splat4(25.0f), splat4(36.0f)};
 inline __m128 load4(const Splat4& c) {
   return _mm_load_ps(c.v);
+}
+
+// nlerp_shortest (critter/core/math.h) on four lanes, for N independent groups of four: the
+// same operations in the same order, so each lane equals the scalar result bit for bit. A lane
+// with f == 0 is not given its `a`: the caller selects it.
+template <int N>
+[[gnu::always_inline]] inline void nlerp_shortest4(const Quat4 (&a)[N], const Quat4 (&b)[N],
+                                                   const __m128 (&f)[N], Quat4 (&out)[N]) {
+  const __m128 one = _mm_set1_ps(1.0f);
+  for (int n = 0; n < N; ++n) {
+    const __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[n].x, b[n].x), _mm_mul_ps(a[n].y, b[n].y)),
+                                _mm_add_ps(_mm_mul_ps(a[n].z, b[n].z), _mm_mul_ps(a[n].w, b[n].w)));
+    const __m128 fb = _mm_xor_ps(f[n], _mm_and_ps(d, _mm_set1_ps(-0.0f)));
+    const __m128 fa = _mm_sub_ps(one, f[n]);
+    const __m128 x = _mm_add_ps(_mm_mul_ps(a[n].x, fa), _mm_mul_ps(b[n].x, fb));
+    const __m128 y = _mm_add_ps(_mm_mul_ps(a[n].y, fa), _mm_mul_ps(b[n].y, fb));
+    const __m128 z = _mm_add_ps(_mm_mul_ps(a[n].z, fa), _mm_mul_ps(b[n].z, fb));
+    const __m128 w = _mm_add_ps(_mm_mul_ps(a[n].w, fa), _mm_mul_ps(b[n].w, fb));
+    const __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)),
+                                   _mm_add_ps(_mm_mul_ps(z, z), _mm_mul_ps(w, w)));
+    const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
+    out[n] = Quat4{_mm_mul_ps(x, inv), _mm_mul_ps(y, inv), _mm_mul_ps(z, inv), _mm_mul_ps(w, inv)};
+  }
 }
 
 // slerp_shortest on four lanes at once, for N independent groups of four (their steps
@@ -286,6 +310,33 @@ template <int N>
     const __m256 inv_len = _mm256_sub_ps(_mm256_set1_ps(1.5f), _mm256_mul_ps(half, len2));
     out[n] = Quat8{_mm256_mul_ps(x, inv_len), _mm256_mul_ps(y, inv_len), _mm256_mul_ps(z, inv_len),
                    _mm256_mul_ps(w, inv_len)};
+  }
+}
+
+// nlerp_shortest4 on eight lanes (N independent groups of eight): the same operations in the same
+// order, each lane the scalar result bit for bit; a lane with f == 0 is not given its `a`. For
+// callers compiled for AVX2 without fused multiply-add.
+template <int N>
+[[gnu::target("avx2"), gnu::always_inline]] inline void nlerp_shortest8(const Quat8 (&a)[N],
+                                                                        const Quat8 (&b)[N],
+                                                                        const __m256 (&f)[N],
+                                                                        Quat8 (&out)[N]) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  for (int n = 0; n < N; ++n) {
+    const __m256 d =
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[n].x, b[n].x), _mm256_mul_ps(a[n].y, b[n].y)),
+                      _mm256_add_ps(_mm256_mul_ps(a[n].z, b[n].z), _mm256_mul_ps(a[n].w, b[n].w)));
+    const __m256 fb = _mm256_xor_ps(f[n], _mm256_and_ps(d, _mm256_set1_ps(-0.0f)));
+    const __m256 fa = _mm256_sub_ps(one, f[n]);
+    const __m256 x = _mm256_add_ps(_mm256_mul_ps(a[n].x, fa), _mm256_mul_ps(b[n].x, fb));
+    const __m256 y = _mm256_add_ps(_mm256_mul_ps(a[n].y, fa), _mm256_mul_ps(b[n].y, fb));
+    const __m256 z = _mm256_add_ps(_mm256_mul_ps(a[n].z, fa), _mm256_mul_ps(b[n].z, fb));
+    const __m256 w = _mm256_add_ps(_mm256_mul_ps(a[n].w, fa), _mm256_mul_ps(b[n].w, fb));
+    const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)),
+                                      _mm256_add_ps(_mm256_mul_ps(z, z), _mm256_mul_ps(w, w)));
+    const __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(len2));
+    out[n] = Quat8{_mm256_mul_ps(x, inv), _mm256_mul_ps(y, inv), _mm256_mul_ps(z, inv),
+                   _mm256_mul_ps(w, inv)};
   }
 }
 

@@ -129,9 +129,10 @@ float local_error(TrackTarget target, const vec4& exact, const vec4& approx, flo
   return 2.0f * r * std::sin(std::min(0.5f * angle, 1.5707964f));
 }
 
+// Between two kept keys, as the sampler interpolates them: rotations by nlerp_shortest.
 vec4 interpolate(TrackTarget target, const vec4& a, const vec4& b, float s) {
   if (target == TrackTarget::kRotation) {
-    const quat q = slerp_reference(as_quat(a), as_quat(b), s);
+    const quat q = nlerp_shortest(as_quat(a), as_quat(b), s);
     return vec4(q.x, q.y, q.z, q.w);
   }
   return a + (b - a) * s;
@@ -296,6 +297,70 @@ Encoded reduce(const Source& src, float budget, float r, std::span<const float> 
   return encode(src, format, kept, union_times);
 }
 
+// Rotations between kept keys are nlerped (nlerp_shortest), which strays from the exact slerp on
+// a quaternion arc α (the angle between the keys as 4-vectors, half the rotation between them)
+// by at most 0.0161·α³ of arc, 0.0322·α³ of rotation angle. No choice among the exact keys brings
+// a wide exact segment within the budget, so each rotation track whose segments are wider than
+// `max_arc` gets slerp points at equal steps of at most that arc inside them, as keys reduce()
+// may keep. kNlerpStray is the factor, rounded up.
+constexpr float kNlerpStray = 0.033f;
+
+// The exact keys of a rotation track with its wide segments filled in.
+struct DenseRotation {
+  std::vector<float> times;
+  std::vector<float> values;  // 4 per key
+};
+
+// The keys of `src` (a rotation track) with slerp points added where consecutive keys are more
+// than max_arc apart; false, and `out` untouched, where none is.
+bool densify_rotation(const Source& src, float max_arc, DenseRotation& out) {
+  const std::size_t n = src.times.size();
+  bool wide = false;
+  for (std::size_t k = 0; k + 1 < n && !wide; ++k) {
+    const float d = std::abs(glm::dot(value_at(src, k), value_at(src, k + 1)));
+    wide = std::acos(std::min(d, 1.0f)) > max_arc;
+  }
+  if (!wide) return false;
+  out.times.clear();
+  out.values.clear();
+  const auto push = [&](float t, const vec4& v) {
+    out.times.push_back(t);
+    out.values.insert(out.values.end(), {v.x, v.y, v.z, v.w});
+  };
+  for (std::size_t k = 0; k < n; ++k) {
+    push(src.times[k], value_at(src, k));
+    if (k + 1 == n) break;
+    const vec4 a = value_at(src, k), b = value_at(src, k + 1);
+    const float arc = std::acos(std::min(std::abs(glm::dot(a, b)), 1.0f));
+    const float t0 = src.times[k], t1 = src.times[k + 1];
+    const int pieces = static_cast<int>(std::ceil(arc / max_arc));
+    for (int i = 1; i < pieces; ++i) {
+      const float s = static_cast<float>(i) / static_cast<float>(pieces);
+      const float t = t0 + (t1 - t0) * s;
+      if (!(t > out.times.back() && t < t1)) continue;  // too close in float to add a time
+      const quat q = slerp_reference(as_quat(a), as_quat(b), s);
+      push(t, vec4(q.x, q.y, q.z, q.w));
+    }
+  }
+  return true;
+}
+
+// Drops the key times no kept key uses (exact keys that every track left out, points added
+// inside wide segments) and renumbers the key frames; the clip samples the same.
+void drop_unused_times(std::vector<float>& times, std::vector<std::uint16_t>& frames) {
+  std::vector<std::uint8_t> used(times.size(), 0);
+  for (const std::uint16_t f : frames) used[f] = 1;
+  std::vector<std::uint16_t> renumbered(times.size(), 0);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    if (!used[i]) continue;
+    renumbered[i] = static_cast<std::uint16_t>(kept);
+    times[kept++] = times[i];
+  }
+  times.resize(kept);
+  for (std::uint16_t& f : frames) f = renumbered[f];
+}
+
 // Model-space positions of every joint and its virtual points for a local pose.
 void model_points(std::span<const std::int16_t> parents, std::span<const Transform> locals,
                   float distance, std::vector<mat4>& scratch, std::vector<vec3>& points) {
@@ -363,8 +428,7 @@ void assemble(std::vector<Encoded>& encoded, std::vector<CompactTrack>& tracks,
   }
 }
 
-// Samples the compacted channels of `clip` at t over `pose` (the sampler's arithmetic, with the
-// reference slerp).
+// Samples the compacted channels of `clip` at t over `pose` (the sampler's arithmetic).
 void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) {
   const float* times = clip.times().data();
   CompactOffsets at;
@@ -390,7 +454,7 @@ void apply_compact(const CompactClip& clip, float t, std::span<Transform> pose) 
     Transform& out = pose[track.joint];
     if (track.target == TrackTarget::kRotation) {
       const quat a = compact::decode_quat(track.format, w0);
-      out.rotation = s == 0.0f ? a : slerp_reference(a, compact::decode_quat(track.format, w1), s);
+      out.rotation = s == 0.0f ? a : nlerp_shortest(a, compact::decode_quat(track.format, w1), s);
     } else {
       const vec3 a = compact::decode_vec3(track.format, w0, range);
       const vec3 v = s == 0.0f ? a : a + (compact::decode_vec3(track.format, w1, range) - a) * s;
@@ -534,15 +598,6 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     if (!built) return fail(built.error());
     out.residual_ = std::move(*built);
   }
-  for (const Source& s : sources)
-    out.times_.insert(out.times_.end(), s.times.begin(), s.times.end());
-  std::ranges::sort(out.times_);
-  out.times_.erase(std::unique(out.times_.begin(), out.times_.end()), out.times_.end());
-  if (out.times_.size() > kMaxFrames)
-    return fail(Error::at(ErrorCode::kLimit, clip.name(), "",
-                          "more than 65535 distinct key times; the clip cannot be compacted"));
-  for (const Source& s : sources) out.max_joint_ = std::max<std::int32_t>(out.max_joint_, s.joint);
-
   // Radius of each joint: the farthest descendant joint in the rest pose, plus the virtual
   // distance, so that a rotation or scale error is weighed by the skin it moves.
   const auto parents = skeleton.parents();
@@ -555,6 +610,35 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     }
   }
   for (float& r : radius) r += options.virtual_distance * std::sqrt(3.0f);
+
+  std::uint32_t keys_in = 0;
+  for (const Source& s : sources) keys_in += static_cast<std::uint32_t>(s.times.size());
+  // Wide rotation segments filled in (densify_rotation): the nlerp's stray on a filled-in segment
+  // stays within an eighth of the tolerance at the joint's radius, so that reduce() has keys
+  // that meet its budget; at most 256 points a segment.
+  std::vector<DenseRotation> dense;
+  dense.reserve(sources.size());
+  for (Source& s : sources) {
+    if (s.target != TrackTarget::kRotation) continue;
+    const float r = std::max(radius[s.joint], 1e-30f);
+    const float max_arc =
+        std::clamp(std::cbrt(options.tolerance / (8.0f * r * kNlerpStray)), 0.0062f, 0.5f);
+    DenseRotation d;
+    if (!densify_rotation(s, max_arc, d)) continue;
+    dense.push_back(std::move(d));
+    s.times = dense.back().times;
+    s.values = dense.back().values;
+  }
+
+  for (const Source& s : sources)
+    out.times_.insert(out.times_.end(), s.times.begin(), s.times.end());
+  std::ranges::sort(out.times_);
+  out.times_.erase(std::unique(out.times_.begin(), out.times_.end()), out.times_.end());
+  if (out.times_.size() > kMaxFrames)
+    return fail(Error::at(ErrorCode::kLimit, clip.name(), "",
+                          "more than 65535 distinct key times (with the points added inside wide "
+                          "rotation segments); the clip cannot be compacted"));
+  for (const Source& s : sources) out.max_joint_ = std::max<std::int32_t>(out.max_joint_, s.joint);
 
   // Times at which the model-space error is measured: every key time, and a quarter, half and
   // three quarters of the way to the next.
@@ -601,8 +685,6 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
   // The local budgets add up along a chain, so the budget is searched: start at half the
   // tolerance, shrink while the measured error is over it, grow while it is well under, and keep
   // the smallest clip within the bound.
-  std::uint32_t keys_in = 0;
-  for (const Source& s : sources) keys_in += static_cast<std::uint32_t>(s.times.size());
   float scale = 0.5f;
   constexpr float kNone = std::numeric_limits<float>::max();
   float good = 0.0f, bad = kNone;
@@ -661,6 +743,7 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     assemble(encoded, out.tracks_, out.ranges_, out.key_frames_, out.words_, out.constant_count_);
     best_error = measure(out);
   }
+  drop_unused_times(out.times_, out.key_frames_);
   out.index_tracks();
   if (stats) {
     stats->tolerance = options.tolerance;

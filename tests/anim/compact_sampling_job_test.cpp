@@ -187,6 +187,43 @@ TEST(CompactSamplingJobTest, ErrorBoundHoldsOnTheSyntheticCharacterAndTheDemo) {
   expect_bound(*demo, "demo_quadruped");
 }
 
+// Compact clips nlerp rotations between kept keys. A joint swung through 150° between two keys
+// (a quaternion arc of 75°, where the nlerp of the two strays by about 0.14 rad) can only stay
+// within the bound if the builder adds keys inside the segment (slerp points it may keep).
+TEST(CompactSamplingJobTest, WideRotationSegmentsGetKeysInside) {
+  RawModel raw = make_synthetic_character();
+  RawClip swing;
+  swing.name = "swing";
+  for (const std::int32_t joint : {0, 1}) {
+    RawTrack t;
+    t.target = TrackTarget::kRotation;
+    t.index = joint;
+    t.components = 4;
+    t.times = {0.0f, 1.0f, 1.5f};
+    const float half = glm::radians(75.0f);
+    // About z, then about x for the second joint; the last key turns back 40°.
+    t.values = {0.0f, 0.0f, 0.0f, 1.0f};
+    const float axis[3] = {joint == 0 ? 0.0f : 1.0f, 0.0f, joint == 0 ? 1.0f : 0.0f};
+    for (const float h : {half, glm::radians(55.0f)})
+      t.values.insert(t.values.end(), {axis[0] * std::sin(h), axis[1] * std::sin(h),
+                                       axis[2] * std::sin(h), std::cos(h)});
+    swing.tracks.push_back(std::move(t));
+  }
+  raw.clips = {swing};
+  auto exact = build_model(std::move(raw));
+  ASSERT_TRUE(exact.has_value()) << exact.error().to_string();
+  std::vector<CompactClipStats> stats;
+  auto model = with_compact_clips(std::move(*exact), kRelativeTolerance, &stats);
+  ASSERT_TRUE(model.has_value()) << model.error().to_string();
+  const float tolerance = kRelativeTolerance * character_size(*model);
+  EXPECT_LE(stats[0].max_error, tolerance);
+  EXPECT_LE(measured_error(*model, 0, 1499), tolerance * 1.05f);
+  std::uint32_t swing_keys = 0;
+  for (const CompactTrack& t : model->compact_clips()[0].tracks())
+    if (t.target == TrackTarget::kRotation && t.joint <= 1) swing_keys += t.key_count;
+  EXPECT_GT(swing_keys, 6u) << "keys added inside the wide segments";
+}
+
 TEST(CompactSamplingJobTest, LoadOptionBuildsCompactClipsAndPlayerUsesThem) {
   const std::string path = std::string(CRITTER_SHARED_MODELS) + "/girl/girl.glb";
   auto exact = io::load(path);

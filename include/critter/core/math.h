@@ -8,6 +8,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include <cmath>
 #include <limits>
 
 namespace critter {
@@ -22,6 +23,22 @@ using glm::vec4;
 // (w, x, y, z); this helper keeps the order of files and APIs in one place.
 inline quat quat_xyzw(float x, float y, float z, float w) {
   return quat(w, x, y, z);
+}
+
+// The normalised lerp of unit quaternions a and b along the shorter arc, f in [0, 1]:
+// d = (a.x·b.x + a.y·b.y) + (a.z·b.z + a.w·b.w), f' = −f where d's sign bit is set and f elsewhere,
+// q = a·(1 − f) + b·f' component by component, then q·(1 / sqrt(|q|²)) with
+// |q|² = (q.x·q.x + q.y·q.y) + (q.z·q.z + q.w·q.w) (a correctly rounded square root and division:
+// the same bits on every CPU). How compact clips interpolate rotations between their kept keys:
+// their builder measures its error with this, and the sampler's vector paths do the same
+// operations in the same order. For unit inputs |q| >= cos 45°, never 0.
+inline quat nlerp_shortest(const quat& a, const quat& b, float f) {
+  const float d = (a.x * b.x + a.y * b.y) + (a.z * b.z + a.w * b.w);
+  const float fb = std::signbit(d) ? -f : f, fa = 1.0f - f;
+  const float x = a.x * fa + b.x * fb, y = a.y * fa + b.y * fb, z = a.z * fa + b.z * fb,
+              w = a.w * fa + b.w * fb;
+  const float inv = 1.0f / std::sqrt((x * x + y * y) + (z * z + w * w));
+  return quat_xyzw(x * inv, y * inv, z * inv, w * inv);
 }
 
 // Axis-aligned bounding box. Empty when min > max on any axis (the default state).

@@ -258,12 +258,12 @@ TEST(CritFileTest, HeaderRulesNameTheirOffsets) {
   auto version = bytes;
   version[4] = 9;
   EXPECT_EQ(read_crit(version, "v.crit").error().location, "byte 4");
-  for (const std::uint8_t old : {1, 2}) {
+  for (const std::uint8_t old : {1, 2, 3}) {
     auto older = bytes;
     older[4] = old;
     EXPECT_EQ(read_crit(older, "old.crit").error().to_string(),
               "old.crit:byte 4: format version " + std::to_string(old) +
-                  " is not supported (this reader reads version 3; convert the model again)");
+                  " is not supported (this reader reads version 4; convert the model again)");
   }
   auto reserved = bytes;
   reserved[30] = 1;

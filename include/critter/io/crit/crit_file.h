@@ -29,7 +29,7 @@ namespace critter::io {
 
 // The version written and read. Older versions are refused: 1 (XXH64, no array padding, another
 // compact clip layout) and 2 (each LINEAR key stored twice, in its track and in its batch).
-inline constexpr std::uint32_t kCritVersion = 3;
+inline constexpr std::uint32_t kCritVersion = 4;
 inline constexpr std::size_t kCritHeaderBytes = 32;
 
 // True when `head` starts with the .crit magic.
