@@ -332,8 +332,9 @@ bool densify_rotation(const Source& src, float max_arc, DenseRotation& out) {
     if (k + 1 == n) break;
     const vec4 a = value_at(src, k), b = value_at(src, k + 1);
     const float arc = std::acos(std::min(std::abs(glm::dot(a, b)), 1.0f));
+    if (!(arc > max_arc)) continue;  // a narrow segment (or a NaN from keys far off unit length)
     const float t0 = src.times[k], t1 = src.times[k + 1];
-    const int pieces = static_cast<int>(std::ceil(arc / max_arc));
+    const int pieces = static_cast<int>(std::ceil(std::min(arc, 1.6f) / max_arc));
     for (int i = 1; i < pieces; ++i) {
       const float s = static_cast<float>(i) / static_cast<float>(pieces);
       const float t = t0 + (t1 - t0) * s;
@@ -622,7 +623,7 @@ Result<CompactClip> build_compact_clip(const Clip& clip, const Skeleton& skeleto
     if (s.target != TrackTarget::kRotation) continue;
     const float r = std::max(radius[s.joint], 1e-30f);
     const float max_arc =
-        std::clamp(std::cbrt(options.tolerance / (8.0f * r * kNlerpStray)), 0.0062f, 0.5f);
+        std::clamp(std::cbrt(options.tolerance / (8.0f * r * kNlerpStray)), 0.00625f, 0.5f);
     DenseRotation d;
     if (!densify_rotation(s, max_arc, d)) continue;
     dense.push_back(std::move(d));
