@@ -299,10 +299,11 @@ Encoded reduce(const Source& src, float budget, float r, std::span<const float> 
 
 // Rotations between kept keys are nlerped (nlerp_shortest), which strays from the exact slerp on
 // a quaternion arc α (the angle between the keys as 4-vectors, half the rotation between them)
-// by at most 0.0161·α³ of arc, 0.0322·α³ of rotation angle. No choice among the exact keys brings
-// a wide exact segment within the budget, so each rotation track whose segments are wider than
-// `max_arc` gets slerp points at equal steps of at most that arc inside them, as keys reduce()
-// may keep. kNlerpStray is the factor, rounded up.
+// by at most k·α³ of rotation angle, k = 0.0321 for small arcs rising to 0.0325 at α = 0.5 (the
+// widest step the builder allows; 0.0351 at 75°, so the bound is not for wide arcs). No choice
+// among the exact keys brings a wide exact segment within the budget, so each rotation track
+// whose segments are wider than `max_arc` gets slerp points at equal steps of at most that arc
+// inside them, as keys reduce() may keep. kNlerpStray is k up to 0.5, rounded up.
 constexpr float kNlerpStray = 0.033f;
 
 // The exact keys of a rotation track with its wide segments filled in.

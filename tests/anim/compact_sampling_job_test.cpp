@@ -188,8 +188,9 @@ TEST(CompactSamplingJobTest, ErrorBoundHoldsOnTheSyntheticCharacterAndTheDemo) {
 }
 
 // Compact clips nlerp rotations between kept keys. A joint swung through 150° between two keys
-// (a quaternion arc of 75°, where the nlerp of the two strays by about 0.14 rad) can only stay
-// within the bound if the builder adds keys inside the segment (slerp points it may keep).
+// (a quaternion arc of 75°, where the nlerp of the two strays by up to 0.079 rad of rotation) can
+// only stay within the bound if the builder adds keys inside the segment (slerp points it may
+// keep).
 TEST(CompactSamplingJobTest, WideRotationSegmentsGetKeysInside) {
   RawModel raw = make_synthetic_character();
   RawClip swing;
