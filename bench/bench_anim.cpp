@@ -265,6 +265,57 @@ BENCHMARK(BM_BlendTwoPartialLayersSoaJoints)
     ->ArgNames({"joints", "rotations"})
     ->ArgsProduct({{14, 26, 40, 67}, {0, 1, 2}});
 
+// A crossfade on the first `joints` joints, in the form of the first argument (0 Transform
+// arrays, 1 structure-of-arrays blocks): the walk at full weight below, the run over it at 0.4,
+// rotations by lerp. This is the stack that computes what ozz-animation's BlendingJob computes
+// for two layers weighted 0.6 and 0.4 (0.6 a + 0.4 b, rotations normalised), so it is the one
+// to hold against that library's blend. Inside one DenormalScope, as a frame's jobs run in
+// Player, Controller and Crowd.
+void BM_BlendCrossfadeJoints(benchmark::State& state) {
+  const anim::DenormalScope scope;
+  Scene scene;
+  const bool soa = state.range(0) == 1;
+  const auto joints = static_cast<std::size_t>(state.range(1));
+  check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
+  check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
+  const auto first = [&](const std::vector<Transform>& pose) {
+    return std::span<const Transform>(pose).first(joints);
+  };
+  std::vector<SoaTransform> rest(soa_blocks(joints)), a(rest.size()), b(rest.size()),
+      out(rest.size());
+  if (!to_soa(first(scene.character.rest), rest) || !to_soa(first(scene.pose_a), a) ||
+      !to_soa(first(scene.pose_b), b))
+    std::abort();
+  std::vector<Transform> out_t(joints);
+  anim::BlendingLayer layers[2];
+  layers[0].weight = 1.0f;
+  layers[1].weight = 0.4f;
+  anim::BlendingJob job;
+  job.rotations = anim::RotationBlend::kLerp;
+  if (soa) {
+    layers[0].soa_pose = a;
+    layers[1].soa_pose = b;
+    job.soa_rest = rest;
+    job.soa_output = out;
+    job.soa_joints = joints;
+  } else {
+    layers[0].pose = first(scene.pose_a);
+    layers[1].pose = first(scene.pose_b);
+    job.rest = first(scene.character.rest);
+    job.output = out_t;
+  }
+  job.layers = layers;
+  for (auto _ : state) {
+    check(job.run());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(out_t.data());
+  }
+  set_counters(state, static_cast<int>(joints));
+}
+BENCHMARK(BM_BlendCrossfadeJoints)
+    ->ArgNames({"soa", "joints"})
+    ->ArgsProduct({{0, 1}, {14, 26, 40, 67}});
+
 // The Controller's kind of stack on each blending path (argument: anim::BlendingPath): a masked
 // full-weight bottom layer (the legs of a walk over rest), a masked override at 0.4 (an upper
 // body action fading in) and an additive layer at 0.5 over everything (breathing).
