@@ -563,22 +563,64 @@ inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
   for (int n = 0; n < N; ++n) L::template store_rot<V>(args.out, at[n], rot[n]);
 }
 
+// A crossfade (one uniform override layer over the start) on the N blocks of kLanes joints from
+// joints at[n] of Transform arrays: the rotations of the start and the layer read first, the
+// translations and scales lerped vector by vector into the output (blend_aos), then the
+// rotations blended and stored over them. The operations of blend_blocks() on such a stack, in
+// the same order (kLerp's one layer is its nlerp), without its per-layer dispatch, pending
+// normalisations and the stack of rotations it keeps across layers.
+template <class V, int N, KernelRotations kRot>
+CRITTER_BLEND_INLINE void crossfade_aos_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
+  const KernelLayer& l = args.layers[0];
+  T<V> qa[N][4], qb[N][4], r[N][4];
+  for (int n = 0; n < N; ++n) {
+    AosLayout::load_rot<V>(args.start, at[n], qa[n]);
+    AosLayout::load_rot<V>(l.pose, at[n], qb[n]);
+  }
+  for (int n = 0; n < N; ++n) blend_aos<V>(args, at[n]);
+  if constexpr (kRot == kRotSlerp) {
+    slerp<V, N>(qa, qb, UniformFactors<V>{&l.factors}, r);
+  } else {
+    T<V> f[N];
+    for (int n = 0; n < N; ++n) f[n] = V::set1(l.weight);
+    nlerp<V, N>(qa, qb, f, r);
+  }
+  for (int n = 0; n < N; ++n) AosLayout::store_rot<V>(args.out, at[n], r[n]);
+}
+
+template <class V, int N, KernelRotations kRot, bool kCrossfade>
+CRITTER_BLEND_INLINE void aos_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
+  if constexpr (kCrossfade) {
+    crossfade_aos_blocks<V, N, kRot>(args, at);
+  } else {
+    blend_blocks<V, N, AosLayout, kRot>(args, at);
+  }
+}
+
 // Joints [first, last), last − first >= kLanes: pairs of whole blocks, then what is left below
 // two blocks, paired where it is more than one; the last block overlaps the one before it (the
 // joints they share are computed twice, with the same result).
-template <class V, KernelRotations kRot>
-inline void blend_joints_with(const KernelArgs& args, std::size_t first, std::size_t last) {
+template <class V, KernelRotations kRot, bool kCrossfade>
+inline void blend_joints_in(const KernelArgs& args, std::size_t first, std::size_t last) {
   constexpr std::size_t kLanes = V::kLanes;
   std::size_t j = first;
   for (; last - j >= 2 * kLanes; j += 2 * kLanes)
-    blend_blocks<V, 2, AosLayout, kRot>(args, {j, j + kLanes});
+    aos_blocks<V, 2, kRot, kCrossfade>(args, {j, j + kLanes});
   const std::size_t rest = last - j;
   if (rest == kLanes) {
-    blend_blocks<V, 1, AosLayout, kRot>(args, {j});
+    aos_blocks<V, 1, kRot, kCrossfade>(args, {j});
   } else if (rest > kLanes) {
-    blend_blocks<V, 2, AosLayout, kRot>(args, {j, last - kLanes});
+    aos_blocks<V, 2, kRot, kCrossfade>(args, {j, last - kLanes});
   } else if (rest > 0) {
-    blend_blocks<V, 1, AosLayout, kRot>(args, {last - kLanes});
+    aos_blocks<V, 1, kRot, kCrossfade>(args, {last - kLanes});
+  }
+}
+template <class V, KernelRotations kRot>
+inline void blend_joints_with(const KernelArgs& args, std::size_t first, std::size_t last) {
+  if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
+    blend_joints_in<V, kRot, true>(args, first, last);
+  } else {
+    blend_joints_in<V, kRot, false>(args, first, last);
   }
 }
 template <class V>
