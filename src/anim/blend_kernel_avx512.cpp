@@ -157,6 +157,53 @@ void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_
   blend_simd::blend_joints<V4>(args, first, last);
 }
 
+void crossfade_joints_avx512_short(const KernelArgs& args, std::size_t n) {
+  const KernelLayer& l = args.layers[0];
+  const int joints = static_cast<int>(n);
+  // Rows k = 0..3 of joints k, k + 4, k + 8, k + 12 as V16::load_rot lays them out; a lane past
+  // the last joint repeats the last joint's rotation (a unit quaternion, never stored).
+  const auto load_rot = [joints](const float* p, V16::T(&r)[4]) {
+    const auto at = [&](int joint) {
+      return V16::rotation(p, joint < joints ? joint : joints - 1);
+    };
+    for (int k = 0; k < 4; ++k) {
+      V16::T row = _mm512_broadcast_f32x4(_mm_loadu_ps(at(k)));
+      row = _mm512_mask_broadcast_f32x4(row, 0x00F0, _mm_loadu_ps(at(k + 4)));
+      row = _mm512_mask_broadcast_f32x4(row, 0x0F00, _mm_loadu_ps(at(k + 8)));
+      r[k] = _mm512_mask_broadcast_f32x4(row, 0xF000, _mm_loadu_ps(at(k + 12)));
+    }
+    V16::transpose(r);
+  };
+  V16::T qa[1][4], qb[1][4], r[1][4];
+  load_rot(args.start, qa[0]);
+  load_rot(l.pose, qb[0]);
+  // Translations and scales: blend_aos()'s crossfade on the floats of the n joints.
+  const V16::T w = V16::set1(l.weight);
+  const std::size_t floats = n * kTransformFloats;
+  for (std::size_t first = 0; first < floats; first += 16) {
+    const std::size_t left = floats - first;
+    const auto m = static_cast<__mmask16>(left >= 16 ? 0xFFFFu : (1u << left) - 1u);
+    const V16::T a = _mm512_maskz_loadu_ps(m, args.start + first);
+    const V16::T x = _mm512_maskz_loadu_ps(m, l.pose + first);
+    _mm512_mask_storeu_ps(args.out + first, m, V16::add(a, V16::mul(V16::sub(x, a), w)));
+  }
+  if (args.rotations == KernelRotations::kSlerp) {
+    blend_simd::slerp<V16, 1>(qa, qb, blend_simd::UniformFactors<V16>{&l.factors}, r);
+  } else {
+    const V16::T f[1] = {w};
+    blend_simd::nlerp<V16, 1>(qa, qb, f, r);
+  }
+  V16::T q[4] = {r[0][0], r[0][1], r[0][2], r[0][3]};
+  V16::transpose(q);
+  for (int k = 0; k < 4; ++k) {
+    float* o = args.out + static_cast<std::size_t>(k) * kTransformFloats + kRotationOffset;
+    _mm_storeu_ps(o, _mm512_castps512_ps128(q[k]));
+    _mm_storeu_ps(o + 4 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 1));
+    if (k + 8 < joints) _mm_storeu_ps(o + 8 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 2));
+    if (k + 12 < joints) _mm_storeu_ps(o + 12 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 3));
+  }
+}
+
 // Structure-of-arrays poses: a component of a whole 16-joint block is one register.
 void blend_soa_avx512(const KernelArgs& args, std::size_t first, std::size_t last) {
   blend_simd::blend_soa<V16>(args, first, last);
