@@ -100,25 +100,30 @@ struct V16 {
     _mm512_storeu_ps(p + 16 * v, x);
   }
   // Each row from four broadcasts of 16 bytes, the last three under a mask: loads alone, no
-  // shuffle.
-  [[gnu::always_inline]] static void load_rot(const float* p, T (&r)[4]) {
+  // shuffle. With `joints` below 16 (more than 8), a lane past the last joint repeats the last
+  // joint's rotation (a unit quaternion; store_rot with the same count never stores it); the
+  // default 16 folds away.
+  [[gnu::always_inline]] static void load_rot(const float* p, T (&r)[4], int joints = 16) {
+    const auto at = [&](int joint) { return rotation(p, joint < joints ? joint : joints - 1); };
     for (int k = 0; k < 4; ++k) {
-      T row = _mm512_broadcast_f32x4(_mm_loadu_ps(rotation(p, k)));
-      row = _mm512_mask_broadcast_f32x4(row, 0x00F0, _mm_loadu_ps(rotation(p, k + 4)));
-      row = _mm512_mask_broadcast_f32x4(row, 0x0F00, _mm_loadu_ps(rotation(p, k + 8)));
-      r[k] = _mm512_mask_broadcast_f32x4(row, 0xF000, _mm_loadu_ps(rotation(p, k + 12)));
+      T row = _mm512_broadcast_f32x4(_mm_loadu_ps(at(k)));
+      row = _mm512_mask_broadcast_f32x4(row, 0x00F0, _mm_loadu_ps(at(k + 4)));
+      row = _mm512_mask_broadcast_f32x4(row, 0x0F00, _mm_loadu_ps(at(k + 8)));
+      r[k] = _mm512_mask_broadcast_f32x4(row, 0xF000, _mm_loadu_ps(at(k + 12)));
     }
     transpose(r);
   }
-  [[gnu::always_inline]] static void store_rot(float* p, const T (&r)[4]) {
+  // The rotations of the first `joints` joints (more than 8).
+  [[gnu::always_inline]] static void store_rot(float* p, const T (&r)[4], int joints = 16) {
     T q[4] = {r[0], r[1], r[2], r[3]};
     transpose(q);
     for (int k = 0; k < 4; ++k) {
       float* o = p + static_cast<std::size_t>(k) * kTransformFloats + kRotationOffset;
       _mm_storeu_ps(o, _mm512_castps512_ps128(q[k]));
       _mm_storeu_ps(o + 4 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 1));
-      _mm_storeu_ps(o + 8 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 2));
-      _mm_storeu_ps(o + 12 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 3));
+      if (k + 8 < joints) _mm_storeu_ps(o + 8 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 2));
+      if (k + 12 < joints)
+        _mm_storeu_ps(o + 12 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 3));
     }
   }
   [[gnu::always_inline]] static T lane_mask(const float* m) { return _mm512_loadu_ps(m); }
@@ -160,24 +165,10 @@ void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_
 void crossfade_joints_avx512_short(const KernelArgs& args, std::size_t n) {
   const KernelLayer& l = args.layers[0];
   const int joints = static_cast<int>(n);
-  // Rows k = 0..3 of joints k, k + 4, k + 8, k + 12 as V16::load_rot lays them out; a lane past
-  // the last joint repeats the last joint's rotation (a unit quaternion, never stored).
-  const auto load_rot = [joints](const float* p, V16::T(&r)[4]) {
-    const auto at = [&](int joint) {
-      return V16::rotation(p, joint < joints ? joint : joints - 1);
-    };
-    for (int k = 0; k < 4; ++k) {
-      V16::T row = _mm512_broadcast_f32x4(_mm_loadu_ps(at(k)));
-      row = _mm512_mask_broadcast_f32x4(row, 0x00F0, _mm_loadu_ps(at(k + 4)));
-      row = _mm512_mask_broadcast_f32x4(row, 0x0F00, _mm_loadu_ps(at(k + 8)));
-      r[k] = _mm512_mask_broadcast_f32x4(row, 0xF000, _mm_loadu_ps(at(k + 12)));
-    }
-    V16::transpose(r);
-  };
   V16::T qa[1][4], qb[1][4], r[1][4];
-  load_rot(args.start, qa[0]);
-  load_rot(l.pose, qb[0]);
-  // Translations and scales: blend_aos()'s crossfade on the floats of the n joints.
+  V16::load_rot(args.start, qa[0], joints);
+  V16::load_rot(l.pose, qb[0], joints);
+  // Translations and scales: crossfade_aos() on the floats of the n joints, under masks.
   const V16::T w = V16::set1(l.weight);
   const std::size_t floats = n * kTransformFloats;
   for (std::size_t first = 0; first < floats; first += 16) {
@@ -193,15 +184,7 @@ void crossfade_joints_avx512_short(const KernelArgs& args, std::size_t n) {
     const V16::T f[1] = {w};
     blend_simd::nlerp<V16, 1>(qa, qb, f, r);
   }
-  V16::T q[4] = {r[0][0], r[0][1], r[0][2], r[0][3]};
-  V16::transpose(q);
-  for (int k = 0; k < 4; ++k) {
-    float* o = args.out + static_cast<std::size_t>(k) * kTransformFloats + kRotationOffset;
-    _mm_storeu_ps(o, _mm512_castps512_ps128(q[k]));
-    _mm_storeu_ps(o + 4 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 1));
-    if (k + 8 < joints) _mm_storeu_ps(o + 8 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 2));
-    if (k + 12 < joints) _mm_storeu_ps(o + 12 * kTransformFloats, _mm512_extractf32x4_ps(q[k], 3));
-  }
+  V16::store_rot(args.out, r[0], joints);
 }
 
 // Structure-of-arrays poses: a component of a whole 16-joint block is one register.

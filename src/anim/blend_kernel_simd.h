@@ -412,25 +412,30 @@ CRITTER_BLEND_INLINE void additive_rotations(T<V> (&rot)[N][4], const KernelLaye
     for (int n = 0; n < N; ++n) pending.lanes[n] = V::select(some.some[n], zero, pending.lanes[n]);
 }
 
-// The translations and scales of one block (the ten vectors of its floats, the rotation floats
-// among them carried along and overwritten when the rotations are stored): every layer in order,
-// then the store.
+// The translations and scales of one block of a crossfade (is_crossfade): one vector of its
+// floats at a time from the inputs to the output, the rotation floats among them overwritten
+// when the rotations are stored.
+template <class V>
+CRITTER_BLEND_INLINE void crossfade_aos(const KernelArgs& args, std::size_t at) {
+  const T<V> w = V::set1(args.layers[0].weight);
+  const float* start = args.start + at * kTransformFloats;
+  const float* in = args.layers[0].pose + at * kTransformFloats;
+  float* out = args.out + at * kTransformFloats;
+  for (int v = 0; v < 10; ++v) {
+    const T<V> a = V::load_aos(start, v);
+    const T<V> x = V::load_aos(in, v);
+    V::store_aos(out, v, V::add(a, V::mul(V::sub(x, a), w)));
+  }
+}
+
+// The translations and scales of one block of any other stack (the ten vectors of its floats,
+// the rotation floats among them carried along and overwritten when the rotations are stored):
+// every layer in order, then the store.
 template <class V>
 CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at) {
   const T<V> one = V::set1(1.0f), zero = V::set1(0.0f);
   const float* start = args.start + at * kTransformFloats;
   float* out = args.out + at * kTransformFloats;
-  if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
-    // The commonest stack, a crossfade: one vector at a time from the inputs to the output.
-    const T<V> w = V::set1(args.layers[0].weight);
-    const float* in = args.layers[0].pose + at * kTransformFloats;
-    for (int v = 0; v < 10; ++v) {
-      const T<V> a = V::load_aos(start, v);
-      const T<V> x = V::load_aos(in, v);
-      V::store_aos(out, v, V::add(a, V::mul(V::sub(x, a), w)));
-    }
-    return;
-  }
   // SSE2 (sixteen registers, two-operand instructions) takes the ten vectors in two halves of
   // five, each through the whole stack: ten held across the layer loop do not fit beside the
   // temporaries, and the spills cost more than going over the layers twice (its masked stack
@@ -565,7 +570,7 @@ inline void blend_blocks(const KernelArgs& args, const std::size_t (&at)[N]) {
 
 // A crossfade (one uniform override layer over the start) on the N blocks of kLanes joints from
 // joints at[n] of Transform arrays: the rotations of the start and the layer read first, the
-// translations and scales lerped vector by vector into the output (blend_aos), then the
+// translations and scales lerped vector by vector into the output (crossfade_aos), then the
 // rotations blended and stored over them. The operations of blend_blocks() on such a stack, in
 // the same order (kLerp's one layer is its nlerp), without its per-layer dispatch, pending
 // normalisations and the stack of rotations it keeps across layers.
@@ -577,7 +582,7 @@ CRITTER_BLEND_INLINE void crossfade_aos_blocks(const KernelArgs& args, const std
     AosLayout::load_rot<V>(args.start, at[n], qa[n]);
     AosLayout::load_rot<V>(l.pose, at[n], qb[n]);
   }
-  for (int n = 0; n < N; ++n) blend_aos<V>(args, at[n]);
+  for (int n = 0; n < N; ++n) crossfade_aos<V>(args, at[n]);
   if constexpr (kRot == kRotSlerp) {
     slerp<V, N>(qa, qb, UniformFactors<V>{&l.factors}, r);
   } else {
@@ -617,7 +622,7 @@ inline void blend_joints_in(const KernelArgs& args, std::size_t first, std::size
 }
 template <class V, KernelRotations kRot>
 inline void blend_joints_with(const KernelArgs& args, std::size_t first, std::size_t last) {
-  if (args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive) {
+  if (is_crossfade(args)) {
     blend_joints_in<V, kRot, true>(args, first, last);
   } else {
     blend_joints_in<V, kRot, false>(args, first, last);

@@ -139,6 +139,12 @@ struct KernelArgs {
   KernelRotations rotations = KernelRotations::kSlerp;
 };
 
+// The commonest stack, a crossfade: one uniform override layer over the start. The Transform
+// kernels give it its own way through (same operations, so the same bits).
+inline bool is_crossfade(const KernelArgs& args) {
+  return args.layer_count == 1 && args.layers[0].uniform && !args.layers[0].additive;
+}
+
 // The reference, one joint at a time.
 void blend_joints_scalar(const KernelArgs& args, std::size_t first, std::size_t last);
 
@@ -152,9 +158,9 @@ void blend_joints_avx512(const KernelArgs& args, std::size_t first, std::size_t 
 // Blocks of 8 and 4 joints, as blend_joints_avx2 and blend_joints_sse2 do, for CPUs with AVX-512.
 void blend_joints_avx512_8(const KernelArgs& args, std::size_t first, std::size_t last);
 void blend_joints_avx512_4(const KernelArgs& args, std::size_t first, std::size_t last);
-// A crossfade (args.layer_count == 1, that layer a uniform override) on joints [0, n), 8 < n <
-// 16, as one sixteen-lane block under masks instead of two eight-lane blocks that overlap: half
-// the instructions for the same bits. Reads and writes nothing past joint n - 1.
+// A crossfade (is_crossfade(args)) on joints [0, n), 8 < n < 16, as one sixteen-lane block under
+// masks instead of two eight-lane blocks that overlap: half the instructions for the same bits.
+// Reads and writes nothing past joint n - 1.
 void crossfade_joints_avx512_short(const KernelArgs& args, std::size_t n);
 
 // The same for structure-of-arrays poses: `start`, `out` and every layer's `pose` point to

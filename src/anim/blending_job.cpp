@@ -58,8 +58,7 @@ void blend_joints(BlendingPath path, const detail::KernelArgs& args, std::size_t
   const bool avx512 = path == BlendingPath::kAvx512;
   const Kernel by8 = avx512 ? detail::blend_joints_avx512_8 : detail::blend_joints_avx2;
   const Kernel by4 = avx512 ? detail::blend_joints_avx512_4 : detail::blend_joints_sse2;
-  if (avx512 && n > 8 && n < 16 && args.layer_count == 1 && args.layers[0].uniform &&
-      !args.layers[0].additive) {
+  if (avx512 && n > 8 && n < 16 && detail::is_crossfade(args)) {
     detail::crossfade_joints_avx512_short(args, n);
     return;
   }

@@ -335,7 +335,8 @@ bool densify_rotation(const Source& src, float max_arc, DenseRotation& out) {
     const float arc = std::acos(std::min(std::abs(glm::dot(a, b)), 1.0f));
     if (!(arc > max_arc)) continue;  // a narrow segment (or a NaN from keys far off unit length)
     const float t0 = src.times[k], t1 = src.times[k + 1];
-    const int pieces = static_cast<int>(std::ceil(std::min(arc, 1.6f) / max_arc));
+    // arc <= pi/2 (the absolute dot product) and max_arc >= 0.00625: at most 252 pieces.
+    const int pieces = static_cast<int>(std::ceil(arc / max_arc));
     for (int i = 1; i < pieces; ++i) {
       const float s = static_cast<float>(i) / static_cast<float>(pieces);
       const float t = t0 + (t1 - t0) * s;

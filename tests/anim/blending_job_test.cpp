@@ -1227,6 +1227,55 @@ TEST(BlendingJob, LerpIsTheWeightedSumNormalisedOnce) {
   }
 }
 
+// docs/jobs.md: the weighted average of two poses a and b with weights wa and wb, as engines that
+// average their layers compute it, is this stack's a at weight 1 and b at wb / (wa + wb), with
+// rotations by kLerp (their weighted sum, b on a's side, normalised once).
+TEST(BlendingJob, CrossfadeAtTheSecondWeightsShareIsTheWeightedAverage) {
+  std::mt19937 rng(41);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const auto random_quat = [&] {
+    return glm::normalize(quat_xyzw(normal(rng), normal(rng), normal(rng), normal(rng)));
+  };
+  const std::size_t joints = 14;
+  std::vector<Transform> rest(joints), a(joints), b(joints), out(joints);
+  for (std::size_t j = 0; j < joints; ++j) {
+    rest[j] = trs(vec3(normal(rng)), random_quat(), vec3(1.0f));
+    a[j] = trs(vec3(normal(rng)), random_quat(), vec3(0.5f + std::abs(normal(rng))));
+    b[j] = trs(vec3(normal(rng)), random_quat(), vec3(0.5f + std::abs(normal(rng))));
+  }
+  for (const auto& [wa, wb] : {std::pair{0.6, 0.4}, std::pair{1.0, 3.0}, std::pair{0.2, 0.05}}) {
+    for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2,
+                                    BlendingPath::kAvx2, BlendingPath::kAvx512}) {
+      if (!blending_path_available(path)) continue;
+      SCOPED_TRACE("weights " + std::to_string(wa) + ", " + std::to_string(wb) + ", path " +
+                   std::to_string(static_cast<int>(path)));
+      BlendingLayer layers[2];
+      layers[0].pose = a;
+      layers[0].weight = 1.0f;
+      layers[1].pose = b;
+      layers[1].weight = static_cast<float>(wb / (wa + wb));
+      BlendingJob job;
+      job.layers = layers;
+      job.rest = rest;
+      job.output = out;
+      job.path = path;
+      job.rotations = RotationBlend::kLerp;
+      ASSERT_TRUE(job.run());
+      for (std::size_t j = 0; j < joints; ++j) {
+        for (int c = 0; c < 3; ++c) {
+          const double t = (wa * a[j].translation[c] + wb * b[j].translation[c]) / (wa + wb);
+          const double sc = (wa * a[j].scale[c] + wb * b[j].scale[c]) / (wa + wb);
+          EXPECT_NEAR(out[j].translation[c], t, 1e-5 * (1.0 + std::abs(t))) << j;
+          EXPECT_NEAR(out[j].scale[c], sc, 1e-5 * (1.0 + std::abs(sc))) << j;
+        }
+        const glm::dvec4 qa = as_dvec(a[j].rotation), qb = as_dvec(b[j].rotation);
+        const glm::dvec4 want = glm::normalize(wa * qa + wb * (glm::dot(qa, qb) < 0.0 ? -qb : qb));
+        EXPECT_LT(glm::length(as_dvec(out[j].rotation) - want), 1e-6) << j;
+      }
+    }
+  }
+}
+
 TEST(BlendingJob, UnknownRotationBlendIsRefused) {
   Fixture f;
   const std::vector<BlendingLayer> none;
