@@ -198,12 +198,11 @@ Status CompactSamplingJob::run() const {
   // validate()'s rules as one test (own_checks' and, through the residual job,
   // SamplingJob::validate's); a job that fails it is validated for its message.
   const bool passes =
-      clip != nullptr && context != nullptr &&
+      clip != nullptr && context != nullptr && finite_float(time) &&
       (path != CompactSamplingPath::kAvx2 || cpu_has_avx2_fma()) &&
-      clip->max_joint() < static_cast<std::int64_t>(soa_output.empty() ? rest.size() : soa_joints);
-  const SamplingJob residual =
-      residual_job(*this, context == nullptr ? nullptr : &context->residual_);
-  if (!passes || !detail::sampling_job_passes(residual)) {
+      clip->max_joint() < static_cast<std::int64_t>(soa_output.empty() ? rest.size() : soa_joints) &&
+      detail::sampling_buffers_pass(*this, clip->residual());
+  if (!passes) {
     if (auto ok = validate(); !ok) return ok;
   }
   const detail::FlushDenormals no_denormals;
@@ -235,7 +234,8 @@ Status CompactSamplingJob::run() const {
     std::copy(from + overlay.size(), from + floats, to + overlay.size());
     std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
   } else {
-    residual.sample();  // validated above (sampling_job_passes, or validate() for its message)
+    // Validated above (sampling_buffers_pass, or validate() for its message).
+    residual_job(*this, &context->residual_).sample();
     from = to;
   }
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -16,8 +16,13 @@
 
 namespace critter::anim::detail {
 
-inline bool sampling_job_passes(const SamplingJob& j) {
-  if (j.clip == nullptr || j.context == nullptr || !finite_float(j.time)) return false;
+// The rules on the buffers and on the clip's tracks against them, for a job `j` with
+// SamplingJob's buffer fields (a SamplingJob, or a CompactSamplingJob whose residual clip is
+// `clip`): read field by field from the job as the caller filled it, so that the compact job
+// need not copy itself into a SamplingJob first (a copy whose wide loads of just-written fields
+// stall on store forwarding).
+template <class Job>
+inline bool sampling_buffers_pass(const Job& j, const Clip& clip) {
   const bool soa = !j.soa_output.empty();
   if (soa ? !j.rest.empty() || !j.output.empty() || j.soa_rest.size() != soa_blocks(j.soa_joints) ||
                 j.soa_output.size() != j.soa_rest.size()
@@ -31,7 +36,6 @@ inline bool sampling_job_passes(const SamplingJob& j) {
     if (offsets[m] < offsets[m - 1]) return false;
   const std::size_t joints = soa ? j.soa_joints : j.rest.size();
   const std::size_t meshes = offsets.size() - 1;
-  const Clip& clip = *j.clip;
   if (!clip.tracks().empty() && clip.max_joint() >= static_cast<std::int64_t>(joints)) return false;
   for (const std::uint32_t i : clip.weight_tracks()) {
     const Track& t = clip.tracks()[i];
@@ -39,6 +43,11 @@ inline bool sampling_job_passes(const SamplingJob& j) {
     if (index >= meshes || t.components != offsets[index + 1] - offsets[index]) return false;
   }
   return true;
+}
+
+inline bool sampling_job_passes(const SamplingJob& j) {
+  if (j.clip == nullptr || j.context == nullptr || !finite_float(j.time)) return false;
+  return sampling_buffers_pass(j, *j.clip);
 }
 
 }  // namespace critter::anim::detail
