@@ -197,11 +197,11 @@ Status CompactSamplingJob::validate() const {
 Status CompactSamplingJob::run() const {
   // validate()'s rules as one test (own_checks' and, through the residual job,
   // SamplingJob::validate's); a job that fails it is validated for its message.
-  const bool passes =
-      clip != nullptr && context != nullptr && finite_float(time) &&
-      (path != CompactSamplingPath::kAvx2 || cpu_has_avx2_fma()) &&
-      clip->max_joint() < static_cast<std::int64_t>(soa_output.empty() ? rest.size() : soa_joints) &&
-      detail::sampling_buffers_pass(*this, clip->residual());
+  const bool passes = clip != nullptr && context != nullptr && finite_float(time) &&
+                      (path != CompactSamplingPath::kAvx2 || cpu_has_avx2_fma()) &&
+                      clip->max_joint() < static_cast<std::int64_t>(
+                                              soa_output.empty() ? rest.size() : soa_joints) &&
+                      detail::sampling_buffers_pass(*this, clip->residual());
   if (!passes) {
     if (auto ok = validate(); !ok) return ok;
   }
