@@ -195,8 +195,9 @@ Status CompactSamplingJob::validate() const {
 }
 
 Status CompactSamplingJob::run() const {
-  // validate()'s rules as one test (own_checks' and, through the residual job,
-  // SamplingJob::validate's); a job that fails it is validated for its message.
+  // validate()'s rules as one test (own_checks', and SamplingJob::validate's for the residual
+  // clip and the buffers, read from this job's own fields); a job that fails it is validated
+  // for its message.
   const bool passes = clip != nullptr && context != nullptr && finite_float(time) &&
                       (path != CompactSamplingPath::kAvx2 || cpu_has_avx2_fma()) &&
                       clip->max_joint() < static_cast<std::int64_t>(
