@@ -176,7 +176,7 @@ void crossfade_joints_avx512_short(const KernelArgs& args, std::size_t n) {
     const auto m = static_cast<__mmask16>(left >= 16 ? 0xFFFFu : (1u << left) - 1u);
     const V16::T a = _mm512_maskz_loadu_ps(m, args.start + first);
     const V16::T x = _mm512_maskz_loadu_ps(m, l.pose + first);
-    _mm512_mask_storeu_ps(args.out + first, m, V16::add(a, V16::mul(V16::sub(x, a), w)));
+    _mm512_mask_storeu_ps(args.out + first, m, blend_simd::lerp_vec<V16>(a, x, w));
   }
   if (args.rotations == KernelRotations::kSlerp) {
     blend_simd::slerp<V16, 1>(qa, qb, blend_simd::UniformFactors<V16>{&l.factors}, r);

@@ -45,6 +45,12 @@ using T = typename V::T;
 
 static_assert(kSlerpTerms == 5, "ratio() evaluates a polynomial of degree 5");
 
+// a + (x - a) * w, every lerp of the kernels in the scalar reference's order of operations.
+template <class V>
+CRITTER_BLEND_INLINE T<V> lerp_vec(T<V> a, T<V> x, T<V> w) {
+  return V::add(a, V::mul(V::sub(x, a), w));
+}
+
 // The polynomial coefficients of a uniform layer, broadcast where they are used.
 template <class V>
 struct UniformFactors {
@@ -201,7 +207,7 @@ CRITTER_BLEND_INLINE void delta_rotation(const T<V> (&in)[N][4], const F& factor
     for (int n = 0; n < N; ++n) {
       const T<V> sign = V::sign_bits(in[n][3]);
       for (int k = 0; k < 3; ++k) q[n][k] = V::mul(V::xor_(in[n][k], sign), factors.f[n]);
-      q[n][3] = V::add(one, V::mul(V::sub(V::xor_(in[n][3], sign), one), factors.f[n]));
+      q[n][3] = lerp_vec<V>(one, V::xor_(in[n][3], sign), factors.f[n]);
     }
   } else {
     T<V> identity[N][4];
@@ -424,7 +430,7 @@ CRITTER_BLEND_INLINE void crossfade_aos(const KernelArgs& args, std::size_t at) 
   for (int v = 0; v < 10; ++v) {
     const T<V> a = V::load_aos(start, v);
     const T<V> x = V::load_aos(in, v);
-    V::store_aos(out, v, V::add(a, V::mul(V::sub(x, a), w)));
+    V::store_aos(out, v, lerp_vec<V>(a, x, w));
   }
 }
 
@@ -453,14 +459,14 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at) {
           for (int k = 0; k < kPass; ++k) {
             const T<V> x = V::load_aos(in, first + k);
             const T<V> t = V::add(s[k], V::mul(w, x));
-            const T<V> sc = V::mul(s[k], V::add(one, V::mul(V::sub(x, one), w)));
+            const T<V> sc = V::mul(s[k], lerp_vec<V>(one, x, w));
             s[k] = V::select(V::scale_floats(first + k), sc, t);
           }
         } else {
           // 0 < weight < 1 on every joint.
           for (int k = 0; k < kPass; ++k) {
             const T<V> x = V::load_aos(in, first + k);
-            s[k] = V::add(s[k], V::mul(V::sub(x, s[k]), w));
+            s[k] = lerp_vec<V>(s[k], x, w);
           }
         }
         continue;
@@ -472,10 +478,10 @@ CRITTER_BLEND_INLINE void blend_aos(const KernelArgs& args, std::size_t at) {
         const T<V> we = V::expand(w, v);
         if (l.additive) {
           const T<V> t = V::add(s[k], V::mul(we, x));
-          const T<V> sc = V::mul(s[k], V::add(one, V::mul(V::sub(x, one), we)));
+          const T<V> sc = V::mul(s[k], lerp_vec<V>(one, x, we));
           s[k] = V::select(V::gt(we, zero), V::select(V::scale_floats(v), sc, t), s[k]);
         } else {
-          const T<V> lerp = V::add(s[k], V::mul(V::sub(x, s[k]), we));
+          const T<V> lerp = lerp_vec<V>(s[k], x, we);
           s[k] = V::select(V::ge(we, one), x, V::select(V::gt(we, zero), lerp, s[k]));
         }
       }
@@ -501,10 +507,10 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
       const T<V> w = V::set1(l.weight);
       if (l.additive) {
         for (int r = 0; r < 3; ++r) s[r] = V::add(s[r], V::mul(w, x[r]));
-        for (int r = 3; r < 6; ++r) s[r] = V::mul(s[r], V::add(one, V::mul(V::sub(x[r], one), w)));
+        for (int r = 3; r < 6; ++r) s[r] = V::mul(s[r], lerp_vec<V>(one, x[r], w));
       } else {
         // 0 < weight < 1 on every joint.
-        for (int r = 0; r < 6; ++r) s[r] = V::add(s[r], V::mul(V::sub(x[r], s[r]), w));
+        for (int r = 0; r < 6; ++r) s[r] = lerp_vec<V>(s[r], x[r], w);
       }
       continue;
     }
@@ -513,11 +519,11 @@ CRITTER_BLEND_INLINE void blend_soa_rows(const KernelArgs& args, std::size_t at)
       const auto some = V::gt(w, zero);
       for (int r = 0; r < 3; ++r) s[r] = V::select(some, V::add(s[r], V::mul(w, x[r])), s[r]);
       for (int r = 3; r < 6; ++r)
-        s[r] = V::select(some, V::mul(s[r], V::add(one, V::mul(V::sub(x[r], one), w))), s[r]);
+        s[r] = V::select(some, V::mul(s[r], lerp_vec<V>(one, x[r], w)), s[r]);
     } else {
       const auto full = V::ge(w, one), some = V::gt(w, zero);
       for (int r = 0; r < 6; ++r) {
-        const T<V> lerp = V::add(s[r], V::mul(V::sub(x[r], s[r]), w));
+        const T<V> lerp = lerp_vec<V>(s[r], x[r], w);
         s[r] = V::select(full, x[r], V::select(some, lerp, s[r]));
       }
     }
@@ -656,7 +662,7 @@ CRITTER_BLEND_INLINE void crossfade_soa_span(const float* start, const KernelLay
     for (const std::size_t c : kRows) {
       const T<V> x = V::load_aos(soa_row(start, j, c), 0);
       const T<V> y = V::load_aos(soa_row(l.pose, j, c), 0);
-      V::store_aos(soa_row(out, j, c), 0, V::add(x, V::mul(V::sub(y, x), w)));
+      V::store_aos(soa_row(out, j, c), 0, lerp_vec<V>(x, y, w));
     }
     if constexpr (kRot == kRotLerp) {
       const T<V> f[1] = {w};

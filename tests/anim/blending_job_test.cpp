@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,24 @@ using critter::testing::expect_vec_near;
 using critter::testing::kIdentityRotation;
 using critter::testing::kPi;
 using critter::testing::trs;
+
+// Every blending path, for the tests that run a job on each (skip those the CPU lacks with
+// blending_path_available).
+constexpr BlendingPath kEveryPath[] = {BlendingPath::kScalar, BlendingPath::kAuto,
+                                       BlendingPath::kSse2, BlendingPath::kAvx2,
+                                       BlendingPath::kAvx512};
+
+// A job of `layers` over `rest` into `out` on `path`, rotations by kLerp.
+BlendingJob lerp_job(std::span<const BlendingLayer> layers, std::span<const Transform> rest,
+                     std::span<Transform> out, BlendingPath path) {
+  BlendingJob job;
+  job.layers = layers;
+  job.rest = rest;
+  job.output = out;
+  job.path = path;
+  job.rotations = RotationBlend::kLerp;
+  return job;
+}
 
 // Three joints; rest is translation (0, j, 0), identity rotation, scale 1. Two morph weights with
 // defaults (0, 0.5).
@@ -846,9 +865,7 @@ TEST(BlendingJob, StructureOfArraysPosesGiveTheSameBitsOnEveryPath) {
       RandomStack stack(joints, rng);
       stack.rotations = kRotationBlends[round % 3];
       const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
-      for (const BlendingPath path :
-           {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2, BlendingPath::kAvx2,
-            BlendingPath::kAvx512}) {
+      for (const BlendingPath path : kEveryPath) {
         if (!blending_path_available(path)) continue;
         ++compared;
         expect_same_bits(stack.run_soa(path), want,
@@ -892,8 +909,7 @@ TEST(BlendingJob, StructureOfArraysStacksDeeperThanOneKernelCall) {
     stack.rotations = rotations;
     const std::vector<Transform> want = stack.run(BlendingPath::kScalar);
     // The layers past the first kernel call fold in place on each path's own kernel.
-    for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2,
-                                    BlendingPath::kAvx2, BlendingPath::kAvx512}) {
+    for (const BlendingPath path : kEveryPath) {
       if (!blending_path_available(path)) continue;
       expect_same_bits(stack.run_soa(path), want,
                        "path " + std::to_string(static_cast<int>(path)) + ", rotations " +
@@ -1137,8 +1153,7 @@ TEST(BlendingJob, LerpIsTheWeightedSumNormalisedOnce) {
   }
   std::vector<std::uint8_t> sampled(joints, 1);
   for (std::size_t j = 0; j < joints; j += 5) sampled[j] = 0;
-  for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2,
-                                  BlendingPath::kAvx2, BlendingPath::kAvx512}) {
+  for (const BlendingPath path : kEveryPath) {
     if (!blending_path_available(path)) continue;
     SCOPED_TRACE("path " + std::to_string(static_cast<int>(path)));
     BlendingLayer layers[2];
@@ -1148,12 +1163,7 @@ TEST(BlendingJob, LerpIsTheWeightedSumNormalisedOnce) {
     layers[1].pose = b;
     layers[1].weight = 0.4f;
     layers[1].sampled = sampled;
-    BlendingJob job;
-    job.layers = layers;
-    job.rest = rest;
-    job.output = out;
-    job.path = path;
-    job.rotations = RotationBlend::kLerp;
+    BlendingJob job = lerp_job(layers, rest, out, path);
     ASSERT_TRUE(job.run());
     for (std::size_t j = 0; j < joints; ++j) {
       if (sampled[j] == 0) {
@@ -1244,8 +1254,7 @@ TEST(BlendingJob, CrossfadeAtTheSecondWeightsShareIsTheWeightedAverage) {
     b[j] = trs(vec3(normal(rng)), random_quat(), vec3(0.5f + std::abs(normal(rng))));
   }
   for (const auto& [wa, wb] : {std::pair{0.6, 0.4}, std::pair{1.0, 3.0}, std::pair{0.2, 0.05}}) {
-    for (const BlendingPath path : {BlendingPath::kScalar, BlendingPath::kAuto, BlendingPath::kSse2,
-                                    BlendingPath::kAvx2, BlendingPath::kAvx512}) {
+    for (const BlendingPath path : kEveryPath) {
       if (!blending_path_available(path)) continue;
       SCOPED_TRACE("weights " + std::to_string(wa) + ", " + std::to_string(wb) + ", path " +
                    std::to_string(static_cast<int>(path)));
@@ -1254,13 +1263,7 @@ TEST(BlendingJob, CrossfadeAtTheSecondWeightsShareIsTheWeightedAverage) {
       layers[0].weight = 1.0f;
       layers[1].pose = b;
       layers[1].weight = static_cast<float>(wb / (wa + wb));
-      BlendingJob job;
-      job.layers = layers;
-      job.rest = rest;
-      job.output = out;
-      job.path = path;
-      job.rotations = RotationBlend::kLerp;
-      ASSERT_TRUE(job.run());
+      ASSERT_TRUE(lerp_job(layers, rest, out, path).run());
       for (std::size_t j = 0; j < joints; ++j) {
         for (int c = 0; c < 3; ++c) {
           const double t = (wa * a[j].translation[c] + wb * b[j].translation[c]) / (wa + wb);
