@@ -78,17 +78,13 @@ std::uint64_t batch_floats(const Clip::LinearBatch& b, std::span<const Clip::Tim
 
 constexpr std::size_t kBatchBlockAlignFloats = Clip::kBatchBlockAlignment / sizeof(float);
 
-// The interleaved batch values (Clip::batch_values), laid out in batch order; sets each batch's
-// value_begin and soa_in_row. Each lane reads the values of its joint's live track (`last`, from
-// last_tracks); the batches are valid (Clip::from_parts checks them). The one place the layout is
-// made (its AVX-512 step in clip_load_simd.cpp).
-Clip::BatchValues interleave_batches(std::span<Clip::LinearBatch> batches,
-                                     std::span<const Clip::Timeline> timelines,
-                                     std::span<const Track> tracks, std::span<const float> values,
-                                     std::span<const std::uint32_t> last) {
-  const std::size_t joints = last.size() / 3;
+// Sets each batch's value_begin (batches' blocks in batch order) and soa_in_row; returns the
+// floats of the interleaved batch values.
+std::size_t lay_out(std::span<Clip::LinearBatch> batches,
+                    std::span<const Clip::Timeline> timelines) {
   // Each block starts a 64-byte line (the storage is line-aligned), so that the vector stores
-  // below and the samplers' reads never split a line; the few floats after a block are zeros.
+  // of interleave_batches and the samplers' reads never split a line; the few floats after a
+  // block are zeros.
   std::size_t total = 0;
   for (Clip::LinearBatch& b : batches) {
     b.soa_in_row = detail::consecutive_in_block(b.joints, b.lanes, 4) ? 1 : 0;
@@ -96,6 +92,18 @@ Clip::BatchValues interleave_batches(std::span<Clip::LinearBatch> batches,
     total += static_cast<std::size_t>(batch_floats(b, timelines));
     total = (total + kBatchBlockAlignFloats - 1) / kBatchBlockAlignFloats * kBatchBlockAlignFloats;
   }
+  return total;
+}
+
+// The interleaved batch values (Clip::batch_values) of batches laid out by lay_out (`total`
+// floats). Each lane reads the values of its joint's live track (`last`, from last_tracks); the
+// batches are valid (Clip::from_parts checks them). The one place the layout is made (its
+// AVX-512 step in clip_load_simd.cpp).
+Clip::BatchValues interleave_batches(std::span<const Clip::LinearBatch> batches,
+                                     std::span<const Clip::Timeline> timelines,
+                                     std::span<const Track> tracks, std::span<const float> values,
+                                     std::span<const std::uint32_t> last, std::size_t total) {
+  const std::size_t joints = last.size() / 3;
   Clip::BatchValues out(total);  // every float written below
 #if defined(__x86_64__) && defined(__GNUC__)
   const bool avx512 = cpu_has_avx512();  // checked once per process (cpu_features.h)
@@ -275,15 +283,30 @@ void Clip::index_for_sampling(std::size_t mesh_count) {
   }
   std::ranges::stable_sort(clip.linear_batches_, {},
                            [](const Clip::LinearBatch& b) { return b.joints[0]; });
-  clip.batch_values_ = interleave_batches(clip.linear_batches_, clip.timelines_, clip.tracks_,
-                                          clip.values_, last_tracks(clip.tracks_, joints));
+  clip.lay_out_batches(false);
+}
+
+void Clip::lay_out_batches(bool defer) {
+  batch_value_count_ = lay_out(linear_batches_, timelines_);
+  batches_ = std::make_shared<BatchStore>();
+  if (!defer) fill_batch_values();
+}
+
+void Clip::fill_batch_values() const {
+  const std::lock_guard lock(batches_->fill);
+  if (batches_->ready.load(std::memory_order_relaxed)) return;
+  // Every T/R/S track's joint is at most max_joint_.
+  const auto joints = static_cast<std::size_t>(max_joint_ + 1);
+  batches_->values = interleave_batches(linear_batches_, timelines_, tracks_, values_,
+                                        last_tracks(tracks_, joints), batch_value_count_);
+  batches_->ready.store(true, std::memory_order_release);
 }
 
 std::size_t Clip::byte_size() const {
   return tracks_.size() * sizeof(Track) + times_.size() * sizeof(float) +
          values_.size() * sizeof(float) + timelines_.size() * sizeof(Timeline) +
          track_timelines_.size() * sizeof(std::uint32_t) +
-         linear_batches_.size() * sizeof(LinearBatch) + batch_values_.size() * sizeof(float) +
+         linear_batches_.size() * sizeof(LinearBatch) + batch_value_count_ * sizeof(float) +
          (other_tracks_.size() + weight_tracks_.size()) * sizeof(std::uint32_t);
 }
 
@@ -326,7 +349,7 @@ Result<Clip> Clip::from_parts(ClipParts p, int joint_count,
 
 Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
                                             std::span<const std::size_t> morph_counts,
-                                            std::string_view path) {
+                                            std::string_view path, bool defer_batch_values) {
   const std::string file(path);
   const auto bad = [&](const std::string& where, const std::string& msg) {
     return fail(Error::at(ErrorCode::kInvalid, file, where, msg));
@@ -336,6 +359,7 @@ Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
   Clip clip;
   const auto joints = static_cast<std::size_t>(std::max(joint_count, 0));
   std::vector<std::uint8_t> channels(joints, 0);
+  std::int32_t max_joint = -1;  // a local, not the member: no store and reload per track
   for (std::size_t i = 0; i < p.tracks.size(); ++i) {
     const Track& t = p.tracks[i];
     // The location is spelled out only for an error.
@@ -356,7 +380,7 @@ Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
       if (index >= joints) return bad(where(), "track targets a joint outside the skeleton");
       if (t.components != (t.target == TrackTarget::kRotation ? 4u : 3u))
         return bad(where(), "wrong component count");
-      clip.max_joint_ = std::max(clip.max_joint_, t.index);
+      max_joint = std::max(max_joint, t.index);
     }
   }
   for (std::size_t i = 0; i < p.timelines.size(); ++i) {
@@ -406,14 +430,12 @@ Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
       channels[static_cast<std::size_t>(b.joints[lane])] |=
           static_cast<std::uint8_t>(1u << static_cast<unsigned>(b.target));
     }
-    clip.max_joint_ =
-        std::max({clip.max_joint_, b.joints[0], b.joints[1], b.joints[2], b.joints[3]});
+    max_joint = std::max({max_joint, b.joints[0], b.joints[1], b.joints[2], b.joints[3]});
     total_floats += batch_floats(b, p.timelines) + kBatchBlockAlignFloats - 1;  // (padding)
   }
   if (total_floats > std::numeric_limits<std::uint32_t>::max())
     return fail(
         Error::at(ErrorCode::kLimit, file, "linear_batches", "more than 2^32 batch values"));
-  clip.batch_values_ = interleave_batches(p.linear_batches, p.timelines, p.tracks, p.values, last);
   for (const std::uint32_t i : p.other_tracks) {
     if (i >= p.tracks.size()) return bad("other_tracks", "names no track");
     const Track& t = p.tracks[i];
@@ -429,6 +451,7 @@ Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
   // channels are written by what the sampler runs (batches and other tracks).
   while (clip.animated_prefix_ < joints && channels[clip.animated_prefix_] == 7u)
     ++clip.animated_prefix_;
+  clip.max_joint_ = max_joint;
   clip.name_ = std::move(p.name);
   clip.duration_ = p.duration;
   clip.tracks_ = std::move(p.tracks);
@@ -439,6 +462,7 @@ Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
   clip.linear_batches_ = std::move(p.linear_batches);
   clip.other_tracks_ = std::move(p.other_tracks);
   clip.weight_tracks_ = std::move(p.weight_tracks);
+  clip.lay_out_batches(defer_batch_values);
   return clip;
 }
 

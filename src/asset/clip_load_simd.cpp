@@ -66,6 +66,44 @@ __attribute__((target("avx512f"))) std::uint32_t interleave_keys_avx512(
   return whole;
 }
 
+// 32 frames a step: each frame against the one before it (an unaligned load one frame back),
+// the mask of those not above it counted.
+__attribute__((target("avx512f,avx512bw"))) std::size_t count_not_increasing_avx512(
+    const std::uint16_t* frames, std::size_t n, std::size_t& done) {
+  std::size_t count = 0, k = 1;
+  for (; k + 32 <= n; k += 32) {
+    const __m512i cur = _mm512_loadu_si512(frames + k);
+    const __m512i prev = _mm512_loadu_si512(frames + k - 1);
+    count += static_cast<std::size_t>(__builtin_popcount(_mm512_cmple_epu16_mask(cur, prev)));
+  }
+  done = k;
+  return count;
+}
+
+// 16 frames a step: a <= b as min(a, b) == a; each equal lane adds -1 to a 16-bit counter
+// (emptied into the total every 4096 steps, before it can wrap).
+__attribute__((target("avx2"))) std::size_t count_not_increasing_avx2(const std::uint16_t* frames,
+                                                                      std::size_t n,
+                                                                      std::size_t& done) {
+  std::size_t count = 0, k = 1;
+  while (k + 16 <= n) {
+    __m256i lanes = _mm256_setzero_si256();
+    for (std::size_t step = 0; step < 4096 && k + 16 <= n; ++step, k += 16) {
+      const __m256i cur = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(frames + k));
+      const __m256i prev = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(frames + k - 1));
+      lanes = _mm256_add_epi16(lanes, _mm256_cmpeq_epi16(_mm256_min_epu16(cur, prev), cur));
+    }
+    // Each lane holds minus its count (at most 4096): negate and add the 16 lanes.
+    const __m256i counts = _mm256_sub_epi16(_mm256_setzero_si256(), lanes);
+    const __m256i pairs = _mm256_madd_epi16(counts, _mm256_set1_epi16(1));
+    alignas(32) std::int32_t sums[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sums), pairs);
+    for (const std::int32_t s : sums) count += static_cast<std::size_t>(s);
+  }
+  done = k;
+  return count;
+}
+
 }  // namespace critter::detail
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Internal: the vector path of building a clip from its arrays (clip.cpp), which every baked
-// clip runs as it loads; the caller picks it at run time (cpu_features.h) and does what it
-// leaves with its own code. (The finite-key check is core/finite_floats.h.)
+// Internal: the vector paths of building a clip or a compact clip from its arrays (clip.cpp,
+// compact_clip.cpp), which every baked clip runs as it loads; the caller picks one at run time
+// (cpu_features.h) and does what it leaves with its own code. (The finite-key check is
+// core/finite_floats.h.)
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,14 @@ namespace critter::detail {
 // cpu_has_avx512.
 std::uint32_t interleave_keys_avx512(const float* const (&lanes)[4], std::uint32_t keys,
                                      std::uint32_t components, float* out);
+
+// How many k in [1, n) have frames[k] <= frames[k - 1] (unsigned), counted over whole vectors of
+// frames; `done` is set to the first k it did not look at, which the caller counts on. Reads
+// frames[0, n). The first needs cpu_has_avx512, the second cpu_has_avx2_fma.
+std::size_t count_not_increasing_avx512(const std::uint16_t* frames, std::size_t n,
+                                        std::size_t& done);
+std::size_t count_not_increasing_avx2(const std::uint16_t* frames, std::size_t n,
+                                      std::size_t& done);
 #endif
 
 }  // namespace critter::detail

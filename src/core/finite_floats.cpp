@@ -35,6 +35,24 @@ bool all_finite_floats(std::span<const float> values) {
   return most < kInfinityBits;
 }
 
+bool copy_finite_floats(std::span<const float> from, float* to) {
+  const float* v = from.data();
+  const std::size_t n = from.size();
+  std::uint32_t most = 0;
+  std::size_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (cpu_has_avx512())
+    most = detail::copy_max_magnitude_avx512(v, to, n, i);
+  else if (cpu_has_avx2_fma())
+    most = detail::copy_max_magnitude_avx2(v, to, n, i);
+#endif
+  for (; i < n; ++i) {
+    to[i] = v[i];
+    most = std::max(most, magnitude(v[i]));
+  }
+  return most < kInfinityBits;
+}
+
 bool all_finite_float_words(const std::uint16_t* words, std::size_t count) {
   unsigned non_finite = 0;  // branch-free, so that it vectorises
   for (std::size_t i = 0; i < count; ++i)

@@ -15,6 +15,10 @@ namespace critter {
 // True when no float of `values` is NaN or infinite.
 bool all_finite_floats(std::span<const float> values);
 
+// Copies `from` to `to` (from.size() floats, not overlapping `from`) and returns whether every
+// float is finite: the copy and the check in one pass over the floats instead of two.
+bool copy_finite_floats(std::span<const float> from, float* to);
+
 // The same for `count` floats stored as pairs of 16-bit words (low word first, as a little-endian
 // float's bytes; compact clips keep float keys so), which may lie at any even address. A float is
 // not finite when every exponent bit of its upper word is set.
@@ -30,6 +34,10 @@ namespace detail {
 // vector width. AVX-512 needs cpu_has_avx512, AVX2 cpu_has_avx2_fma (finite_floats_simd.cpp).
 std::uint32_t max_magnitude_avx512(const float* v, std::size_t n, std::size_t& done);
 std::uint32_t max_magnitude_avx2(const float* v, std::size_t n, std::size_t& done);
+// The same, also copying v[0, done) to out[0, done).
+std::uint32_t copy_max_magnitude_avx512(const float* v, float* out, std::size_t n,
+                                        std::size_t& done);
+std::uint32_t copy_max_magnitude_avx2(const float* v, float* out, std::size_t n, std::size_t& done);
 #endif
 }  // namespace detail
 

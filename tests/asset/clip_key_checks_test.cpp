@@ -2,7 +2,9 @@
 // The finite-key check of Clip::from_parts (every baked clip runs it as it loads): a NaN or an
 // infinity anywhere among the key times or values is refused, wherever it falls against the
 // vector paths' steps, and every finite float (the largest, denormals, negative zero) passes.
-// The AVX2 and AVX-512 paths equal a scalar maximum on random bits of every length up to 100.
+// The AVX2 and AVX-512 paths equal a scalar maximum on random bits of every length up to 100;
+// so do their copying forms (the .crit reader's one pass), and the compact clips' key-frame
+// count (falls counted over a whole array) equals a scalar count.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "asset/clip_load_simd.h"
 #include "core/finite_floats.h"
 #include "critter/asset/clip.h"
 #include "critter/asset/model.h"
@@ -38,7 +41,7 @@ TEST(ClipKeyChecks, ANonFiniteKeyAnywhereIsRefused) {
                                  n / 2, n - 33, n - 9, n - 1}) {
       for (const float value : bad) {
         ClipParts p = good;
-        (in_times ? p.times : p.values)[at] = value;
+        (in_times ? p.times.data() : p.values.data())[at] = value;
         auto clip = Clip::from_parts(std::move(p), joints, {}, "x.crit");
         ASSERT_FALSE(clip.has_value()) << (in_times ? "time " : "value ") << at;
         EXPECT_EQ(clip.error().code, ErrorCode::kInvalid);
@@ -115,6 +118,79 @@ TEST(ClipKeyChecks, VectorPathsEqualTheScalarMaximum) {
         EXPECT_EQ(most, expected) << "n " << n;
       }
     }
+  }
+}
+
+TEST(ClipKeyChecks, CopyingPathsCopyEveryFloatAndEqualTheScalarMaximum) {
+  std::mt19937 rng(11);
+  std::vector<float> v(100), out(100);
+  for (int round = 0; round < 50; ++round) {
+    for (float& f : v) f = std::bit_cast<float>(static_cast<std::uint32_t>(rng()) >> (rng() % 9));
+    for (std::size_t n = 0; n <= v.size(); ++n) {
+      using Path = std::uint32_t (*)(const float*, float*, std::size_t, std::size_t&);
+      const std::pair<bool, Path> paths[] = {{cpu_has_avx2_fma(), detail::copy_max_magnitude_avx2},
+                                             {cpu_has_avx512(), detail::copy_max_magnitude_avx512}};
+      for (const auto& [available, path] : paths) {
+        if (!available) continue;
+        std::fill(out.begin(), out.end(), -1.0f);
+        std::size_t done = n + 1;
+        const std::uint32_t most = path(v.data(), out.data(), n, done);
+        ASSERT_LE(done, n);
+        ASSERT_GT(done + 32, n);
+        std::uint32_t expected = 0;
+        for (std::size_t i = 0; i < done; ++i)
+          expected = std::max(expected, std::bit_cast<std::uint32_t>(v[i]) & 0x7fffffffu);
+        EXPECT_EQ(most, expected) << "n " << n;
+        // The floats it covered are copied bit for bit, nothing after them is written.
+        EXPECT_EQ(std::memcmp(out.data(), v.data(), done * sizeof(float)), 0) << "n " << n;
+        for (std::size_t i = done; i < out.size(); ++i) ASSERT_EQ(out[i], -1.0f) << "n " << n;
+      }
+    }
+  }
+}
+
+TEST(ClipKeyChecks, CountingPathsEqualAScalarCountOfFalls) {
+  std::mt19937 rng(5);
+  std::vector<std::uint16_t> frames(200);
+  for (int round = 0; round < 40; ++round) {
+    // Mostly rising runs, with falls, equal neighbours and the extremes of the range.
+    std::uint16_t at = 0;
+    for (std::uint16_t& f : frames) {
+      const unsigned pick = rng() % 16;
+      at = pick == 0   ? static_cast<std::uint16_t>(rng())
+           : pick == 1 ? at
+           : pick == 2 ? std::uint16_t{65535}
+                       : static_cast<std::uint16_t>(at + 1 + rng() % 3);
+      f = at;
+    }
+    for (std::size_t n = 0; n <= frames.size(); ++n) {
+      using Path = std::size_t (*)(const std::uint16_t*, std::size_t, std::size_t&);
+      const std::pair<bool, Path> paths[] = {
+          {cpu_has_avx2_fma(), detail::count_not_increasing_avx2},
+          {cpu_has_avx512(), detail::count_not_increasing_avx512}};
+      for (const auto& [available, path] : paths) {
+        if (!available) continue;
+        std::size_t done = n + 7;
+        const std::size_t count = path(frames.data(), n, done);
+        ASSERT_GE(done, 1u);
+        ASSERT_LE(done, std::max<std::size_t>(n, 1));
+        ASSERT_GT(done + 32, n);
+        std::size_t expected = 0;
+        for (std::size_t k = 1; k < done; ++k) expected += frames[k] <= frames[k - 1] ? 1 : 0;
+        EXPECT_EQ(count, expected) << "n " << n;
+      }
+    }
+  }
+  // Longer than the AVX2 path's 16-bit lane counters hold before they are emptied: every frame
+  // equal to the one before it counts.
+  const std::vector<std::uint16_t> flat(70001, 9);
+  for (const auto path : {detail::count_not_increasing_avx2, detail::count_not_increasing_avx512}) {
+    if (path == detail::count_not_increasing_avx2 ? !cpu_has_avx2_fma() : !cpu_has_avx512())
+      continue;
+    std::size_t done = 0;
+    const std::size_t count = path(flat.data(), flat.size(), done);
+    EXPECT_EQ(count, done - 1);
+    EXPECT_GT(done + 32, flat.size());
   }
 }
 #endif

@@ -147,6 +147,41 @@ TEST(CompactClipTest, HostilePartsAreRejected) {
       "tracks/0");
 }
 
+// Key frames are checked over the whole array at once (a frame not above the one before it must
+// start a track): a fall anywhere inside any track is still refused and named by its track, and
+// the falls where one track's frames end and the next one's begin are accepted.
+TEST(CompactClipTest, AFallInsideAnyTrackIsRefusedAndNamesThatTrack) {
+  const Model model = compact_synthetic();
+  const int joints = model.skeleton().joint_count();
+  const CompactClipParts good = model.compact_clips()[0].parts();
+  // The track each frame belongs to, and whether it is the first frame of that track.
+  std::vector<std::size_t> owner;
+  std::vector<bool> first;
+  for (std::size_t i = 0; i < good.tracks.size(); ++i)
+    for (std::uint32_t k = 0; k < good.tracks[i].frame_count(); ++k) {
+      owner.push_back(i);
+      first.push_back(k == 0);
+    }
+  ASSERT_EQ(owner.size(), good.key_frames.size());
+  std::size_t falls_at_starts = 0;
+  for (std::size_t k = 1; k < owner.size(); ++k)
+    falls_at_starts += first[k] && good.key_frames[k] <= good.key_frames[k - 1] ? 1 : 0;
+  ASSERT_GT(falls_at_starts, 10u);  // the accepted clip has many
+  ASSERT_TRUE(CompactClip::from_parts(good, joints, {}).has_value());
+  std::size_t tried = 0;
+  for (std::size_t k = 1; k < owner.size(); k += 1 + k % 5) {
+    if (first[k]) continue;
+    CompactClipParts parts = good;
+    parts.key_frames[k] = parts.key_frames[k - 1];
+    auto r = CompactClip::from_parts(std::move(parts), joints, {}, "hostile.crit");
+    ASSERT_FALSE(r.has_value()) << "frame " << k;
+    EXPECT_EQ(r.error().location, "tracks/" + std::to_string(owner[k])) << "frame " << k;
+    EXPECT_NE(r.error().message.find("increasing"), std::string::npos) << r.error().to_string();
+    ++tried;
+  }
+  EXPECT_GT(tried, 100u);
+}
+
 // Float rotation keys are checked four at a time, then one by one: a key that is not a unit
 // quaternion, or holds a NaN or an infinity, is refused wherever it lies, and the message names
 // the first such key or value.

@@ -3,7 +3,10 @@
 // (DESIGN.md convention 4); times are seconds. Immutable once built; keys live in two flat pools.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -65,13 +68,20 @@ namespace detail {
 // Clip::from_parts without its check that every key time and value is finite, for a reader that
 // has made that check itself while copying the arrays (the .crit reader, which names the byte
 // offset of the first bad float). Every other rule of Clip::from_parts is checked.
+//
+// With `defer_batch_values`, batch_values() is interleaved on its first call instead of here:
+// for a model whose players sample its compact clips, the exact clips' interleaved copy is never
+// needed, and not making it takes about a fifth off loading such a .crit.
 Result<Clip> clip_from_finite_parts(ClipParts parts, int joint_count,
                                     std::span<const std::size_t> morph_counts,
-                                    std::string_view path = {});
+                                    std::string_view path = {}, bool defer_batch_values = false);
 }  // namespace detail
 
 class Clip {
  public:
+  // The key values' storage: sized without writing zeros first, as a loader fills it in full.
+  using KeyValues = std::vector<float, UninitializedAllocator<float>>;
+
   const std::string& name() const { return name_; }
   // Seconds: the largest key time over all tracks (playback.md §1); 0 for a clip with no keys.
   float duration() const { return duration_; }
@@ -112,7 +122,10 @@ class Clip {
   // line (kBatchBlockAlignment; batch_values() is line-aligned and the up to 15 floats after a
   // block are zeros). Lanes from `lanes` to 3 repeat lane 0. This copy is the memory price of
   // sampling speed: it roughly doubles the size of a clip's LINEAR T/R/S values in memory (files
-  // hold the keys once; see Clip::from_parts).
+  // hold the keys once; see Clip::from_parts). A clip read from a .crit that also holds compact
+  // clips makes it on the first call of batch_values() (thread-safe: one caller interleaves,
+  // concurrent callers wait; copies of the clip share it), so that a model whose players sample
+  // the compact clips neither waits for nor holds it; every other clip makes it when built.
   struct LinearBatch {
     TrackTarget target;  // kTranslation, kRotation or kScale
     std::uint8_t lanes;  // tracks in the batch, 1 to 4
@@ -127,7 +140,11 @@ class Clip {
   static constexpr std::size_t kBatchBlockAlignment = 64;
   using BatchValues = std::vector<float, UninitializedAllocator<float, kBatchBlockAlignment>>;
   std::span<const LinearBatch> linear_batches() const { return linear_batches_; }
-  std::span<const float> batch_values() const { return batch_values_; }
+  std::span<const float> batch_values() const {
+    if (batches_ == nullptr) return {};
+    if (!batches_->ready.load(std::memory_order_acquire)) fill_batch_values();
+    return batches_->values;
+  }
   std::span<const std::uint32_t> other_tracks() const { return other_tracks_; }
   // Indices of all weights tracks (live or not), input order.
   std::span<const std::uint32_t> weight_tracks() const { return weight_tracks_; }
@@ -162,19 +179,32 @@ class Clip {
   friend Result<Clip> build_clip(const RawClip&, int, std::span<const std::size_t>,
                                  std::string_view);
   friend Result<Clip> detail::clip_from_finite_parts(ClipParts, int, std::span<const std::size_t>,
-                                                     std::string_view);
+                                                     std::string_view, bool);
   // Fills the sampling index from the tracks (build_clip's last step).
   void index_for_sampling(std::size_t mesh_count);
+  // Sets each batch's value_begin and soa_in_row and makes batches_ (interleaved now, or on the
+  // first batch_values() call when `defer`).
+  void lay_out_batches(bool defer);
+  // Interleaves batches_->values from the tracks' values unless another caller has (batch_values).
+  void fill_batch_values() const;
+  // The interleaved batch values, shared by copies of the clip: written once, under `fill`, before
+  // `ready` is set; read without a lock after.
+  struct BatchStore {
+    std::atomic<bool> ready{false};
+    std::mutex fill;
+    BatchValues values;
+  };
   std::string name_;
   float duration_ = 0.0f;
   std::vector<Track> tracks_;
   std::vector<float> times_;
-  std::vector<float> values_;
+  KeyValues values_;
   std::vector<Timeline> timelines_;
   std::vector<std::uint32_t> track_timelines_;
   std::vector<LinearBatch> linear_batches_;
-  // Interleaved from values_ right after it is sized: no zeros written first.
-  BatchValues batch_values_;
+  // Null for a clip with no sampling index (default-constructed or moved from).
+  std::shared_ptr<BatchStore> batches_;
+  std::size_t batch_value_count_ = 0;  // floats in batches_->values, once filled
   std::vector<std::uint32_t> other_tracks_;
   std::vector<std::uint32_t> weight_tracks_;
   std::int32_t max_joint_ = -1;
@@ -188,7 +218,7 @@ struct ClipParts {
   float duration = 0.0f;
   std::vector<Track> tracks;
   std::vector<float> times;
-  std::vector<float> values;
+  Clip::KeyValues values;
   std::vector<Clip::Timeline> timelines;
   std::vector<std::uint32_t> track_timelines;
   std::vector<Clip::LinearBatch> linear_batches;

@@ -12,9 +12,11 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "core/finite_floats.h"
+#include "critter/core/uninitialized_allocator.h"
 #include "critter/io/atomic_file.h"
 #include "critter/io/byte_reader.h"
 #include "critter/io/byte_writer.h"
@@ -50,8 +52,8 @@ class Writer {
   void pod(T& v) {
     out.write(v);
   }
-  template <class T>
-  void array(std::vector<T>& v) {
+  template <class T, class A>
+  void array(std::vector<T, A>& v) {
     out.write(static_cast<std::uint32_t>(v.size()));
     out.bytes.resize(padded(out.bytes.size(), alignof(T)), 0);
     out.write_span(std::span<const T>(v));
@@ -74,8 +76,8 @@ class Writer {
     array(v);
   }
   // An array of floats or of float vectors, laid out as array() does.
-  template <class T>
-  void finite_array(std::vector<T>& v, const char*) {
+  template <class T, class A>
+  void finite_array(std::vector<T, A>& v, const char*) {
     array(v);
   }
   bool ok() const { return true; }
@@ -114,9 +116,12 @@ class Reader {
   // memory instead of three). The check reads the file's bytes, not the copy's, whose stores may
   // still be waiting for their cache lines. Fails with `message` at the byte offset of the first
   // non-finite float.
-  template <class T>
-  void finite_array(std::vector<T>& v, const char* message) {
+  template <class T, class A>
+  void finite_array(std::vector<T, A>& v, const char* message) {
     static_assert(sizeof(T) % sizeof(float) == 0 && alignof(T) == alignof(float));
+    // Storage that resize() leaves unwritten (UninitializedAllocator) takes each piece in one
+    // pass that copies and checks it; other vectors grow piece by piece and are checked after.
+    constexpr bool kUninitialized = std::is_same_v<A, UninitializedAllocator<T>>;
     const auto n = in_.read<std::uint32_t>();
     skip_padding(alignof(T));
     const std::size_t at = in_.position();
@@ -131,14 +136,22 @@ class Reader {
       std::memcpy(v.data(), p, std::size_t{n} * sizeof(T));
       finite = all_finite_floats(floats(std::span<const T>(v)));
     } else {
-      v.reserve(n);
+      if constexpr (kUninitialized)
+        v.resize(n);
+      else
+        v.reserve(n);
       const T* first = reinterpret_cast<const T*>(p);
       constexpr std::size_t kPiece = 4096 / sizeof(T);
       for (std::size_t i = 0; i < n; i += kPiece) {
         const std::size_t m = std::min<std::size_t>(kPiece, n - i);
         hash_to(at + (i + m) * sizeof(T));
-        v.insert(v.end(), first + i, first + i + m);
-        finite &= all_finite_floats(floats(std::span<const T>(first + i, m)));
+        const std::span<const float> piece = floats(std::span<const T>(first + i, m));
+        if constexpr (kUninitialized) {
+          finite &= copy_finite_floats(piece, reinterpret_cast<float*>(v.data() + i));
+        } else {
+          v.insert(v.end(), first + i, first + i + m);
+          finite &= all_finite_floats(piece);
+        }
       }
     }
     if (!finite) {
@@ -369,12 +382,14 @@ void visit_mesh(Io& io, Mesh& mesh, std::size_t materials, const std::vector<Ski
     visit_part(io, mesh.parts[p], mesh, materials, skin_joints, mesh.default_weights.size());
 }
 
-// Tracks and timelines are stored as they lie in memory (no padding), so they are read in one
-// copy each.
+// Tracks, timelines and compact tracks are stored as they lie in memory (no padding), so they
+// are read in one copy each.
 static_assert(sizeof(Track) == 20 && offsetof(Track, components) == 2 &&
               offsetof(Track, index) == 4 && offsetof(Track, key_begin) == 8 &&
               offsetof(Track, key_count) == 12 && offsetof(Track, value_begin) == 16);
 static_assert(sizeof(Clip::Timeline) == 8 && offsetof(Clip::Timeline, key_count) == 4);
+static_assert(sizeof(CompactTrack) == 6 && offsetof(CompactTrack, key_count) == 2 &&
+              offsetof(CompactTrack, target) == 4 && offsetof(CompactTrack, format) == 5);
 
 template <class Io>
 void visit_clip(Io& io, ClipParts& c) {
@@ -433,13 +448,21 @@ void visit_compact_clip(Io& io, CompactClipParts& c) {
   io.string(c.name);
   io.pod(c.duration);
   io.array(c.times);
-  const std::size_t tracks = io.count(c.tracks, 6);
-  for (std::size_t i = 0; i < tracks && io.ok(); ++i) {
-    CompactTrack& t = c.tracks[i];
-    io.pod(t.joint);
-    io.pod(t.key_count);
-    io.enumeration(t.target, 3);
-    io.enumeration(t.format, 1);
+  // A list of 6-byte records as they lie in memory, read in one copy (the times before it end
+  // at a multiple of 4 bytes, so no padding arises).
+  io.records(c.tracks);
+  if constexpr (Io::kReading) {
+    // The enumerations, each at its own byte (target at 4, format at 5).
+    const std::size_t first = io.position() - c.tracks.size() * sizeof(CompactTrack);
+    for (std::size_t i = 0; i < c.tracks.size(); ++i) {
+      const CompactTrack& t = c.tracks[i];
+      const bool target = static_cast<unsigned>(t.target) <= 3u;
+      if (!target || static_cast<unsigned>(t.format) > 1u) {
+        io.invalid_at(first + i * sizeof(CompactTrack) + (target ? 5 : 4),
+                      "an enumeration value is out of range");
+        return;
+      }
+    }
   }
   io.array(c.ranges);
   io.array(c.key_frames);
@@ -518,8 +541,9 @@ void visit_model(Io& io, ModelParts& m, SkeletonArrays& skeleton) {
     visit_clip(io, clip_parts[i]);
     if constexpr (Io::kReading) {
       if (!io.ok()) return;
+      // Interleaved below, or on first use when the file has compact clips.
       auto clip = critter::detail::clip_from_finite_parts(std::move(clip_parts[i]), joint_count,
-                                                          morph_counts);
+                                                          morph_counts, {}, true);
       if (!clip) return io.fail_at(at, clip.error());
       m.clips.push_back(std::move(*clip));
     }
@@ -529,6 +553,12 @@ void visit_model(Io& io, ModelParts& m, SkeletonArrays& skeleton) {
     for (const CompactClip& c : m.compact_clips) compact_parts.push_back(c.parts());
   const std::size_t compact = io.count(compact_parts, 20);
   io.check(compact == 0 || compact == clips, "compact clips must be none or one per clip");
+  if constexpr (Io::kReading) {
+    // Without compact clips the players sample the exact ones: their batch values are made now,
+    // as a clip built from keys makes them, so that no first frame waits for them.
+    if (compact == 0 && io.ok())
+      for (const Clip& c : m.clips) static_cast<void>(c.batch_values());
+  }
   if constexpr (Io::kReading) m.compact_clips.reserve(compact);
   for (std::size_t i = 0; i < compact && io.ok(); ++i) {
     const std::size_t at = io.position();

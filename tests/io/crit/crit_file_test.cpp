@@ -8,6 +8,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "critter/anim/compact_sampling_job.h"
@@ -141,6 +142,36 @@ TEST(CritFileTest, RoundTripsEverySharedModelByteForByte) {
       }
       expect_same_poses(*model, *back);
     }
+  }
+}
+
+// A file with compact clips leaves the exact clips' interleaved batch values to their first use:
+// threads asking at once all get the one copy (copies of a clip share it), equal to what the
+// builder makes.
+TEST(CritFileTest, BatchValuesOfAFileWithCompactClipsAreMadeOnceOnFirstUse) {
+  auto built = build_model(make_synthetic_character());
+  ASSERT_TRUE(built.has_value());
+  auto model = with_compact_clips(std::move(*built), 1e-4f);
+  ASSERT_TRUE(model.has_value());
+  const std::vector<std::uint8_t> bytes = encode_crit(*model);
+  for (int round = 0; round < 8; ++round) {
+    auto back = read_crit(bytes, "model.crit");
+    ASSERT_TRUE(back.has_value()) << back.error().to_string();
+    const Clip& loaded = back->clips()[0];
+    const Clip copy = loaded;  // before the values exist
+    std::vector<std::span<const float>> seen(4);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < seen.size(); ++t)
+      threads.emplace_back([&, t] { seen[t] = (t % 2 == 0 ? loaded : copy).batch_values(); });
+    for (std::thread& t : threads) t.join();
+    const auto made = model->clips()[0].batch_values();
+    ASSERT_FALSE(made.empty());
+    for (const std::span<const float> s : seen) {
+      EXPECT_EQ(s.data(), seen[0].data());
+      ASSERT_EQ(s.size(), made.size());
+      EXPECT_EQ(std::memcmp(s.data(), made.data(), made.size_bytes()), 0);
+    }
+    EXPECT_EQ(loaded.byte_size(), model->clips()[0].byte_size());
   }
 }
 
