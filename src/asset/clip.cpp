@@ -359,7 +359,7 @@ Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
   Clip clip;
   const auto joints = static_cast<std::size_t>(std::max(joint_count, 0));
   std::vector<std::uint8_t> channels(joints, 0);
-  std::int32_t max_joint = -1;  // a local, not the member: no store and reload per track
+  std::int32_t max_joint = -1;  // kept in a register, not the member
   for (std::size_t i = 0; i < p.tracks.size(); ++i) {
     const Track& t = p.tracks[i];
     // The location is spelled out only for an error.
@@ -430,7 +430,9 @@ Result<Clip> detail::clip_from_finite_parts(ClipParts p, int joint_count,
       channels[static_cast<std::size_t>(b.joints[lane])] |=
           static_cast<std::uint8_t>(1u << static_cast<unsigned>(b.target));
     }
-    max_joint = std::max({max_joint, b.joints[0], b.joints[1], b.joints[2], b.joints[3]});
+    // (Pairwise: std::max of an initializer list goes through a stack array every batch.)
+    max_joint = std::max(max_joint, std::max(std::max(b.joints[0], b.joints[1]),
+                                             std::max(b.joints[2], b.joints[3])));
     total_floats += batch_floats(b, p.timelines) + kBatchBlockAlignFloats - 1;  // (padding)
   }
   if (total_floats > std::numeric_limits<std::uint32_t>::max())
