@@ -238,6 +238,16 @@ TEST(CritFileTest, FlippedBytesAreCaughtByTheChecksumOrTheChecks) {
         if (hostile) {
           ++accepted;
           EXPECT_FALSE(encode_crit(*hostile).empty());
+          // The exact clips' interleaved keys, left to their first use by a file with compact
+          // clips, are made from what the edited file passed: every batch's block inside them.
+          for (const Clip& c : hostile->clips()) {
+            const auto values = c.batch_values();
+            for (const Clip::LinearBatch& b : c.linear_batches()) {
+              const std::size_t floats = std::size_t{c.timelines()[b.timeline].key_count} * 4 *
+                                         (b.target == TrackTarget::kRotation ? 4 : 3);
+              EXPECT_LE(b.value_begin + floats, values.size()) << "byte " << i;
+            }
+          }
         } else {
           ++rejected;
         }
