@@ -391,24 +391,35 @@ static_assert(sizeof(Clip::Timeline) == 8 && offsetof(Clip::Timeline, key_count)
 static_assert(sizeof(CompactTrack) == 6 && offsetof(CompactTrack, key_count) == 2 &&
               offsetof(CompactTrack, target) == 4 && offsetof(CompactTrack, format) == 5);
 
+// After io.records(v), reading: each record's enumerations checked where they lie.
+// `bad_byte(record)` gives the byte, inside the record, of its first enumeration out of range, or
+// -1; the first such byte fails the read. Writing: true.
+template <class Io, class T, class BadByte>
+bool enumerations_pass(Io& io, const std::vector<T>& v, BadByte bad_byte) {
+  if constexpr (Io::kReading) {
+    const std::size_t first = io.position() - v.size() * sizeof(T);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (const int at = bad_byte(v[i]); at >= 0) {
+        io.invalid_at(first + i * sizeof(T) + static_cast<std::size_t>(at),
+                      "an enumeration value is out of range");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 template <class Io>
 void visit_clip(Io& io, ClipParts& c) {
   io.string(c.name);
   io.pod(c.duration);
   io.records(c.tracks);
-  if constexpr (Io::kReading) {
-    // The enumerations, each at its own byte (the first 4 bytes of a track are its count).
-    const std::size_t first = io.position() - c.tracks.size() * sizeof(Track);
-    for (std::size_t i = 0; i < c.tracks.size(); ++i) {
-      const Track& t = c.tracks[i];
-      const bool target = static_cast<unsigned>(t.target) <= 3u;
-      if (!target || static_cast<unsigned>(t.interpolation) > 2u) {
-        io.invalid_at(first + i * sizeof(Track) + (target ? 1 : 0),
-                      "an enumeration value is out of range");
-        return;
-      }
-    }
-  }
+  // The enumerations, each at its own byte: target at 0, interpolation at 1.
+  if (!enumerations_pass(io, c.tracks, [](const Track& t) {
+        const bool target = static_cast<unsigned>(t.target) <= 3u;
+        return !target ? 0 : static_cast<unsigned>(t.interpolation) > 2u ? 1 : -1;
+      }))
+    return;
   // Checked finite as they are read (Clip::from_parts would otherwise make a pass of its own).
   io.finite_array(c.times, "a key time is not finite");
   io.finite_array(c.values, "a key value is not finite");
@@ -451,19 +462,12 @@ void visit_compact_clip(Io& io, CompactClipParts& c) {
   // A list of 6-byte records as they lie in memory, read in one copy (the times before it end
   // at a multiple of 4 bytes, so no padding arises).
   io.records(c.tracks);
-  if constexpr (Io::kReading) {
-    // The enumerations, each at its own byte (target at 4, format at 5).
-    const std::size_t first = io.position() - c.tracks.size() * sizeof(CompactTrack);
-    for (std::size_t i = 0; i < c.tracks.size(); ++i) {
-      const CompactTrack& t = c.tracks[i];
-      const bool target = static_cast<unsigned>(t.target) <= 3u;
-      if (!target || static_cast<unsigned>(t.format) > 1u) {
-        io.invalid_at(first + i * sizeof(CompactTrack) + (target ? 5 : 4),
-                      "an enumeration value is out of range");
-        return;
-      }
-    }
-  }
+  // The enumerations, each at its own byte: target at 4, format at 5.
+  if (!enumerations_pass(io, c.tracks, [](const CompactTrack& t) {
+        const bool target = static_cast<unsigned>(t.target) <= 3u;
+        return !target ? 4 : static_cast<unsigned>(t.format) > 1u ? 5 : -1;
+      }))
+    return;
   io.array(c.ranges);
   io.array(c.key_frames);
   io.array(c.words);
