@@ -111,9 +111,10 @@ class Reader {
     in_.read_array(v, n);
   }
   // An array of floats or of float vectors (laid out as array()), every float of which must be
-  // finite: hashed, copied and checked 4 KB at a time, so that the copy and the check read bytes
+  // finite: hashed, copied and checked 8 KB at a time, so that the copy and the check read bytes
   // the hash has just brought into the first-level cache (one pass over the file's bytes from
-  // memory instead of three). The check reads the file's bytes, not the copy's, whose stores may
+  // memory instead of three; 8 KB pieces measured about 2 % faster than 4 KB ones, fewer calls of
+  // the streaming hash). The check reads the file's bytes, not the copy's, whose stores may
   // still be waiting for their cache lines. Fails with `message` at the byte offset of the first
   // non-finite float.
   template <class T, class A>
@@ -141,7 +142,7 @@ class Reader {
       else
         v.reserve(n);
       const T* first = reinterpret_cast<const T*>(p);
-      constexpr std::size_t kPiece = 4096 / sizeof(T);
+      constexpr std::size_t kPiece = 8192 / sizeof(T);
       for (std::size_t i = 0; i < n; i += kPiece) {
         const std::size_t m = std::min<std::size_t>(kPiece, n - i);
         hash_to(at + (i + m) * sizeof(T));
