@@ -3,9 +3,11 @@
 // and one ControllerProgram per kind shared by many threads, each animating and skinning its own
 // creatures (a Controller, a Player, a legacy rig through CreatureModel, CPU skinning). Every
 // thread must get exactly the numbers one thread alone gets; under the `tsan` preset
-// (ThreadSanitizer) the same test reports any data race.
+// (ThreadSanitizer) the same test reports any data race. A model read from a .crit with compact
+// clips makes its exact clips' interleaved keys on their first use, so its threads start at once.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -16,12 +18,15 @@
 #include "critter/anim/controller.h"
 #include "critter/anim/instance.h"
 #include "critter/anim/player.h"
+#include "critter/anim/pose.h"
+#include "critter/anim/sampling_job.h"
 #include "critter/creature/creature_model.h"
 #include "critter/creature/creature_state.h"
 #include "critter/creature/legacy/builtin_creatures.h"
 #include "critter/creature/legacy/rig_factory.h"
 #include "critter/deform/skin_mesh_part.h"
 #include "critter/io/controller_loader.h"
+#include "critter/io/crit/crit_file.h"
 #include "critter/io/load.h"
 #include "support/files.h"
 #include "support/spec_example.h"
@@ -123,6 +128,66 @@ TEST(ThreadSafety, SharedModelsAnimatedAndSkinnedFromManyThreads) {
     EXPECT_TRUE(std::isfinite(alone[static_cast<std::size_t>(t)]));
     EXPECT_EQ(together[static_cast<std::size_t>(t)], alone[static_cast<std::size_t>(t)])
         << "thread " << t;
+  }
+}
+
+// A .crit holding compact clips leaves its exact clips' interleaved keys to their first use: eight
+// threads sample the exact clips of one such model from the same instant, so that several ask for
+// them at once; each gets what one thread alone gets from the model the file was written from.
+TEST(ThreadSafety, ExactClipsOfABakedModelWithCompactClipsSampledFromManyThreadsAtOnce) {
+  io::LoadOptions options;
+  options.compact_tolerance = 1e-4;
+  auto built = io::load(CRITTER_SHARED_MODELS "/RiggedFigure/RiggedFigure.glb", options);
+  ASSERT_TRUE(built) << built.error().to_string();
+  ASSERT_FALSE(built->compact_clips().empty());
+  ASSERT_FALSE(built->clips()[0].linear_batches().empty());
+  // The exact clips sampled directly (a Player would play the compact ones).
+  const auto play = [](const Model& model) {
+    double checksum = 0.0;
+    const auto rest = model.skeleton().rest_pose();
+    std::vector<Transform> pose(rest.begin(), rest.end());
+    const anim::MorphLayout layout = anim::MorphLayout::of(model);
+    std::vector<float> weights(layout.defaults);
+    anim::SamplingContext context;
+    for (const Clip& clip : model.clips()) {
+      for (int frame = 0; frame < 30; ++frame) {
+        anim::SamplingJob job;
+        job.clip = &clip;
+        job.time = clip.duration() * static_cast<float>(frame) / 29.0f;
+        job.context = &context;
+        job.rest = rest;
+        job.output = pose;
+        job.default_weights = layout.defaults;
+        job.weight_offsets = layout.offsets;
+        job.output_weights = weights;
+        if (!job.run()) return -1.0;
+        checksum += sum(pose);
+      }
+    }
+    return checksum;
+  };
+  const double alone = play(*built);
+  ASSERT_NE(alone, -1.0);
+  ASSERT_TRUE(std::isfinite(alone));
+  const std::vector<std::uint8_t> bytes = io::encode_crit(*built);
+  for (int round = 0; round < 4; ++round) {
+    auto baked = io::read_crit(bytes, "figure.crit");
+    ASSERT_TRUE(baked) << baked.error().to_string();
+    const Model& shared = *baked;
+    constexpr int kThreads = 8;
+    std::vector<double> together(kThreads);
+    std::atomic<int> ready{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        ready.fetch_add(1);
+        while (ready.load() < kThreads) std::this_thread::yield();
+        together[static_cast<std::size_t>(t)] = play(shared);
+      });
+    }
+    for (std::thread& th : threads) th.join();
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(together[static_cast<std::size_t>(t)], alone) << "thread " << t;
   }
 }
 
