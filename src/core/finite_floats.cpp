@@ -13,44 +13,50 @@ constexpr std::uint32_t kInfinityBits = 0x7f800000u;
 std::uint32_t magnitude(float f) {
   return std::bit_cast<std::uint32_t>(f) & 0x7fffffffu;
 }
-}  // namespace
 
-bool all_finite_floats(std::span<const float> values) {
-  const float* v = values.data();
-  const std::size_t n = values.size();
+// The largest magnitude bits of v[0, n), with kCopy also copying them to `to`: the widest vector
+// path the CPU has, then eight independent scalar lanes (which compilers vectorise where no
+// path above ran), then the last few floats.
+template <bool kCopy>
+std::uint32_t largest_magnitude(const float* v, [[maybe_unused]] float* to, std::size_t n) {
   std::uint32_t most = 0;
   std::size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (cpu_has_avx512())
-    most = detail::max_magnitude_avx512(v, n, i);
-  else if (cpu_has_avx2_fma())
-    most = detail::max_magnitude_avx2(v, n, i);
+  if constexpr (kCopy) {
+    if (cpu_has_avx512())
+      most = detail::copy_max_magnitude_avx512(v, to, n, i);
+    else if (cpu_has_avx2_fma())
+      most = detail::copy_max_magnitude_avx2(v, to, n, i);
+  } else {
+    if (cpu_has_avx512())
+      most = detail::max_magnitude_avx512(v, n, i);
+    else if (cpu_has_avx2_fma())
+      most = detail::max_magnitude_avx2(v, n, i);
+  }
 #endif
   std::uint32_t lanes[8] = {};
   for (; i + 8 <= n; i += 8) {
-    for (std::size_t k = 0; k < 8; ++k) lanes[k] = std::max(lanes[k], magnitude(v[i + k]));
+    for (std::size_t k = 0; k < 8; ++k) {
+      if constexpr (kCopy) to[i + k] = v[i + k];
+      lanes[k] = std::max(lanes[k], magnitude(v[i + k]));
+    }
   }
   for (const std::uint32_t lane : lanes) most = std::max(most, lane);
-  for (; i < n; ++i) most = std::max(most, magnitude(v[i]));
-  return most < kInfinityBits;
+  for (; i < n; ++i) {
+    if constexpr (kCopy) to[i] = v[i];
+    most = std::max(most, magnitude(v[i]));
+  }
+  return most;
+}
+
+}  // namespace
+
+bool all_finite_floats(std::span<const float> values) {
+  return largest_magnitude<false>(values.data(), nullptr, values.size()) < kInfinityBits;
 }
 
 bool copy_finite_floats(std::span<const float> from, float* to) {
-  const float* v = from.data();
-  const std::size_t n = from.size();
-  std::uint32_t most = 0;
-  std::size_t i = 0;
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (cpu_has_avx512())
-    most = detail::copy_max_magnitude_avx512(v, to, n, i);
-  else if (cpu_has_avx2_fma())
-    most = detail::copy_max_magnitude_avx2(v, to, n, i);
-#endif
-  for (; i < n; ++i) {
-    to[i] = v[i];
-    most = std::max(most, magnitude(v[i]));
-  }
-  return most < kInfinityBits;
+  return largest_magnitude<true>(from.data(), to, from.size()) < kInfinityBits;
 }
 
 bool all_finite_float_words(const std::uint16_t* words, std::size_t count) {

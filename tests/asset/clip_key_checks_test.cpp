@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "asset/clip_load_simd.h"
@@ -71,6 +72,25 @@ TEST(ClipKeyChecks, TheFirstNonFiniteFloatIsFoundWhereverItIs) {
       if (at < 69) w[69] = bad;  // a later one does not hide the first
       EXPECT_FALSE(all_finite_floats(w));
       EXPECT_EQ(first_non_finite(w), at);
+    }
+  }
+}
+
+// The .crit reader's one pass (copy_finite_floats, through whichever path this CPU takes and the
+// scalar tail): every float copied bit for bit, and a NaN or an infinity found at any position.
+TEST(ClipKeyChecks, CopyFiniteFloatsCopiesEveryFloatAndFindsANonFiniteOneAnywhere) {
+  std::vector<float> v(100);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 0.5f * static_cast<float>(i) - 20.0f;
+  for (std::size_t n = 0; n <= v.size(); ++n) {
+    std::vector<float> out(n + 1, 7.0f);
+    EXPECT_TRUE(copy_finite_floats(std::span<const float>(v).first(n), out.data())) << n;
+    EXPECT_EQ(std::memcmp(out.data(), v.data(), n * sizeof(float)), 0) << n;
+    EXPECT_EQ(out[n], 7.0f) << "nothing past the floats is written, n " << n;
+    for (std::size_t at = 0; at < n; ++at) {
+      std::vector<float> w(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+      w[at] = at % 2 == 0 ? std::numeric_limits<float>::infinity()
+                          : -std::numeric_limits<float>::quiet_NaN();
+      EXPECT_FALSE(copy_finite_floats(w, out.data())) << "n " << n << " at " << at;
     }
   }
 }

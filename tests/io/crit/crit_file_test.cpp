@@ -145,10 +145,10 @@ TEST(CritFileTest, RoundTripsEverySharedModelByteForByte) {
   }
 }
 
-// A file with compact clips leaves the exact clips' interleaved batch values to their first use:
-// threads asking at once all get the one copy (copies of a clip share it), equal to what the
-// builder makes.
-TEST(CritFileTest, BatchValuesOfAFileWithCompactClipsAreMadeOnceOnFirstUse) {
+// A file with compact clips leaves the exact clips' interleaved batch values to their first use
+// (not observable from outside; what is): threads asking at once, through a clip and a copy of
+// it made before the values, all get one copy, equal to what the builder makes.
+TEST(CritFileTest, BatchValuesOfAFileWithCompactClipsAreOneCopyForThreadsAndCopies) {
   auto built = build_model(make_synthetic_character());
   ASSERT_TRUE(built.has_value());
   auto model = with_compact_clips(std::move(*built), 1e-4f);
