@@ -157,9 +157,10 @@ Status SkinningJob::run() const {
 
   SkinningPath kernel = path;
   if (kernel == SkinningPath::kAuto) {
-    kernel = cpu_has_avx512()     ? SkinningPath::kAvx512
-             : cpu_has_avx2_fma() ? SkinningPath::kAvx2
-                                  : SkinningPath::kSse2;
+    // On Zen 4 the AVX2 kernel skins 5-20 % faster than the AVX-512 one (bench_skinning).
+    kernel = cpu_has_avx512() && !cpu_splits_avx512() ? SkinningPath::kAvx512
+             : cpu_has_avx2_fma()                     ? SkinningPath::kAvx2
+                                                      : SkinningPath::kSse2;
   }
 
   // The AVX2 and AVX-512 kernels read each influence's whole 64-byte matrix; when the palette
