@@ -14,6 +14,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "critter/anim/expression.h"
@@ -320,6 +321,11 @@ void opt(Fields& f, std::string_view name, F convert, T& out) {
 // -----------------------------------------------------------------------------
 
 Result<std::string> read_file(const std::string& path, const SourceLocation& from) {
+  // A directory opens and reads as no text, which would be reported as a JSON syntax error.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    return fail(Error::at(
+        ErrorCode::kIo, from.file.empty() ? path : from.file, from.pointer,
+        (from.file.empty() ? "" : "'" + path + "' ") + "is a directory, not a config file"));
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return fail(Error::at(ErrorCode::kIo, from.file.empty() ? path : from.file, from.pointer,

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "critter/core/strings.h"
@@ -113,6 +114,9 @@ namespace {
 Result<Model> load_any(std::string_view path, const LoadOptions& options, Diagnostics* diag) {
   const std::string file(path);
   const std::string ext = lower_extension(path);
+  // A directory opens and reads as zero bytes: say what it is rather than "empty".
+  if (std::error_code ec; std::filesystem::is_directory(file, ec))
+    return fail(Error::at(ErrorCode::kIo, file, "", "is a directory, not a model file"));
   // Content that cannot be a model is refused whatever the name says: a PNG named .obj would
   // otherwise read as an OBJ without a single face, an empty model.
   if (const auto head = read_head(file)) {

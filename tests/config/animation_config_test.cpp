@@ -718,6 +718,17 @@ TEST_F(AnimationConfigTest, ExtendsCycleMissingParentAndDepth) {
   EXPECT_NE(c.error().message.find("deeper than 16"), std::string::npos);
 }
 
+// A folder given as the config is named as a folder (it opens and reads as no text, which would
+// otherwise be a JSON syntax error at 1:1).
+TEST_F(AnimationConfigTest, AFolderIsAnErrorThatSaysSo) {
+  std::filesystem::create_directories(dir_ / "folder.json");
+  auto c = load_animation_config((dir_ / "folder.json").string(), {}, &diag_, &errors_);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().code, ErrorCode::kIo);
+  EXPECT_EQ(c.error().path, (dir_ / "folder.json").string());
+  EXPECT_NE(c.error().message.find("is a directory"), std::string::npos) << c.error().message;
+}
+
 TEST_F(AnimationConfigTest, ExtendsFindsParentUnderAssetRoot) {
   write("roots/Animations/Base.json", R"({"modelScale": 4})");
   AnimationConfigOptions options;

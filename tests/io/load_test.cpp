@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,18 @@ TEST(Load, EmptyFilesAreErrorsWhateverTheExtension) {
   for (const char* name : {"a.obj", "a.glb", "a.gltf", "a.dae", "a.b3d", "a.model", "a"}) {
     write_file(dir / name, std::string_view());
     EXPECT_TRUE(refused(dir.file(name), "the file is empty")) << name;
+  }
+}
+
+TEST(Load, ADirectoryIsAnErrorThatSaysSo) {
+  ScratchDir dir("load");
+  for (const char* name : {"models.glb", "models"}) {
+    std::filesystem::create_directory(dir / name);
+    auto m = io::load(dir.file(name));
+    ASSERT_FALSE(m) << name;
+    EXPECT_EQ(m.error().code, ErrorCode::kIo) << name;
+    EXPECT_EQ(m.error().path, dir.file(name));
+    EXPECT_NE(m.error().message.find("is a directory"), std::string::npos) << m.error().to_string();
   }
 }
 
