@@ -4,7 +4,8 @@
 // creatures (a Controller, a Player, a legacy rig through CreatureModel, CPU skinning). Every
 // thread must get exactly the numbers one thread alone gets; under the `tsan` preset
 // (ThreadSanitizer) the same test reports any data race. A model read from a .crit with compact
-// clips makes its exact clips' interleaved keys on their first use, so its threads start at once.
+// clips makes its exact clips' interleaved keys on their first use: its test starts its threads
+// together, so that several of them ask for those keys at once.
 #include <gtest/gtest.h>
 
 #include <atomic>
