@@ -149,6 +149,52 @@ TEST_F(ParameterValuesTest, TriggersResetToFalse) {
   EXPECT_FALSE(values_.changed());
 }
 
+// reset_triggers() skips its walk over the slots when no trigger was fired since the last one:
+// every way of making a trigger read true must still be reset, in a copy too.
+TEST_F(ParameterValuesTest, EveryWayOfFiringATriggerIsReset) {
+  const ParamIndex initially_true = *schema_.declare("Armed", ParameterValue::of_trigger(true));
+  values_.grow_to_schema();
+  EXPECT_TRUE(values_.boolean(initially_true));
+  values_.reset_triggers();
+  EXPECT_FALSE(values_.boolean(initially_true));
+
+  EXPECT_TRUE(values_.set(jump_, ParameterValue::of_trigger(true)));
+  ParameterValues copy = values_;
+  values_.reset_triggers();
+  EXPECT_FALSE(values_.boolean(jump_));
+  copy.clear_changed();
+  copy.reset_triggers();
+  EXPECT_TRUE(copy.changed());
+  EXPECT_FALSE(copy.boolean(jump_));
+
+  EXPECT_TRUE(values_.set("Speed", ParameterValue::of_trigger(true)));  // a float slot turned
+  values_.reset_triggers();
+  EXPECT_EQ(values_.type(speed_), ParamType::kTrigger);
+  EXPECT_FALSE(values_.boolean(speed_));
+
+  values_.fire_trigger(jump_);
+  values_.fire_trigger(initially_true);
+  values_.reset_to_initial();  // Armed starts true again
+  values_.clear_changed();
+  values_.reset_triggers();
+  EXPECT_TRUE(values_.changed());
+  EXPECT_FALSE(values_.boolean(jump_));
+  EXPECT_FALSE(values_.boolean(initially_true));
+}
+
+// A slot keeps the bytes of its last text when it takes another type: the text must not come
+// back through any reader, and setting the same text again is a change.
+TEST_F(ParameterValuesTest, AnOldTextIsGoneWithItsType) {
+  EXPECT_TRUE(values_.set_int(gait_, 3));
+  EXPECT_EQ(values_.text(gait_), "");
+  EXPECT_EQ(values_.get(gait_), ParameterValue::of_int(3));
+  values_.clear_changed();
+  EXPECT_TRUE(values_.set_string(gait_, "idle"));
+  EXPECT_TRUE(values_.changed());
+  EXPECT_EQ(values_.text(gait_), "idle");
+  EXPECT_FALSE(values_.set_string(gait_, "idle"));
+}
+
 TEST_F(ParameterValuesTest, OutOfRangeReadsUnsetAndIgnoresSetters) {
   const ParamIndex far = 100;
   EXPECT_FALSE(values_.set_float(far, 1.0));

@@ -179,6 +179,7 @@ class ParameterValues {
   std::vector<Slot> slots_;
   std::vector<std::string> texts_;
   bool changed_ = false;
+  bool triggers_fired_ = false;  // some kTrigger slot may read true (reset_triggers())
 };
 
 }  // namespace critter::anim
