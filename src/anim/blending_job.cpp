@@ -201,8 +201,8 @@ struct UsualStack {
 };
 
 // The jobs a frame usually builds (the automatic path, one of the rotation blends, one pose form
-// with every size matching, one mesh of morph weights, finite weights, masks and weights either
-// empty or full, at most kKernelLayers layers) pass these checks, and their kernel stack is built
+// with every size matching, mesh offsets and coverages well formed, finite weights, masks and
+// weights either empty or full, at most kKernelLayers layers) pass these checks, and their kernel stack is built
 // in the same pass over the layers: a full-weight override of every joint hides what lies below
 // it, so the stack starts again there (the pose then starts at that layer), and every other layer
 // with weight > 0 joins it. False for any other job, whose stack may be partly written; run()
@@ -214,9 +214,17 @@ bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack&
   if (job.path != BlendingPath::kAuto ||
       (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp &&
        job.rotations != RotationBlend::kLerp) ||
-      !job.mesh_offsets.empty() || job.output_weights.size() != job.default_weights.size() ||
-      job.layers.size() > kKernelLayers)
+      job.output_weights.size() != job.default_weights.size() || job.layers.size() > kKernelLayers)
     return false;
+  // The meshes' weight ranges (a Controller's stack has them): ascending from 0 to the weight
+  // count, as validate() checks.
+  std::size_t meshes = 1;
+  if (const std::span<const std::uint32_t> offsets = job.mesh_offsets; !offsets.empty()) {
+    if (offsets.front() != 0 || offsets.back() != job.default_weights.size()) return false;
+    for (std::size_t m = 1; m < offsets.size(); ++m)
+      if (offsets[m - 1] > offsets[m]) return false;
+    meshes = offsets.size() - 1;
+  }
   const bool soa = !job.soa_output.empty();
   const std::size_t joints = soa ? job.soa_joints : job.rest.size();
   const std::size_t blocks = soa_blocks(joints);
@@ -235,7 +243,7 @@ bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack&
         (!uniform && ((!l.joint_weights.empty() && l.joint_weights.size() != joints) ||
                       (!l.sampled.empty() && l.sampled.size() != joints))) ||
         (!l.weights.empty() && l.weights.size() != job.default_weights.size()) ||
-        !l.morph_coverage.empty())
+        (!l.morph_coverage.empty() && l.morph_coverage.size() != meshes))
       return false;
     if (l.mode == LayerBlendMode::kOverride && l.weight >= 1.0f && uniform) {
       out.bottom = &l;

@@ -212,9 +212,9 @@ TEST_F(BlendingJobValidity, LayerCoverageSize) {
   expect_fails(valid(), "layers/0/morph_coverage");
 }
 
-// run() skips validate() for the jobs a frame usually builds (no mesh offsets or coverage, the
-// automatic path): every such job that breaks a rule must still fail in run(), at the location
-// validate() names, in both pose forms.
+// run() skips validate() for the jobs a frame usually builds (the automatic path, mesh offsets
+// and coverage as a Controller gives them): every such job that breaks a rule must still fail in
+// run(), at the location validate() names, in both pose forms.
 TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
   Fixture f;
   const std::vector<Transform> pose = uniform_pose(Transform{});
@@ -291,6 +291,28 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
   cases.push_back({"morph weights size",
                    with_layer(aos, 0, [&](BlendingLayer& l) { l.weights = l.weights.first(1); }),
                    "layers/0/weights"});
+
+  // Two meshes of one morph weight each, the first layer covering them fully and half.
+  const std::vector<std::uint32_t> offsets{0, 1, 2}, from_one{1, 2}, short_of_weights{0, 1},
+      descending{0, 3, 2};
+  const std::vector<float> coverage{1.0f, 0.5f}, one_coverage{1.0f};
+  const BlendingJob meshed = with_layer(
+      with_job(aos, [&](BlendingJob& j) { j.mesh_offsets = offsets; }), 0,
+      [&](BlendingLayer& l) { l.morph_coverage = coverage; });
+  ASSERT_TRUE(meshed.run());
+  for (const auto& [what, bad] :
+       {std::pair{"mesh offsets not from 0", &from_one},
+        std::pair{"mesh offsets short of the weights", &short_of_weights},
+        std::pair{"mesh offsets descending", &descending}})
+    cases.push_back(
+        {what, with_job(meshed, [&](BlendingJob& j) { j.mesh_offsets = *bad; }), "mesh_offsets"});
+  cases.push_back(
+      {"coverage size",
+       with_layer(meshed, 0, [&](BlendingLayer& l) { l.morph_coverage = one_coverage; }),
+       "layers/0/morph_coverage"});
+  cases.push_back({"coverage of two meshes without offsets (one mesh)",
+                   with_job(meshed, [](BlendingJob& j) { j.mesh_offsets = {}; }),
+                   "layers/0/morph_coverage"});
 
   BlendingJob soa = aos;
   soa.rest = {};
