@@ -202,12 +202,12 @@ struct UsualStack {
 
 // The jobs a frame usually builds (the automatic path, one of the rotation blends, one pose form
 // with every size matching, mesh offsets and coverages well formed, finite weights, masks and
-// weights either empty or full, at most kKernelLayers layers) pass these checks, and their kernel stack is built
-// in the same pass over the layers: a full-weight override of every joint hides what lies below
-// it, so the stack starts again there (the pose then starts at that layer), and every other layer
-// with weight > 0 joins it. False for any other job, whose stack may be partly written; run()
-// then validates it to name its broken rule and builds it again. Every job accepted here is one
-// validate() accepts. (validate(), with its message-building paths, took about 8 % of a small
+// weights either empty or full, at most kKernelLayers layers) pass these checks, and their kernel
+// stack is built in the same pass over the layers: a full-weight override of every joint hides what
+// lies below it, so the stack starts again there (the pose then starts at that layer), and every
+// other layer with weight > 0 joins it. False for any other job, whose stack may be partly written;
+// run() then validates it to name its broken rule and builds it again. Every job accepted here is
+// one validate() accepts. (validate(), with its message-building paths, took about 8 % of a small
 // character's two-layer blend; three passes over the layers, for the checks, the bottom layer and
 // the stack, another 10 % of the greenman's.)
 bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack& out) {

@@ -296,14 +296,13 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
   const std::vector<std::uint32_t> offsets{0, 1, 2}, from_one{1, 2}, short_of_weights{0, 1},
       descending{0, 3, 2};
   const std::vector<float> coverage{1.0f, 0.5f}, one_coverage{1.0f};
-  const BlendingJob meshed = with_layer(
-      with_job(aos, [&](BlendingJob& j) { j.mesh_offsets = offsets; }), 0,
-      [&](BlendingLayer& l) { l.morph_coverage = coverage; });
+  const BlendingJob meshed =
+      with_layer(with_job(aos, [&](BlendingJob& j) { j.mesh_offsets = offsets; }), 0,
+                 [&](BlendingLayer& l) { l.morph_coverage = coverage; });
   ASSERT_TRUE(meshed.run());
-  for (const auto& [what, bad] :
-       {std::pair{"mesh offsets not from 0", &from_one},
-        std::pair{"mesh offsets short of the weights", &short_of_weights},
-        std::pair{"mesh offsets descending", &descending}})
+  for (const auto& [what, bad] : {std::pair{"mesh offsets not from 0", &from_one},
+                                  std::pair{"mesh offsets short of the weights", &short_of_weights},
+                                  std::pair{"mesh offsets descending", &descending}})
     cases.push_back(
         {what, with_job(meshed, [&](BlendingJob& j) { j.mesh_offsets = *bad; }), "mesh_offsets"});
   cases.push_back(
