@@ -129,16 +129,6 @@ std::optional<float> LegacyRig::setting(std::string_view name) const {
   return std::nullopt;
 }
 
-void LegacyRig::set(int role, const Transform& m) {
-  if (role < 0 || !has(role)) return;
-  overrides_[static_cast<std::size_t>(role)] = m;
-  set_mask_ |= 1u << role;
-}
-
-void LegacyRig::set_rotation(int role, const quat& r) {
-  set(role, Transform{vec3(0.0f), r, vec3(1.0f)});
-}
-
 vec2 LegacyRig::look_angles(const RigInputs& in, float dt, bool fish) {
   if (!in.has_look_at && !(in.head_shake > 0.0f) && !in.look_random) {
     return look_.update(LookOrders::Inputs{.look_angles = in.look_angles}, dt);

@@ -36,8 +36,10 @@ vec3 vec(const anim::ParameterValues& v, anim::ParamIndex i) {
   return v.vec(i);
 }
 
-// Every field sanitised in one place, so both doors give the same numbers.
-RigInputs sanitise(RigInputs in) {
+// Every field sanitised in one place, so both doors give the same numbers. In place: the
+// inputs are written field by field, and a copy of the whole struct would read them back with
+// wider loads than they were written with (a store-forwarding stall on each).
+void sanitise(RigInputs& in) {
   in.position = finite(in.position);
   in.rotation_ypr = clean(in.rotation_ypr);
   in.body_right = clean(in.body_right);
@@ -63,7 +65,6 @@ RigInputs sanitise(RigInputs in) {
   in.mount_bob = clean(in.mount_bob);
   in.poking_phase = clean(in.poking_phase);
   in.aim_angle = clean(in.aim_angle);
-  return in;
 }
 
 }  // namespace
@@ -124,7 +125,8 @@ RigInputs from_state(const CreatureState& s) {
   in.sleeping = s.sleeping;
   in.on_ladder = s.on_ladder;
   in.frozen = s.frozen;
-  return sanitise(in);
+  sanitise(in);
+  return in;
 }
 
 namespace {
@@ -250,7 +252,8 @@ RigInputs from_parameters(const anim::ParameterValues& v, const RigParameterIndi
   in.sleeping = b(i.sleeping);
   in.on_ladder = b(i.on_ladder);
   in.frozen = b(i.frozen);
-  return sanitise(in);
+  sanitise(in);
+  return in;
 }
 
 void write_rig_parameters(const CreatureState& s, const RigParameterIndices& i,

@@ -115,8 +115,15 @@ class LegacyRig : public ProceduralRig {
 
   bool has(int role) const { return joints_[static_cast<std::size_t>(role)] >= 0; }
   // The override M of `role` for this frame (entity frame for Body, bone space otherwise).
-  void set(int role, const Transform& m);
-  void set_rotation(int role, const quat& r);
+  // Inline, so that a transform built at the call is stored straight into place: passed to an
+  // out-of-line call it went through memory, written in narrow parts and read back in 16-byte
+  // loads that the store buffer cannot forward (most of the time of these calls).
+  void set(int role, const Transform& m) {
+    if (role < 0 || !has(role)) return;
+    overrides_[static_cast<std::size_t>(role)] = m;
+    set_mask_ |= 1u << role;
+  }
+  void set_rotation(int role, const quat& r) { set(role, Transform{vec3(0.0f), r, vec3(1.0f)}); }
   // The look angles of this frame from the look orders or the host's angles (§2).
   vec2 look_angles(const RigInputs& in, float dt, bool fish = false);
   void event(RigEventType type) { outputs_.events.push({type, 0.0f}); }
