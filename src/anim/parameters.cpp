@@ -177,7 +177,9 @@ void ParameterValues::grow_to_schema() {
   }
 }
 
-bool ParameterValues::store(ParamIndex index, const Slot& slot) {
+// Inline into each setter, which builds `slot` field by field: called out of line, the whole-struct
+// copy below read those narrow writes back with 16-byte loads, a store-forwarding stall per set.
+inline bool ParameterValues::store(ParamIndex index, const Slot& slot) {
   if (index >= slots_.size()) return false;
   Slot& s = slots_[index];
   bool same = s.type == slot.type;
