@@ -193,6 +193,17 @@ void to_kernel_layer(const BlendingLayer& l, bool soa, bool nlerp, detail::Kerne
     k.factors = detail::slerp_factors(k.additive ? std::min(l.weight, 1.0f) : l.weight);
 }
 
+// How many meshes `offsets` splits `weights` morph weights into: 1 when it is empty, else its size
+// − 1 where it ascends from 0 to `weights`, kBadOffsets where it does not (validate()'s rule).
+constexpr std::size_t kBadOffsets = std::numeric_limits<std::size_t>::max();
+std::size_t mesh_count(std::span<const std::uint32_t> offsets, std::size_t weights) {
+  if (offsets.empty()) return 1;
+  if (offsets.front() != 0 || offsets.back() != weights) return kBadOffsets;
+  for (std::size_t m = 1; m < offsets.size(); ++m)
+    if (offsets[m - 1] > offsets[m]) return kBadOffsets;
+  return offsets.size() - 1;
+}
+
 // The kernel stack of a usual job, built by usual_stack().
 struct UsualStack {
   const BlendingLayer* bottom = nullptr;  // the last full-weight override of every joint, or null
@@ -216,15 +227,9 @@ bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack&
        job.rotations != RotationBlend::kLerp) ||
       job.output_weights.size() != job.default_weights.size() || job.layers.size() > kKernelLayers)
     return false;
-  // The meshes' weight ranges (a Controller's stack has them): ascending from 0 to the weight
-  // count, as validate() checks.
-  std::size_t meshes = 1;
-  if (const std::span<const std::uint32_t> offsets = job.mesh_offsets; !offsets.empty()) {
-    if (offsets.front() != 0 || offsets.back() != job.default_weights.size()) return false;
-    for (std::size_t m = 1; m < offsets.size(); ++m)
-      if (offsets[m - 1] > offsets[m]) return false;
-    meshes = offsets.size() - 1;
-  }
+  // The meshes' weight ranges (a Controller's stack has them).
+  const std::size_t meshes = mesh_count(job.mesh_offsets, job.default_weights.size());
+  if (meshes == kBadOffsets) return false;
   const bool soa = !job.soa_output.empty();
   const std::size_t joints = soa ? job.soa_joints : job.rest.size();
   const std::size_t blocks = soa_blocks(joints);
@@ -357,16 +362,9 @@ Status BlendingJob::validate() const {
     return job_error("output_weights",
                      "output weights have " + std::to_string(output_weights.size()) +
                          " entries, default weights " + std::to_string(default_weights.size()));
-  std::size_t meshes = 1;
-  if (!mesh_offsets.empty()) {
-    meshes = mesh_offsets.size() - 1;
-    bool ok = mesh_offsets.front() == 0 && mesh_offsets.back() == default_weights.size();
-    for (std::size_t m = 1; ok && m < mesh_offsets.size(); ++m)
-      ok = mesh_offsets[m - 1] <= mesh_offsets[m];
-    if (!ok)
-      return job_error("mesh_offsets",
-                       "mesh offsets must ascend from 0 to the default weight count");
-  }
+  const std::size_t meshes = mesh_count(mesh_offsets, default_weights.size());
+  if (meshes == kBadOffsets)
+    return job_error("mesh_offsets", "mesh offsets must ascend from 0 to the default weight count");
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const BlendingLayer& l = layers[i];
     const auto where = [&](const char* field) {
