@@ -591,6 +591,11 @@ Value Expression::run(const ParameterValues& values, EvalScratch& scratch) const
         Value& x = stack[sp - 1];
         if (x.kind == ValueKind::kNumber && stack[sp].kind == ValueKind::kNumber) {
           const double q = stack[sp].number;
+          // A comparison's bool, written over the two fields of the left operand it changes.
+          const auto to_bool = [&x](bool b) {
+            x.kind = ValueKind::kBool;
+            x.number = b ? 1.0 : 0.0;
+          };
           switch (static_cast<Op>(in.op)) {
             case Op::kAdd:
               x.number += q;
@@ -605,28 +610,22 @@ Value Expression::run(const ParameterValues& values, EvalScratch& scratch) const
               x.number /= q;
               continue;
             case Op::kEq:
-              x.kind = ValueKind::kBool;
-              x.number = x.number == q ? 1.0 : 0.0;
+              to_bool(x.number == q);
               continue;
             case Op::kNe:
-              x.kind = ValueKind::kBool;
-              x.number = !(x.number == q) ? 1.0 : 0.0;
+              to_bool(!(x.number == q));
               continue;
             case Op::kLt:
-              x.kind = ValueKind::kBool;
-              x.number = x.number < q ? 1.0 : 0.0;
+              to_bool(x.number < q);
               continue;
             case Op::kLe:
-              x.kind = ValueKind::kBool;
-              x.number = x.number <= q ? 1.0 : 0.0;
+              to_bool(x.number <= q);
               continue;
             case Op::kGt:
-              x.kind = ValueKind::kBool;
-              x.number = x.number > q ? 1.0 : 0.0;
+              to_bool(x.number > q);
               continue;
             case Op::kGe:
-              x.kind = ValueKind::kBool;
-              x.number = x.number >= q ? 1.0 : 0.0;
+              to_bool(x.number >= q);
               continue;
             default:
               break;
