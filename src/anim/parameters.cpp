@@ -177,9 +177,10 @@ void ParameterValues::grow_to_schema() {
   }
 }
 
-// Inline into each setter, which builds `slot` field by field: called out of line, the whole-struct
-// copy below read those narrow writes back with 16-byte loads, a store-forwarding stall per set.
-inline bool ParameterValues::store(ParamIndex index, const Slot& slot) {
+// Inlined into each setter (forced: the hint alone leaves it to the compiler), which builds `slot`
+// field by field: called out of line, the whole-struct copy below read those narrow writes back
+// with 16-byte loads, a store-forwarding stall per set.
+[[gnu::always_inline]] inline bool ParameterValues::store(ParamIndex index, const Slot& slot) {
   if (index >= slots_.size()) return false;
   Slot& s = slots_[index];
   bool same = s.type == slot.type;
