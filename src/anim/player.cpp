@@ -195,6 +195,9 @@ void Player::sample(Slot& slot) {
                                  .output = slot.locals,
                                  .output_weights = slot.weights};
     if (job.run()) slot.dirty = false;
+    // The pose is no longer the one the exact context last wrote (a clip from outside the model
+    // samples exactly into the same pose).
+    slot.context.invalidate();
     return;
   }
   const SamplingJob job{.clip = slot.head.clip(),
@@ -204,7 +207,9 @@ void Player::sample(Slot& slot) {
                         .default_weights = layout_.defaults,
                         .weight_offsets = layout_.offsets,
                         .output = slot.locals,
-                        .output_weights = slot.weights};
+                        .output_weights = slot.weights,
+                        // Only sampling writes a slot's pose (its context moves with it).
+                        .output_untouched = true};
   // The clip was validated by play(); a failure here would leave the previous pose, never a
   // partly written one.
   if (job.run()) slot.dirty = false;

@@ -473,7 +473,8 @@ void SamplingJob::sample() const {
   const auto tracks = clip->tracks();
   const auto timelines = clip->timelines();
   SamplingContext& ctx = *context;
-  if (ctx.clip_ != clip || ctx.cursors_.size() != timelines.size()) {
+  const bool same_clip = ctx.clip_ == clip && ctx.cursors_.size() == timelines.size();
+  if (!same_clip) {
     ctx.cursors_.assign(timelines.size(), 0u);
     ctx.clip_ = clip;
   }
@@ -496,15 +497,23 @@ void SamplingJob::sample() const {
   const std::size_t joints = soa ? soa_joints : rest.size();
   const std::size_t prefix =
       tracks.empty() ? 0 : std::min<std::size_t>(clip->animated_joint_prefix(), joints);
-  if (soa) {
-    // Whole blocks from the one that holds the prefix's end: the tracks overwrite its joints
-    // below the prefix.
-    const std::size_t from = prefix / SoaTransform::kLanes;
-    std::copy(soa_rest.begin() + static_cast<std::ptrdiff_t>(from), soa_rest.end(),
-              soa_output.begin() + static_cast<std::ptrdiff_t>(from));
-  } else {
-    std::copy(rest.begin() + static_cast<std::ptrdiff_t>(prefix), rest.end(),
-              output.begin() + static_cast<std::ptrdiff_t>(prefix));
+  // The same clip writes the same channels on every run, so an output nothing else touched
+  // still holds the rest values the last run copied into the others (output_untouched).
+  const SamplingContext::RestWritten written =
+      soa ? SamplingContext::RestWritten{soa_rest.data(), soa_output.data(), joints, true}
+          : SamplingContext::RestWritten{rest.data(), output.data(), joints, false};
+  if (!(output_untouched && same_clip && ctx.rest_written_ == written)) {
+    if (soa) {
+      // Whole blocks from the one that holds the prefix's end: the tracks overwrite its joints
+      // below the prefix.
+      const std::size_t from = prefix / SoaTransform::kLanes;
+      std::copy(soa_rest.begin() + static_cast<std::ptrdiff_t>(from), soa_rest.end(),
+                soa_output.begin() + static_cast<std::ptrdiff_t>(from));
+    } else {
+      std::copy(rest.begin() + static_cast<std::ptrdiff_t>(prefix), rest.end(),
+                output.begin() + static_cast<std::ptrdiff_t>(prefix));
+    }
+    ctx.rest_written_ = written;
   }
   std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
 

@@ -173,6 +173,42 @@ TEST_F(PlayerTest, SamplesTheClipAtTheCursor) {
   EXPECT_NEAR(p.clip_time(), 0.5f, kTol);
 }
 
+// The Player trusts its own pose buffers (SamplingJob::output_untouched), so a channel that one
+// clip drives and the next does not must still go back to rest: after a clip change, and after a
+// compact clip of the model sampled into the same pose between two runs of an exact clip from
+// outside the model.
+TEST_F(PlayerTest, AChannelTheNextClipDoesNotDriveGoesBackToRest) {
+  Player p(model_);
+  ASSERT_TRUE(p.play(kShort, Mode::kLoopForward));
+  p.update(0.25f);
+  EXPECT_NEAR(child(p).y, 2.0f, kTol);
+  ASSERT_TRUE(p.play(kLift, Mode::kLoopForward));  // drives the root and the child's rotation
+  p.update(0.25f);
+  p.update(0.25f);
+  EXPECT_EQ(child(p), vec3(0, 1, 0));
+
+  auto compact = with_compact_clips(make_model(), 1e-4f, nullptr);
+  ASSERT_TRUE(compact) << compact.error().to_string();
+  RawClip raw;
+  raw.name = "outside";
+  const quat q = axis_angle(vec3(1, 0, 0), 0.5f);
+  raw.tracks.push_back(
+      raw_track(TrackTarget::kRotation, 1, 4, {0, 1}, {0, 0, 0, 1, q.x, q.y, q.z, q.w}));
+  const std::vector<std::size_t> morphs{0, 2, 3};  // the model's meshes' target counts
+  auto outside = build_clip(raw, 2, morphs);
+  ASSERT_TRUE(outside) << outside.error().to_string();
+  Player c(*compact);
+  ASSERT_TRUE(c.play(*outside, Mode::kLoopForward));  // exact: not one of the model's clips
+  c.update(0.25f);
+  EXPECT_EQ(child(c), vec3(0, 1, 0));
+  ASSERT_TRUE(c.play(kShort, Mode::kLoopForward));  // compact, into the same pose
+  c.update(0.25f);
+  EXPECT_NEAR(child(c).y, 2.0f, 1e-3f);
+  ASSERT_TRUE(c.play(*outside, Mode::kLoopForward));
+  c.update(0.25f);
+  EXPECT_EQ(child(c), vec3(0, 1, 0));
+}
+
 TEST_F(PlayerTest, RangeAndReverseRange) {
   Player p(model_);
   PlayOptions o;

@@ -683,6 +683,92 @@ TEST(SamplingJob, ContextFollowsAClipChange) {
   for (std::size_t j = 0; j < want.size(); ++j) EXPECT_EQ(got[j], want[j]) << "joint " << j;
 }
 
+// output_untouched: a run that may trust its output leaves the channels no track drives as the
+// last run left them; every change the context can see (clip, rest, output, form, invalidate)
+// and a run without the promise copy the rest pose again. A mark in a channel the clip does not
+// drive shows which happened.
+TEST(SamplingJob, AnUntouchedOutputKeepsTheRestTheLastRunWrote) {
+  const vec3 x(1, 0, 0);
+  const Clip clip = make_clip({track(TrackTarget::kRotation, 1, Interpolation::kLinear, {0, 1},
+                                     quat_values({axis_angle(x, 0.0f), axis_angle(x, 1.0f)}))},
+                              3);
+  const Clip other = make_clip({track(TrackTarget::kRotation, 2, Interpolation::kLinear, {0, 1},
+                                      quat_values({axis_angle(x, 0.0f), axis_angle(x, 1.0f)}))},
+                               3);
+  Fixture f(3);
+  const vec3 mark(-7.0f);
+  const auto run = [&](const Clip& c, float t, bool untouched) {
+    SamplingJob job = f.job(c, t);
+    job.output_untouched = untouched;
+    const auto ok = job.run();
+    EXPECT_TRUE(ok) << ok.error().to_string();
+  };
+  const auto kept = [&] { return f.out[1].translation == mark; };
+
+  run(clip, 0.25f, true);  // a fresh context: the rest is copied
+  EXPECT_EQ(f.out[1].translation, f.rest[1].translation);
+  f.out[1].translation = mark;
+  run(clip, 0.5f, true);
+  EXPECT_TRUE(kept());                                              // trusted: not copied again
+  expect_quat_near(f.out[1].rotation, axis_angle(x, 0.5f), 1e-6f);  // the track still is
+
+  run(clip, 0.5f, false);  // no promise
+  EXPECT_FALSE(kept());
+  f.out[1].translation = mark;
+  run(clip, 0.6f, true);  // the run without the promise wrote the rest: trusted again
+  EXPECT_TRUE(kept());
+
+  run(other, 0.5f, true);  // another clip
+  EXPECT_FALSE(kept());
+  EXPECT_EQ(f.out[1].rotation, f.rest[1].rotation);
+  f.out[1].translation = mark;
+  run(clip, 0.5f, true);  // and back
+  EXPECT_FALSE(kept());
+
+  f.out[1].translation = mark;
+  f.context.invalidate();
+  run(clip, 0.5f, true);
+  EXPECT_FALSE(kept());
+
+  // Another output, then the first one again: each is a change the context sees.
+  std::vector<Transform> second(3);
+  f.out[1].translation = mark;
+  f.out.swap(second);
+  run(clip, 0.5f, true);
+  EXPECT_EQ(f.out[1].translation, f.rest[1].translation);
+  f.out.swap(second);
+  run(clip, 0.5f, true);
+  EXPECT_FALSE(kept());
+
+  // Another rest pose (same values, another buffer).
+  f.out[1].translation = mark;
+  std::vector<Transform> rest_copy = f.rest;
+  SamplingJob job = f.job(clip, 0.5f);
+  job.rest = rest_copy;
+  job.output_untouched = true;
+  ASSERT_TRUE(job.run());
+  EXPECT_FALSE(kept());
+
+  // The structure-of-arrays form into the same context: a change of form.
+  std::vector<SoaTransform> soa_rest(1), soa_out(1);
+  ASSERT_TRUE(to_soa(f.rest, soa_rest));
+  job = f.job(clip, 0.5f);
+  job.rest = {};
+  job.output = {};
+  job.soa_rest = soa_rest;
+  job.soa_output = soa_out;
+  job.soa_joints = 3;
+  job.output_untouched = true;
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(soa_get(soa_out, 1).translation, f.rest[1].translation);
+  soa_out[0].translation[0][1] = mark.x;
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(soa_out[0].translation[0][1], mark.x);  // trusted in that form too
+  job.output_untouched = false;
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(soa_get(soa_out, 1).translation, f.rest[1].translation);
+}
+
 // --- shared model files -----------------------------------------------------------------------
 
 Model load_shared(const std::string& relative) {

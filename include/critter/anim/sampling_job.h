@@ -41,17 +41,29 @@ class SamplingContext {
     float fraction;
   };
 
-  // Forgets the cached clip and cursors.
+  // Forgets the cached clip and cursors, and where the last run wrote the rest pose (the next run
+  // writes it again whatever its output_untouched says).
   void invalidate() {
     clip_ = nullptr;
     cursors_.clear();
+    rest_written_ = {};
   }
 
  private:
   friend struct SamplingJob;
+  // Where the last run wrote the rest pose into the channels no track drives: from which rest,
+  // into which output, how many joints, which form. SamplingJob::output_untouched reads it.
+  struct RestWritten {
+    const void* rest = nullptr;
+    const void* output = nullptr;
+    std::size_t joints = 0;
+    bool soa = false;
+    bool operator==(const RestWritten&) const = default;
+  };
   const Clip* clip_ = nullptr;
   std::vector<std::uint32_t> cursors_;
   std::vector<Segment> segments_;
+  RestWritten rest_written_;
 };
 
 struct SamplingJob {
@@ -74,6 +86,17 @@ struct SamplingJob {
   std::span<const SoaTransform> soa_rest{};
   std::span<SoaTransform> soa_output{};
   std::size_t soa_joints = 0;
+  // The caller's promise that the output (either form) still holds what the last run with this
+  // context wrote: nothing else has written to it since. run() then leaves the channels that no
+  // track of the clip drives as they are, instead of copying the rest pose into them again,
+  // provided the context's last run sampled the same clip from the same rest into the same
+  // output; otherwise, and after context->invalidate(), it copies them as usual. Player sets it
+  // for its own pose buffers. A clip that animates only rotations (common in exported files)
+  // otherwise copies the whole rest pose on every run, which in a crowd of cold poses was about
+  // a seventh of the frame. Leave it false when anything (IK, a game's own overrides) edits the
+  // output in place between runs: with it true, such edits would stay in the channels the clip
+  // does not drive.
+  bool output_untouched = false;
 
   // Names the first broken rule (ErrorCode::kUsage, path "SamplingJob", location the field or
   // "tracks/<i>"): missing clip/context, a time that is not a finite float, output size != rest
