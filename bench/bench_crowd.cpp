@@ -147,6 +147,7 @@ struct Scene {
   // the context lacks the path.
   std::unique_ptr<gl::Renderer> renderers[4];
   std::unique_ptr<Model> model;
+  std::unique_ptr<Model> compact_model;  // the same with compact clips (--compact's default)
   std::unique_ptr<gl::GpuModel> gpu;
   gl::RenderTarget target;
 
@@ -183,6 +184,12 @@ Scene* scene() {
       return std::unique_ptr<Scene>();
     }
     out->model = std::make_unique<Model>(std::move(*model));
+    auto compact = with_compact_clips(*build_model(make_star_creature()), 1e-4f);
+    if (!compact) {
+      std::fprintf(stderr, "bench_crowd: %s\n", compact.error().to_string().c_str());
+      return std::unique_ptr<Scene>();
+    }
+    out->compact_model = std::make_unique<Model>(std::move(*compact));
     auto gpu = gl::GpuModel::create(*out->model, io::decode_image);
     auto target = gl::RenderTarget::create(256, 256);
     if (!gpu || !target) return std::unique_ptr<Scene>();
@@ -193,10 +200,10 @@ Scene* scene() {
   return s.get();
 }
 
-std::unique_ptr<creature::Crowd> make_crowd(Scene& s, std::uint32_t n) {
+std::unique_ptr<creature::Crowd> make_crowd(Scene& s, std::uint32_t n, bool compact = false) {
   creature::CrowdOptions o;
   o.count = n;
-  auto crowd = creature::Crowd::create(*s.model, o);
+  auto crowd = creature::Crowd::create(compact ? *s.compact_model : *s.model, o);
   return crowd ? std::move(*crowd) : nullptr;
 }
 
@@ -334,11 +341,12 @@ void BM_CrowdFrameSubmit(benchmark::State& state) {
   state.counters["prepare_ms"] = 1e3 * seconds[2] / frames;
 }
 
-// Animation of every creature on one thread: sampling, local-to-model.
+// Animation of every creature on one thread: sampling, local-to-model. Second argument: 1 plays
+// the clip's compact form (the model loaded with --compact), 0 its exact keys.
 void BM_CrowdUpdate(benchmark::State& state) {
   Scene* s = scene();
   if (!s) return state.SkipWithError("no OpenGL context");
-  auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)));
+  auto crowd = make_crowd(*s, static_cast<std::uint32_t>(state.range(0)), state.range(1) == 1);
   for (int f = 0; f < kUntimedFrames; ++f) crowd->update(kDt);
   for (auto _ : state) crowd->update(kDt);
   state.SetItemsProcessed(state.iterations() * state.range(0));  // creatures per second
@@ -417,7 +425,10 @@ BENCHMARK(BM_CrowdFrameSubmit)
                     static_cast<int>(gl::PaletteUpload::kTexture)}})
     ->ArgNames({"creatures", "threads", "path"})
     ->Apply(warm_repetitions);
-BENCHMARK(BM_CrowdUpdate)->Arg(1000)->Arg(10000)->Apply(warm_repetitions);
+BENCHMARK(BM_CrowdUpdate)
+    ->ArgNames({"creatures", "compact"})
+    ->ArgsProduct({{1000, 10000}, {0, 1}})
+    ->Apply(warm_repetitions);
 BENCHMARK(BM_CrowdSubmit)->Arg(1000)->Arg(10000)->Apply(warm_repetitions);
 // A software rasteriser takes seconds for 10,000 creatures: a few frames are enough.
 BENCHMARK(BM_CrowdPrepareDraw)

@@ -193,13 +193,16 @@ void Player::sample(Slot& slot) {
                                  .default_weights = layout_.defaults,
                                  .weight_offsets = layout_.offsets,
                                  .output = slot.locals,
-                                 .output_weights = slot.weights};
+                                 .output_weights = slot.weights,
+                                 .output_untouched = true};
     if (job.run()) slot.dirty = false;
     // The pose is no longer the one the exact context last wrote (a clip from outside the model
     // samples exactly into the same pose).
     slot.context.invalidate();
     return;
   }
+  // Nor the one the compact context last wrote.
+  if (!compact.empty()) slot.compact_context.invalidate();
   const SamplingJob job{.clip = slot.head.clip(),
                         .time = slot.head.clip_time(),
                         .context = &slot.context,

@@ -499,9 +499,9 @@ void SamplingJob::sample() const {
       tracks.empty() ? 0 : std::min<std::size_t>(clip->animated_joint_prefix(), joints);
   // The same clip writes the same channels on every run, so an output nothing else touched
   // still holds the rest values the last run copied into the others (output_untouched).
-  const SamplingContext::RestWritten written =
-      soa ? SamplingContext::RestWritten{soa_rest.data(), soa_output.data(), joints, true}
-          : SamplingContext::RestWritten{rest.data(), output.data(), joints, false};
+  const detail::RestWritten written =
+      soa ? detail::RestWritten{soa_rest.data(), soa_output.data(), joints, true}
+          : detail::RestWritten{rest.data(), output.data(), joints, false};
   if (!(output_untouched && same_clip && ctx.rest_written_ == written)) {
     if (soa) {
       // Whole blocks from the one that holds the prefix's end: the tracks overwrite its joints

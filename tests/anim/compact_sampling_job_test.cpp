@@ -752,5 +752,101 @@ TEST(CompactSamplingJobTest, CursorPlaybackEqualsFreshSamplesOnEveryPath) {
   }
 }
 
+// output_untouched (as SamplingJob's): an output only this context writes, played forward with
+// loop wraps and seeks, gets the bits of a fresh context's pose every time, with and without a
+// residual clip (a STEP track added to the synthetic character), in both forms; and a mark in a
+// channel no track drives stays while the context trusts the output, and is gone after
+// invalidate() or a run without the promise.
+TEST(CompactSamplingJobTest, AnUntouchedOutputGetsTheBitsOfAFreshContext) {
+  std::vector<Model> models = models_with_compact_clips();
+  ASSERT_EQ(models.size(), 3u);
+  RawModel raw = make_synthetic_character();
+  ASSERT_FALSE(raw.clips.empty());
+  RawTrack step;
+  step.target = TrackTarget::kScale;
+  step.index = 3;
+  step.interpolation = Interpolation::kStep;
+  step.times = {0.0f, 0.4f};
+  step.values = {1, 1, 1, 1.5f, 1.5f, 1.5f};
+  raw.clips[0].tracks.push_back(step);
+  auto stepped = with_compact_clips(*build_model(std::move(raw)), kRelativeTolerance);
+  ASSERT_TRUE(stepped) << stepped.error().to_string();
+  ASSERT_FALSE(stepped->compact_clips()[0].residual().tracks().empty());
+  models.push_back(std::move(*stepped));
+  for (const Model& model : models) {
+    const MorphLayout layout = MorphLayout::of(model);
+    const auto rest = model.skeleton().rest_pose();
+    const CompactClip& clip = model.compact_clips()[0];
+    const float d = clip.duration();
+    std::vector<float> times;
+    for (int f = 0; f < 150; ++f) times.push_back(std::fmod(static_cast<float>(f) / 60.0f, d));
+    std::mt19937 random(11);
+    std::uniform_real_distribution<float> seek(-0.2f * d, 1.2f * d);
+    for (int i = 0; i < 30; ++i) times.push_back(seek(random));
+    CompactSamplingContext trusted;
+    std::vector<Transform> a(rest.size()), b(rest.size());
+    std::vector<float> wa(layout.defaults), wb(layout.defaults);
+    std::vector<SoaTransform> soa_rest(soa_blocks(rest.size())), soa_a(soa_rest.size());
+    ASSERT_TRUE(to_soa(rest, soa_rest));
+    CompactSamplingContext trusted_soa;
+    for (const float t : times) {
+      CompactSamplingJob job = compact_job(clip, t, trusted, rest, layout, a, wa);
+      job.output_untouched = true;
+      ASSERT_TRUE(job.run());
+      CompactSamplingContext fresh;
+      ASSERT_TRUE(compact_job(clip, t, fresh, rest, layout, b, wb).run());
+      ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
+          << model.name() << " time " << t;
+      ASSERT_EQ(wa, wb);
+      job.context = &trusted_soa;
+      job.rest = {};
+      job.output = {};
+      job.soa_rest = soa_rest;
+      job.soa_output = soa_a;
+      job.soa_joints = rest.size();
+      ASSERT_TRUE(job.run());
+      std::vector<Transform> from_blocks(rest.size());
+      ASSERT_TRUE(from_soa(soa_a, from_blocks));
+      ASSERT_EQ(std::memcmp(from_blocks.data(), b.data(), b.size() * sizeof(Transform)), 0)
+          << model.name() << " time " << t << " (SoA)";
+    }
+  }
+
+  // The mark: the girl's clip holds constants and leaves channels to the rest pose.
+  const Model& girl = models[2];
+  const CompactClip& clip = girl.compact_clips()[0];
+  const MorphLayout layout = MorphLayout::of(girl);
+  const auto rest = girl.skeleton().rest_pose();
+  std::vector<Transform> out(rest.size()), plain(rest.size());
+  std::vector<float> w(layout.defaults);
+  CompactSamplingContext fresh;
+  ASSERT_TRUE(compact_job(clip, 0.5f, fresh, rest, layout, plain, w).run());
+  // A channel no animated track writes: equal to its value at another time.
+  std::vector<Transform> later(rest.size());
+  ASSERT_TRUE(compact_job(clip, 0.9f, fresh, rest, layout, later, w).run());
+  std::size_t joint = rest.size();
+  for (std::size_t j = 0; j < rest.size() && joint == rest.size(); ++j)
+    if (plain[j].scale == later[j].scale && plain[j].translation == later[j].translation) joint = j;
+  ASSERT_LT(joint, rest.size());
+  const vec3 mark(-7.0f);
+  CompactSamplingContext context;
+  const auto run = [&](bool untouched) {
+    CompactSamplingJob job = compact_job(clip, 0.5f, context, rest, layout, out, w);
+    job.output_untouched = untouched;
+    ASSERT_TRUE(job.run());
+  };
+  run(true);
+  EXPECT_EQ(out[joint].scale, plain[joint].scale);
+  out[joint].scale = mark;
+  run(true);
+  EXPECT_EQ(out[joint].scale, mark);
+  run(false);
+  EXPECT_EQ(out[joint].scale, plain[joint].scale);
+  out[joint].scale = mark;
+  context.invalidate();
+  run(true);
+  EXPECT_EQ(out[joint].scale, plain[joint].scale);
+}
+
 }  // namespace
 }  // namespace critter::anim

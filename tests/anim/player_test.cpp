@@ -176,7 +176,7 @@ TEST_F(PlayerTest, SamplesTheClipAtTheCursor) {
 // The Player trusts its own pose buffers (SamplingJob::output_untouched), so a channel that one
 // clip drives and the next does not must still go back to rest: after a clip change, and after a
 // compact clip of the model sampled into the same pose between two runs of an exact clip from
-// outside the model.
+// outside the model, and the other way round.
 TEST_F(PlayerTest, AChannelTheNextClipDoesNotDriveGoesBackToRest) {
   Player p(model_);
   ASSERT_TRUE(p.play(kShort, Mode::kLoopForward));
@@ -207,6 +207,10 @@ TEST_F(PlayerTest, AChannelTheNextClipDoesNotDriveGoesBackToRest) {
   ASSERT_TRUE(c.play(*outside, Mode::kLoopForward));
   c.update(0.25f);
   EXPECT_EQ(child(c), vec3(0, 1, 0));
+  ASSERT_NE(c.local_pose()[1].rotation, quat(1, 0, 0, 0));
+  ASSERT_TRUE(c.play(kShort, Mode::kLoopForward));  // the outside clip's rotation goes too
+  c.update(0.25f);
+  EXPECT_EQ(c.local_pose()[1].rotation, model_.skeleton().rest_pose()[1].rotation);
 }
 
 TEST_F(PlayerTest, RangeAndReverseRange) {

@@ -44,6 +44,7 @@ class CompactSamplingContext {
   void invalidate() {
     clip_ = nullptr;
     residual_.invalidate();
+    rest_written_ = {};
   }
 
   // Eight floats, one per lane of a group (32-byte aligned for eight-lane loads).
@@ -62,6 +63,7 @@ class CompactSamplingContext {
   // z w), a translation or scale group 10 (the same with x y z).
   std::vector<Lanes> cache_;
   SamplingContext residual_;
+  detail::RestWritten rest_written_;  // CompactSamplingJob::output_untouched reads it
 };
 
 // Which interpolation and decoding kernels CompactSamplingJob runs. kAuto takes AVX2 where the CPU
@@ -84,6 +86,10 @@ struct CompactSamplingJob {
   std::span<const SoaTransform> soa_rest{};
   std::span<SoaTransform> soa_output{};
   std::size_t soa_joints = 0;
+  // As SamplingJob::output_untouched: the output still holds what the last run with this context
+  // wrote. With the same clip, rest and output as that run, the rest pose and the clip's
+  // constant tracks are not laid over the output again; only the animated tracks are written.
+  bool output_untouched = false;
 
   // Names the first broken rule (ErrorCode::kUsage, path "CompactSamplingJob"): missing clip or
   // context, a time that is not a finite float, a compact track's joint outside the rest pose

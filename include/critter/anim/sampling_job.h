@@ -20,6 +20,19 @@
 
 namespace critter::anim {
 
+namespace detail {
+// Where a sampler's last run wrote the rest pose into the channels no track drives: from which
+// rest, into which output, how many joints, which form. The samplers' contexts keep one for
+// their jobs' output_untouched.
+struct RestWritten {
+  const void* rest = nullptr;
+  const void* output = nullptr;
+  std::size_t joints = 0;
+  bool soa = false;
+  bool operator==(const RestWritten&) const = default;
+};
+}  // namespace detail
+
 // Per-instance cache of key cursors, one per timeline (Clip::timelines(), at most one per track)
 // of the clip it was last used with. Forward playback finds the next key in amortised O(1) per
 // timeline; a random seek falls back to a binary search (O(log n)). Reset automatically when used
@@ -51,19 +64,10 @@ class SamplingContext {
 
  private:
   friend struct SamplingJob;
-  // Where the last run wrote the rest pose into the channels no track drives: from which rest,
-  // into which output, how many joints, which form. SamplingJob::output_untouched reads it.
-  struct RestWritten {
-    const void* rest = nullptr;
-    const void* output = nullptr;
-    std::size_t joints = 0;
-    bool soa = false;
-    bool operator==(const RestWritten&) const = default;
-  };
   const Clip* clip_ = nullptr;
   std::vector<std::uint32_t> cursors_;
   std::vector<Segment> segments_;
-  RestWritten rest_written_;
+  detail::RestWritten rest_written_;  // SamplingJob::output_untouched reads it
 };
 
 struct SamplingJob {
