@@ -43,6 +43,7 @@ std::vector<mat4> soa_frame(const Model& model, float t_walk, float t_run) {
   sample.default_weights = layout.defaults;
   sample.weight_offsets = layout.offsets;
   sample.output_weights = w_walk;
+  sample.output_untouched = true;  // only these jobs write walk and run (see below)
   if (auto ok = sample.run(); !ok) report(ok.error());
   sample.clip = &model.clips()[1];
   sample.time = t_run;
