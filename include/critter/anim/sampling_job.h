@@ -94,12 +94,13 @@ struct SamplingJob {
   // context wrote: nothing else has written to it since. run() then leaves the channels that no
   // track of the clip drives as they are, instead of copying the rest pose into them again,
   // provided the context's last run sampled the same clip from the same rest into the same
-  // output; otherwise, and after context->invalidate(), it copies them as usual. Player sets it
-  // for its own pose buffers. A clip that animates only rotations (common in exported files)
-  // otherwise copies the whole rest pose on every run, which in a crowd of cold poses was about
-  // a seventh of the frame. Leave it false when anything (IK, a game's own overrides) edits the
-  // output in place between runs: with it true, such edits would stay in the channels the clip
-  // does not drive.
+  // output (the clip is known by its address: after assigning another clip over the same object,
+  // call context->invalidate()); otherwise, and after invalidate(), it copies them as usual.
+  // Player sets it for its own pose buffers. A clip that animates only rotations (common in
+  // exported files) otherwise copies the whole rest pose on every run, which in a crowd of cold
+  // poses was about a seventh of the frame. Leave it false when anything (IK, a game's own
+  // overrides) edits the output in place between runs: with it true, such edits would stay in
+  // the channels the clip does not drive.
   bool output_untouched = false;
 
   // Names the first broken rule (ErrorCode::kUsage, path "SamplingJob", location the field or
