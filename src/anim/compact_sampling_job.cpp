@@ -235,25 +235,19 @@ Status CompactSamplingJob::run() const {
   // The same clip writes the same channels on every run: an output nothing else touched still
   // holds the rest and the constants the last run laid there (output_untouched).
   const detail::RestWritten written{from, to, soa_form ? soa_joints : rest.size(), soa_form};
-  const bool residual = !clip->residual().tracks().empty();
-  if (output_untouched && same_clip && ctx.rest_written_ == written) {
-    if (residual) {
-      // Its own context checks the same for the residual clip's rest pose.
-      SamplingJob job = residual_job(*this, &context->residual_);
-      job.output_untouched = true;
-      job.sample();
-    } else {
-      std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
-    }
+  const bool untouched = output_untouched && same_clip && ctx.rest_written_ == written;
+  if (clip->residual().tracks().empty()) {
+    if (!untouched) std::copy(from + overlay.size(), from + floats, to + overlay.size());
+    std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
   } else {
-    if (!residual) {
-      std::copy(from + overlay.size(), from + floats, to + overlay.size());
-      std::copy(default_weights.begin(), default_weights.end(), output_weights.begin());
-    } else {
-      // Validated above (sampling_buffers_pass, or validate() for its message).
-      residual_job(*this, &context->residual_).sample();
-      from = to;
-    }
+    // Validated above (sampling_buffers_pass, or validate() for its message). Its own context
+    // checks the same promise for the residual clip's rest pose.
+    SamplingJob residual = residual_job(*this, &context->residual_);
+    residual.output_untouched = untouched;
+    residual.sample();
+    from = to;
+  }
+  if (!untouched) {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (avx2)
       detail::overlay_avx2(from, overlay.data(), mask.data(), to, overlay.size());

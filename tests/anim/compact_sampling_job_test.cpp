@@ -256,6 +256,19 @@ TEST(CompactSamplingJobTest, LoadOptionBuildsCompactClipsAndPlayerUsesThem) {
   EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
 }
 
+// `job` turned to the structure-of-arrays form, from `soa_rest` into `out` with `context`.
+CompactSamplingJob in_soa_form(CompactSamplingJob job, CompactSamplingContext& context,
+                               std::span<const SoaTransform> soa_rest,
+                               std::span<SoaTransform> out) {
+  job.soa_joints = job.rest.size();
+  job.context = &context;
+  job.rest = {};
+  job.output = {};
+  job.soa_rest = soa_rest;
+  job.soa_output = out;
+  return job;
+}
+
 // `job` (Transform form) run again in structure-of-arrays form on a fresh context; the pose
 // converted back.
 std::vector<Transform> sample_as_soa(CompactSamplingJob job) {
@@ -263,13 +276,7 @@ std::vector<Transform> sample_as_soa(CompactSamplingJob job) {
   std::vector<SoaTransform> soa_rest(soa_blocks(rest.size())), out(soa_rest.size());
   EXPECT_TRUE(to_soa(rest, soa_rest));
   CompactSamplingContext context;
-  job.context = &context;
-  job.rest = {};
-  job.output = {};
-  job.soa_rest = soa_rest;
-  job.soa_output = out;
-  job.soa_joints = rest.size();
-  const auto ok = job.run();
+  const auto ok = in_soa_form(job, context, soa_rest, out).run();
   EXPECT_TRUE(ok) << ok.error().to_string();
   std::vector<Transform> pose(rest.size());
   EXPECT_TRUE(from_soa(out, pose));
@@ -798,13 +805,7 @@ TEST(CompactSamplingJobTest, AnUntouchedOutputGetsTheBitsOfAFreshContext) {
       ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
           << model.name() << " time " << t;
       ASSERT_EQ(wa, wb);
-      job.context = &trusted_soa;
-      job.rest = {};
-      job.output = {};
-      job.soa_rest = soa_rest;
-      job.soa_output = soa_a;
-      job.soa_joints = rest.size();
-      ASSERT_TRUE(job.run());
+      ASSERT_TRUE(in_soa_form(job, trusted_soa, soa_rest, soa_a).run());
       std::vector<Transform> from_blocks(rest.size());
       ASSERT_TRUE(from_soa(soa_a, from_blocks));
       ASSERT_EQ(std::memcmp(from_blocks.data(), b.data(), b.size() * sizeof(Transform)), 0)

@@ -98,7 +98,7 @@ struct SamplingJob {
   // call context->invalidate()); otherwise, and after invalidate(), it copies them as usual.
   // Player sets it for its own pose buffers. A clip that animates only rotations (common in
   // exported files) otherwise copies the whole rest pose on every run, which in a crowd of cold
-  // poses was about a seventh of the frame. Leave it false when anything (IK, a game's own
+  // poses was a seventh of Crowd::update. Leave it false when anything (IK, a game's own
   // overrides) edits the output in place between runs: with it true, such edits would stay in
   // the channels the clip does not drive.
   bool output_untouched = false;
