@@ -99,6 +99,30 @@ BENCHMARK_CAPTURE(BM_Skinning, avx512_matrix_normals, SkinningPath::kAvx512,
     ->Arg(5000)
     ->Arg(1000000);
 
+// Positions alone (a shadow or collision mesh, or normals left to the GPU): the blend and the
+// point transform without the normal's cofactor and normalisation.
+void BM_SkinningPositions(benchmark::State& state, SkinningPath path) {
+  if (path == SkinningPath::kAvx2 && !critter::deform::cpu_has_avx2_fma()) {
+    state.SkipWithError("CPU lacks AVX2/FMA");
+    return;
+  }
+  const auto n = static_cast<std::size_t>(state.range(0));
+  SkinData d(n);
+  critter::deform::SkinningJob job;
+  job.palette = d.palette;
+  job.set_positions(d.positions, d.out_positions);
+  job.set_influences(d.joints, d.weights);
+  job.path = path;
+  for (auto _ : state) {
+    if (!job.run()) state.SkipWithError("run failed");
+    benchmark::DoNotOptimize(d.out_positions.data());
+    benchmark::ClobberMemory();
+  }
+  report(state, n);
+}
+BENCHMARK_CAPTURE(BM_SkinningPositions, sse2, SkinningPath::kSse2)->Arg(5000);
+BENCHMARK_CAPTURE(BM_SkinningPositions, avx2, SkinningPath::kAvx2)->Arg(5000);
+
 // The memory bound of skinning: one pass that reads every byte a skinning run reads (positions,
 // normals, joint indices, weights: 48 bytes per vertex) and writes every byte it writes (positions
 // and normals: 24 bytes) with next to no arithmetic. Its Mvert/s at 1M vertices, where the streams

@@ -193,20 +193,27 @@ std::size_t skin_rows(const SkinStreams& s) {
     const __m128i j23 = _mm_unpacklo_epi64(
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp + 2 * s.joints_stride)),
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(jp + 3 * s.joints_stride)));
-    // Byte offsets of the rows, min(joint, last) * 48, read back from memory: 16 loads are
-    // cheaper than extracting each lane to a register, which compilers do unless told otherwise.
-    alignas(16) std::uint16_t offset[16];
+    // Byte offsets of the rows, min(joint, last) * 48, moved to general registers four at a
+    // time and split by shifts. (Storing the two vectors and reading the 16 offsets back was
+    // 5 % slower with positions alone, 2 % with normals by the matrix, on a Zen 4 core.)
     const auto clamp = [&](__m128i j) {
       return _mm_mullo_epi16(_mm_xor_si128(_mm_min_epi16(_mm_xor_si128(j, flip), last), flip),
                              row_bytes);
     };
-    _mm_store_si128(reinterpret_cast<__m128i*>(offset), clamp(j01));
-    _mm_store_si128(reinterpret_cast<__m128i*>(offset + 8), clamp(j23));
-    asm("" : "+m"(offset));
+    const __m128i c01 = clamp(j01);
+    const __m128i c23 = clamp(j23);
+    const std::uint64_t offsets[kLanes] = {
+        static_cast<std::uint64_t>(_mm_cvtsi128_si64(c01)),
+        static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(c01, c01))),
+        static_cast<std::uint64_t>(_mm_cvtsi128_si64(c23)),
+        static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(c23, c23)))};
     __m128 r0[kLanes], r1[kLanes], r2[kLanes];
     for (std::size_t k = 0; k < kLanes; ++k) {
       const __m128 w = _mm_loadu_ps(at(s.weights, s.weights_stride, i + k));
-      const std::uint16_t* o = offset + 4 * k;
+      const std::uint64_t o4 = offsets[k];
+      const std::uint16_t o[4] = {
+          static_cast<std::uint16_t>(o4), static_cast<std::uint16_t>(o4 >> 16),
+          static_cast<std::uint16_t>(o4 >> 32), static_cast<std::uint16_t>(o4 >> 48)};
       const float* m0 = reinterpret_cast<const float*>(base + o[0]);
       const float* m1 = reinterpret_cast<const float*>(base + o[1]);
       const float* m2 = reinterpret_cast<const float*>(base + o[2]);
