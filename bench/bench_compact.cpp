@@ -71,8 +71,8 @@ Subject& subject(const std::string& name) {
 const char* const kModels[] = {"synthetic67", "Wizard/Wizard.glb", "girl/girl.glb",
                                "RiggedFigure/RiggedFigure.glb", "greenman/greenman.glb"};
 
-// kExactSoa: the exact clip into a structure-of-arrays pose.
-enum class Mode { kExact, kExactSoa, kCompact, kCompactSse2 };
+// kExactSoa, kCompactSoa: the exact or the compact clip into a structure-of-arrays pose.
+enum class Mode { kExact, kExactSoa, kCompact, kCompactSse2, kCompactSoa };
 
 // Where one character plays one clip: its contexts (the one of the mode in use is read), pose,
 // weights and time.
@@ -116,6 +116,20 @@ Slot make_slot(const Subject& s, std::size_t clip, const anim::MorphLayout& layo
                                 .soa_rest = slot.soa_rest,
                                 .soa_output = slot.soa_pose,
                                 .soa_joints = rest.size()};
+    benchmark::DoNotOptimize(job.run());
+  } else if (mode == Mode::kCompactSoa) {
+    const anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
+                                       .time = slot.t,
+                                       .context = slot.packed.get(),
+                                       .rest = {},
+                                       .default_weights = layout.defaults,
+                                       .weight_offsets = layout.offsets,
+                                       .output = {},
+                                       .output_weights = slot.weights,
+                                       .path = anim::CompactSamplingPath::kAuto,
+                                       .soa_rest = slot.soa_rest,
+                                       .soa_output = slot.soa_pose,
+                                       .soa_joints = rest.size()};
     benchmark::DoNotOptimize(job.run());
   } else if (mode != Mode::kExact) {
     const anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
@@ -182,10 +196,14 @@ void BM_SampleCompact(benchmark::State& state) {
 void BM_SampleCompactSse2(benchmark::State& state) {
   sample(state, Mode::kCompactSse2);
 }
+void BM_SampleCompactSoa(benchmark::State& state) {
+  sample(state, Mode::kCompactSoa);
+}
 BENCHMARK(BM_SampleExact)->DenseRange(0, 4);
 BENCHMARK(BM_SampleExactSoa)->DenseRange(0, 4);
 BENCHMARK(BM_SampleCompact)->DenseRange(0, 4);
 BENCHMARK(BM_SampleCompactSse2)->DenseRange(0, 4);
+BENCHMARK(BM_SampleCompactSoa)->DenseRange(0, 4);
 
 // A crowd: 256 characters, each sampling two clips a frame (Subject::first and second, each
 // character at its own times) into its own two poses, round robin, as a game's animation pass

@@ -195,6 +195,29 @@ namespace {
   store_soa_lanes(pose, joints, lanes, first, values, count);
 }
 
+// The same through the group's windows (CompactClip::SoaWindow), when it has them: per window and
+// component, the lanes permuted to their floats and blended over the eight floats the pose holds.
+[[gnu::target("avx2"), gnu::always_inline]] inline void store_soa_group8(
+    float* pose, const CompactGroups& groups, std::uint32_t group, const std::uint32_t* joints,
+    std::uint32_t lanes, std::uint32_t component, const __m256* c, std::uint32_t count) {
+  const std::uint32_t begin = groups.soa_window_begin[group];
+  const std::uint32_t end = groups.soa_window_begin[group + 1];
+  if (begin == end) {
+    store_soa8(pose, joints, lanes, component, c, count);
+    return;
+  }
+  constexpr std::uint32_t kRow = SoaTransform::kLanes;
+  for (std::uint32_t w = begin; w < end; ++w) {
+    const CompactClip::SoaWindow& window = groups.soa_windows[w];
+    const __m256i from = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(window.lanes));
+    const __m256 keep = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_setzero_si256(), from));
+    float* row = pose + window.first + std::size_t{component} * kRow;
+    for (std::uint32_t k = 0; k < count; ++k, row += kRow)
+      _mm256_storeu_ps(
+          row, _mm256_blendv_ps(_mm256_permutevar8x32_ps(c[k], from), _mm256_loadu_ps(row), keep));
+  }
+}
+
 }  // namespace
 
 [[gnu::target("avx2")]] void decode_rotations_avx2(const RotationDecode* keys,
@@ -256,7 +279,8 @@ namespace {
   const __m256 zero = _mm256_setzero_ps();
   const Lanes* g = groups.cache;
   const std::uint32_t* joint = groups.lane_joint;
-  for (std::uint32_t done = 0; done < groups.lane_count[0]; done += 8) {
+  std::uint32_t group = 0;
+  for (std::uint32_t done = 0; done < groups.lane_count[0]; done += 8, ++group) {
     const Quat8 a[1] = {Quat8{_mm256_load_ps(g[kLaneA].v), _mm256_load_ps(g[kLaneA + 1].v),
                               _mm256_load_ps(g[kLaneA + 2].v), _mm256_load_ps(g[kLaneA + 3].v)}};
     const Quat8 b[1] = {Quat8{_mm256_load_ps(g[lane_b(4)].v), _mm256_load_ps(g[lane_b(4) + 1].v),
@@ -273,7 +297,7 @@ namespace {
         _mm256_blendv_ps(r[0].z, a[0].z, at_key), _mm256_blendv_ps(r[0].w, a[0].w, at_key)};
     const std::uint32_t lanes = std::min(8u, groups.lane_count[0] - done);
     if (soa != nullptr) {
-      store_soa8(soa, joint, lanes, kSoaRotation, q, 4);
+      store_soa_group8(soa, groups, group, joint, lanes, kSoaRotation, q, 4);
     } else {
       __m256 rows[4];
       transpose8(q[0], q[1], q[2], q[3], rows);
@@ -284,7 +308,7 @@ namespace {
     joint += 8;
   }
   for (std::uint32_t kind = 1; kind < 3; ++kind) {
-    for (std::uint32_t done = 0; done < groups.lane_count[kind]; done += 8) {
+    for (std::uint32_t done = 0; done < groups.lane_count[kind]; done += 8, ++group) {
       const __m256 f = fraction8(g, time);
       const __m256 at_key = _mm256_cmp_ps(f, zero, _CMP_EQ_OQ);
       __m256 c[3];
@@ -295,7 +319,8 @@ namespace {
       }
       const std::uint32_t lanes = std::min(8u, groups.lane_count[kind] - done);
       if (soa != nullptr) {
-        store_soa8(soa, joint, lanes, kind == 1 ? kSoaTranslation : kSoaScale, c, 3);
+        store_soa_group8(soa, groups, group, joint, lanes, kind == 1 ? kSoaTranslation : kSoaScale,
+                         c, 3);
       } else {
         __m256 rows[4];
         transpose8(c[0], c[1], c[2], zero, rows);

@@ -33,6 +33,9 @@ struct CompactGroups {
   const CompactSamplingContext::Lanes* cache;
   const std::uint32_t* lane_joint;
   const std::uint32_t* lane_count;  // 3 entries: rotation, translation, scale lanes in use
+  // CompactClip::soa_windows() and soa_window_begin() (read by the AVX2 kernel).
+  const CompactClip::SoaWindow* soa_windows;
+  const std::uint32_t* soa_window_begin;
 };
 
 // A quantised rotation key to decode into a cache lane: its three words, and the lane's x in the

@@ -366,7 +366,8 @@ Status CompactSamplingJob::run() const {
   }
 
   const detail::CompactGroups groups{ctx.cache_.data(), clip->lane_joints().data(),
-                                     clip->lane_counts()};
+                                     clip->lane_counts(), clip->soa_windows().data(),
+                                     clip->soa_window_begin().data()};
 #if defined(__x86_64__) && defined(__GNUC__)
   if (avx2) {
     detail::interpolate_groups_avx2(groups, clip_time, output.data(), soa_form ? to : nullptr);

@@ -17,6 +17,7 @@
 
 #include "asset/clip_load_simd.h"
 #include "core/finite_floats.h"
+#include "core/soa_lanes.h"
 #include "critter/core/cpu_features.h"
 #include "critter/core/soa_transform.h"
 #include "critter/core/transform.h"
@@ -526,6 +527,41 @@ void CompactClip::index_tracks() {
     lanes_[slot] = {static_cast<std::uint32_t>(i), at, t.key_count};
     lane_joints_[slot] = t.joint;
     at.advance(t);
+  }
+
+  // The structure-of-arrays windows of each group: from its first lane not yet placed, a window
+  // of the eight floats from that lane's joint (moved back to stay inside the block) takes every
+  // lane of the group that falls in it.
+  constexpr std::uint32_t kRow = SoaTransform::kLanes;
+  soa_windows_.clear();
+  soa_window_begin_.assign(total / 8 + 1, 0);
+  std::uint32_t group = 0;
+  for (std::uint32_t kind = 0; kind < 3; ++kind) {
+    for (std::uint32_t done = 0; done < lane_counts_[kind]; done += 8, ++group) {
+      const std::uint32_t* joints = lane_joints_.data() + std::size_t{group} * 8;
+      const std::uint32_t used = std::min(8u, lane_counts_[kind] - done);
+      const std::size_t before = soa_windows_.size();
+      if (!detail::consecutive_in_block(joints, used, 8)) {
+        std::uint32_t placed = 0;  // bit l: lane l has its window
+        for (std::uint32_t l = 0; l < used; ++l) {
+          if ((placed >> l & 1u) != 0) continue;
+          const std::uint32_t block = joints[l] / kRow;
+          const std::uint32_t start = std::min(joints[l] % kRow, kRow - 8);
+          SoaWindow window;
+          window.first = block * 10 * kRow + start;
+          for (std::uint32_t m = l; m < used; ++m) {
+            if (joints[m] / kRow != block || joints[m] % kRow < start ||
+                joints[m] % kRow >= start + 8)
+              continue;
+            window.lanes[joints[m] % kRow - start] = static_cast<std::int32_t>(m);
+            placed |= 1u << m;
+          }
+          soa_windows_.push_back(window);
+        }
+        if (4 * (soa_windows_.size() - before) > 3 * std::size_t{used}) soa_windows_.resize(before);
+      }
+      soa_window_begin_[group + 1] = static_cast<std::uint32_t>(soa_windows_.size());
+    }
   }
 }
 

@@ -327,7 +327,7 @@ TEST(CompactSamplingJobTest, LaneLayoutFollowsTheTracks) {
     }
     EXPECT_EQ(lane, lanes.size());
   };
-  bool constants = false, translations = false;
+  bool constants = false, translations = false, windows = false;
   for (const char* relative : {"Wizard/Wizard.glb", "girl/girl.glb"}) {
     io::LoadOptions options;
     options.compact_tolerance = kRelativeTolerance;
@@ -339,16 +339,122 @@ TEST(CompactSamplingJobTest, LaneLayoutFollowsTheTracks) {
       auto again = CompactClip::from_parts(clip.parts(), model->skeleton().joint_count(), morphs);
       ASSERT_TRUE(again.has_value()) << again.error().to_string();
       check(*again, std::string(relative) + " " + clip.name() + " from parts");
+      // The structure-of-arrays windows are derived again too.
+      ASSERT_EQ(again->soa_window_begin().size(), clip.soa_window_begin().size());
+      EXPECT_TRUE(std::equal(clip.soa_window_begin().begin(), clip.soa_window_begin().end(),
+                             again->soa_window_begin().begin()));
+      ASSERT_EQ(again->soa_windows().size(), clip.soa_windows().size());
+      for (std::size_t w = 0; w < clip.soa_windows().size(); ++w) {
+        EXPECT_EQ(again->soa_windows()[w].first, clip.soa_windows()[w].first);
+        EXPECT_EQ(std::memcmp(again->soa_windows()[w].lanes, clip.soa_windows()[w].lanes,
+                              sizeof(clip.soa_windows()[w].lanes)),
+                  0);
+      }
+      windows = windows || !clip.soa_windows().empty();
       constants = constants || clip.constant_count() > 0;
       translations = translations || clip.lane_counts()[1] > 0;
     }
   }
-  EXPECT_TRUE(constants && translations) << "the models no longer cover the cases";
+  EXPECT_TRUE(constants && translations && windows) << "the models no longer cover the cases";
   auto synthetic = build_model(make_synthetic_character());
   ASSERT_TRUE(synthetic.has_value());
   auto model = with_compact_clips(std::move(*synthetic), kRelativeTolerance);
   ASSERT_TRUE(model.has_value()) << model.error().to_string();
   check(model->compact_clips()[0], "synthetic");
+}
+
+// The structure-of-arrays windows (CompactClip::soa_windows): rotations on joints that leave gaps,
+// cross blocks and sit near a block's end (three groups of two, three and four windows),
+// translations on joints a block apart (five windows would cost more than the five stores they
+// save: none), scales on eight joints in a row of one block (one store each: none). Every lane of a
+// group with windows is in exactly one window, at its own float; and the pose sampled in
+// structure-of-arrays form equals the Transform form bit for bit on every path, the joints
+// between the animated ones keeping the rest pose.
+TEST(CompactSamplingJobTest, StructureOfArraysWindowsPlaceEachLaneOnce) {
+  const std::vector<std::uint32_t> rotations{9,  10, 12, 13, 15, 16, 17, 18, 20, 21, 30, 40,
+                                             41, 42, 43, 44, 45, 46, 47, 50, 55, 60, 62, 66};
+  const std::vector<std::uint32_t> translations{0, 16, 32, 48, 64};
+  const std::vector<std::uint32_t> scales{16, 17, 18, 19, 20, 21, 22, 23};
+  const auto kept = [&](TrackTarget target) -> const std::vector<std::uint32_t>& {
+    return target == TrackTarget::kRotation      ? rotations
+           : target == TrackTarget::kTranslation ? translations
+                                                 : scales;
+  };
+  RawModel raw = make_synthetic_character();
+  for (RawClip& clip : raw.clips) {
+    std::erase_if(clip.tracks, [&](const RawTrack& t) {
+      const std::vector<std::uint32_t>& keep = kept(t.target);
+      return std::find(keep.begin(), keep.end(), static_cast<std::uint32_t>(t.index)) == keep.end();
+    });
+  }
+  auto exact = build_model(std::move(raw));
+  ASSERT_TRUE(exact.has_value()) << exact.error().to_string();
+  auto model = with_compact_clips(std::move(*exact), kRelativeTolerance);
+  ASSERT_TRUE(model.has_value()) << model.error().to_string();
+  const CompactClip& clip = model->compact_clips()[0];
+
+  // The lanes are the chosen joints (the synthetic skeleton keeps its order), kind by kind.
+  const auto lane_joints = clip.lane_joints();
+  std::size_t lane = 0;
+  for (const std::vector<std::uint32_t>* kind : {&rotations, &translations, &scales}) {
+    for (const std::uint32_t joint : *kind) ASSERT_EQ(lane_joints[lane++], joint);
+    lane = (lane + 7) / 8 * 8;
+  }
+  ASSERT_EQ(lane, lane_joints.size());
+
+  const auto windows = clip.soa_windows();
+  const auto begin = clip.soa_window_begin();
+  ASSERT_EQ(begin.size(), lane_joints.size() / 8 + 1);
+  const std::vector<std::uint32_t> per_group{2, 3, 4, 0, 0};
+  ASSERT_EQ(begin.size(), per_group.size() + 1);
+  constexpr std::uint32_t kRow = SoaTransform::kLanes;
+  for (std::size_t g = 0; g < per_group.size(); ++g) {
+    SCOPED_TRACE("group " + std::to_string(g));
+    ASSERT_EQ(begin[g + 1] - begin[g], per_group[g]);
+    const std::uint32_t used = g < 3 ? std::min<std::uint32_t>(8, 24 - 8 * g) : g == 3 ? 5 : 8;
+    std::vector<int> seen(used, 0);
+    for (std::uint32_t w = begin[g]; w < begin[g + 1]; ++w) {
+      const CompactClip::SoaWindow& window = windows[w];
+      const std::uint32_t block = window.first / (10 * kRow), start = window.first % (10 * kRow);
+      EXPECT_LE(start + 8, kRow) << "a window stays inside its block's row";
+      for (std::uint32_t p = 0; p < 8; ++p) {
+        const std::int32_t l = window.lanes[p];
+        if (l < 0) continue;
+        ASSERT_LT(static_cast<std::uint32_t>(l), used);
+        const std::uint32_t joint = lane_joints[g * 8 + static_cast<std::uint32_t>(l)];
+        EXPECT_EQ(joint, block * kRow + start + p) << "lane " << l << " at its own float";
+        ++seen[static_cast<std::size_t>(l)];
+      }
+    }
+    if (per_group[g] != 0) {
+      for (std::uint32_t l = 0; l < used; ++l) EXPECT_EQ(seen[l], 1) << "lane " << l;
+    }
+  }
+  // The first group, joints 9 10 12 13 15 | 16 17 18: the eight floats from lane 8 of block 0,
+  // then the first eight of block 1.
+  EXPECT_EQ(windows[0].first, 8u);
+  EXPECT_EQ(std::vector<std::int32_t>(windows[0].lanes, windows[0].lanes + 8),
+            (std::vector<std::int32_t>{-1, 0, 1, -1, 2, 3, -1, 4}));
+  EXPECT_EQ(windows[1].first, 10 * kRow);
+  EXPECT_EQ(std::vector<std::int32_t>(windows[1].lanes, windows[1].lanes + 8),
+            (std::vector<std::int32_t>{5, 6, 7, -1, -1, -1, -1, -1}));
+
+  // The structure-of-arrays pose on each path equals the Transform pose, bit for bit.
+  const MorphLayout layout = MorphLayout::of(*model);
+  const auto rest = model->skeleton().rest_pose();
+  for (const CompactSamplingPath path : paths_of_this_cpu()) {
+    for (const float t : {0.0f, 0.13f, 0.5f * clip.duration(), clip.duration()}) {
+      CompactSamplingContext context;
+      std::vector<Transform> a(rest.begin(), rest.end());
+      std::vector<float> w(layout.defaults);
+      const CompactSamplingJob job = compact_job(clip, t, context, rest, layout, a, w, path);
+      ASSERT_TRUE(job.run());
+      const std::vector<Transform> b = sample_as_soa(job);
+      ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
+          << "path " << static_cast<int>(path) << " time " << t;
+      EXPECT_TRUE(a[11] == rest[11]) << "a joint no track drives keeps the rest pose";
+    }
+  }
 }
 
 // The builder writes constant tracks as runs of floats that the sampler copies as they lie:

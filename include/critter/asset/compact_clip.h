@@ -154,10 +154,27 @@ class CompactClip {
   std::span<const std::uint32_t> lane_joints() const { return lane_joints_; }
   // Animated rotation, translation and scale tracks (lanes in use of each kind).
   const std::uint32_t* lane_counts() const { return lane_counts_; }
+  // How a structure-of-arrays pose (SoaTransform blocks seen as floats) takes a group of eight
+  // lanes whose joints are not eight in a row of one block: through windows of eight consecutive
+  // floats of one component row, each float of a window taking one lane of the group (a vector
+  // permute, blended over what the pose holds) or keeping its value (lane -1). `first` is the
+  // offset of the window's first float in the pose's first component row: block · 160 + lane of
+  // the block (row r adds 16 · r). Groups in a row of one block (one store per component), and
+  // groups whose lanes would need more windows than they save stores (4 · windows > 3 · lanes),
+  // have none.
+  struct SoaWindow {
+    std::uint32_t first = 0;
+    std::int32_t lanes[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  };
+  std::span<const SoaWindow> soa_windows() const { return soa_windows_; }
+  // Per group of eight lanes (lanes().size() / 8 of them), where its windows start in
+  // soa_windows(); one entry more, the end of the last group's.
+  std::span<const std::uint32_t> soa_window_begin() const { return soa_window_begin_; }
 
   // Bytes of the clip's data: times, tracks, ranges, key frames, words and the residual clip
-  // (what a file stores). The lane layout derived from the tracks on construction (lanes() and
-  // lane_joints(), 28 bytes per lane) and a sampler's per-instance cache are not part of it.
+  // (what a file stores). The lane layout derived from the tracks on construction (lanes(),
+  // lane_joints() and the structure-of-arrays windows: 28 bytes per lane, 36 per window) and a
+  // sampler's per-instance cache are not part of it.
   std::size_t byte_size() const;
 
   // The arrays of this clip (for writers); residual tracks as raw tracks.
@@ -192,6 +209,8 @@ class CompactClip {
   std::vector<Lane> lanes_;
   std::vector<std::uint32_t> lane_joints_;
   std::uint32_t lane_counts_[3] = {0, 0, 0};
+  std::vector<SoaWindow> soa_windows_;
+  std::vector<std::uint32_t> soa_window_begin_;
   // Derives the constant overlay and the lane layout from the tracks.
   void index_tracks();
 };
