@@ -160,8 +160,8 @@ class CompactClip {
   // permute, blended over what the pose holds) or keeping its value (lane -1). `first` is the
   // offset of the window's first float in the pose's first component row: block · 160 + lane of
   // the block (row r adds 16 · r). Groups in a row of one block (one store per component), and
-  // groups whose lanes would need more windows than they save stores (4 · windows > 3 · lanes),
-  // have none.
+  // groups whose windows would cost more than storing their lanes one float at a time
+  // (4 · windows > 3 · lanes), have none.
   struct SoaWindow {
     std::uint32_t first = 0;
     std::int32_t lanes[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
