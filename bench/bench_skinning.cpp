@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -55,8 +56,9 @@ void report(benchmark::State& state, std::size_t n) {
       benchmark::Counter(static_cast<double>(items) / 1e6, benchmark::Counter::kIsRate);
 }
 
+// `normals`: how the normals are turned; none for positions alone.
 void BM_Skinning(benchmark::State& state, SkinningPath path,
-                 NormalTransform normals = NormalTransform::kInverseTranspose) {
+                 std::optional<NormalTransform> normals = NormalTransform::kInverseTranspose) {
   if (path == SkinningPath::kAvx2 && !critter::deform::cpu_has_avx2_fma()) {
     state.SkipWithError("CPU lacks AVX2/FMA");
     return;
@@ -70,10 +72,12 @@ void BM_Skinning(benchmark::State& state, SkinningPath path,
   critter::deform::SkinningJob job;
   job.palette = d.palette;
   job.set_positions(d.positions, d.out_positions);
-  job.set_normals(d.normals, d.out_normals);
+  if (normals) {
+    job.set_normals(d.normals, d.out_normals);
+    job.normal_transform = *normals;
+  }
   job.set_influences(d.joints, d.weights);
   job.path = path;
-  job.normal_transform = normals;
   for (auto _ : state) {
     if (!job.run()) state.SkipWithError("run failed");
     benchmark::DoNotOptimize(d.out_positions.data());
@@ -98,30 +102,10 @@ BENCHMARK_CAPTURE(BM_Skinning, avx512_matrix_normals, SkinningPath::kAvx512,
                   NormalTransform::kMatrix)
     ->Arg(5000)
     ->Arg(1000000);
-
 // Positions alone (a shadow or collision mesh, or normals left to the GPU): the blend and the
-// point transform without the normal's cofactor and normalisation.
-void BM_SkinningPositions(benchmark::State& state, SkinningPath path) {
-  if (path == SkinningPath::kAvx2 && !critter::deform::cpu_has_avx2_fma()) {
-    state.SkipWithError("CPU lacks AVX2/FMA");
-    return;
-  }
-  const auto n = static_cast<std::size_t>(state.range(0));
-  SkinData d(n);
-  critter::deform::SkinningJob job;
-  job.palette = d.palette;
-  job.set_positions(d.positions, d.out_positions);
-  job.set_influences(d.joints, d.weights);
-  job.path = path;
-  for (auto _ : state) {
-    if (!job.run()) state.SkipWithError("run failed");
-    benchmark::DoNotOptimize(d.out_positions.data());
-    benchmark::ClobberMemory();
-  }
-  report(state, n);
-}
-BENCHMARK_CAPTURE(BM_SkinningPositions, sse2, SkinningPath::kSse2)->Arg(5000);
-BENCHMARK_CAPTURE(BM_SkinningPositions, avx2, SkinningPath::kAvx2)->Arg(5000);
+// point transform without the normal's work.
+BENCHMARK_CAPTURE(BM_Skinning, sse2_positions, SkinningPath::kSse2, std::nullopt)->Arg(5000);
+BENCHMARK_CAPTURE(BM_Skinning, avx2_positions, SkinningPath::kAvx2, std::nullopt)->Arg(5000);
 
 // The memory bound of skinning: one pass that reads every byte a skinning run reads (positions,
 // normals, joint indices, weights: 48 bytes per vertex) and writes every byte it writes (positions
