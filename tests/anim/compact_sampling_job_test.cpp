@@ -452,7 +452,7 @@ TEST(CompactSamplingJobTest, StructureOfArraysWindowsPlaceEachLaneOnce) {
       const std::vector<Transform> b = sample_as_soa(job);
       ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
           << "path " << static_cast<int>(path) << " time " << t;
-      EXPECT_TRUE(a[11] == rest[11]) << "a joint no track drives keeps the rest pose";
+      EXPECT_TRUE(b[11] == rest[11]) << "a joint no track drives keeps the rest pose";
     }
   }
 }
