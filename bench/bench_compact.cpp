@@ -100,61 +100,46 @@ Slot make_slot(const Subject& s, std::size_t clip, const anim::MorphLayout& layo
   return slot;
 }
 
+// `job` (either sampler) turned to write the slot's structure-of-arrays pose.
+template <class Job>
+void in_soa_form(Job& job, Slot& slot, std::size_t joints) {
+  job.rest = {};
+  job.output = {};
+  job.soa_rest = slot.soa_rest;
+  job.soa_output = slot.soa_pose;
+  job.soa_joints = joints;
+}
+
 // Samples clip `clip` of the subject at the slot's time with the job of `mode` into the slot.
 [[gnu::always_inline]] inline void sample_into(const Subject& s, std::size_t clip, Mode mode,
                                                const anim::MorphLayout& layout, Slot& slot) {
   const auto rest = s.model.skeleton().rest_pose();
-  if (mode == Mode::kExactSoa) {
-    const anim::SamplingJob job{.clip = &s.model.clips()[clip],
-                                .time = slot.t,
-                                .context = slot.exact.get(),
-                                .rest = {},
-                                .default_weights = layout.defaults,
-                                .weight_offsets = layout.offsets,
-                                .output = {},
-                                .output_weights = slot.weights,
-                                .soa_rest = slot.soa_rest,
-                                .soa_output = slot.soa_pose,
-                                .soa_joints = rest.size()};
+  if (mode == Mode::kExact || mode == Mode::kExactSoa) {
+    anim::SamplingJob job{.clip = &s.model.clips()[clip],
+                          .time = slot.t,
+                          .context = slot.exact.get(),
+                          .rest = rest,
+                          .default_weights = layout.defaults,
+                          .weight_offsets = layout.offsets,
+                          .output = slot.pose,
+                          .output_weights = slot.weights};
+    if (mode == Mode::kExactSoa) in_soa_form(job, slot, rest.size());
     benchmark::DoNotOptimize(job.run());
-  } else if (mode == Mode::kCompactSoa) {
-    const anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
-                                       .time = slot.t,
-                                       .context = slot.packed.get(),
-                                       .rest = {},
-                                       .default_weights = layout.defaults,
-                                       .weight_offsets = layout.offsets,
-                                       .output = {},
-                                       .output_weights = slot.weights,
-                                       .path = anim::CompactSamplingPath::kAuto,
-                                       .soa_rest = slot.soa_rest,
-                                       .soa_output = slot.soa_pose,
-                                       .soa_joints = rest.size()};
-    benchmark::DoNotOptimize(job.run());
-  } else if (mode != Mode::kExact) {
-    const anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
-                                       .time = slot.t,
-                                       .context = slot.packed.get(),
-                                       .rest = rest,
-                                       .default_weights = layout.defaults,
-                                       .weight_offsets = layout.offsets,
-                                       .output = slot.pose,
-                                       .output_weights = slot.weights,
-                                       .path = mode == Mode::kCompactSse2
-                                                   ? anim::CompactSamplingPath::kSse2
-                                                   : anim::CompactSamplingPath::kAuto};
-    benchmark::DoNotOptimize(job.run());
-  } else {
-    const anim::SamplingJob job{.clip = &s.model.clips()[clip],
-                                .time = slot.t,
-                                .context = slot.exact.get(),
-                                .rest = rest,
-                                .default_weights = layout.defaults,
-                                .weight_offsets = layout.offsets,
-                                .output = slot.pose,
-                                .output_weights = slot.weights};
-    benchmark::DoNotOptimize(job.run());
+    return;
   }
+  anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
+                               .time = slot.t,
+                               .context = slot.packed.get(),
+                               .rest = rest,
+                               .default_weights = layout.defaults,
+                               .weight_offsets = layout.offsets,
+                               .output = slot.pose,
+                               .output_weights = slot.weights,
+                               .path = mode == Mode::kCompactSse2
+                                           ? anim::CompactSamplingPath::kSse2
+                                           : anim::CompactSamplingPath::kAuto};
+  if (mode == Mode::kCompactSoa) in_soa_form(job, slot, rest.size());
+  benchmark::DoNotOptimize(job.run());
 }
 
 void sample(benchmark::State& state, Mode mode) {

@@ -40,8 +40,7 @@ inline FormProblem soa_form_problem(bool soa_output, bool soa_rest, std::size_t 
 }
 
 inline float* soa_channel(float* pose, std::size_t joint, std::uint32_t component) {
-  constexpr std::size_t kLanes = SoaTransform::kLanes;
-  return pose + joint / kLanes * (10 * kLanes) + component * kLanes + joint % kLanes;
+  return pose + critter::detail::soa_float_index(joint, component);
 }
 
 inline float* soa_floats(std::span<SoaTransform> pose) {

@@ -500,7 +500,7 @@ void CompactClip::index_tracks() {
     const std::size_t joint = t.joint;
     for (std::uint32_t c = 0; c < count; ++c) {
       const std::size_t aos = joint * 10 + first + c;
-      const std::size_t soa = joint / kLanes * 10 * kLanes + (first + c) * kLanes + joint % kLanes;
+      const std::size_t soa = detail::soa_float_index(joint, first + c);
       constant_values_[aos] = soa_constant_values_[soa] = v[c];
       constant_mask_[aos] = soa_constant_mask_[soa] = 0xFFFFFFFFu;
     }
@@ -548,7 +548,8 @@ void CompactClip::index_tracks() {
           const std::uint32_t block = joints[l] / kRow;
           const std::uint32_t start = std::min(joints[l] % kRow, kRow - 8);
           SoaWindow window;
-          window.first = block * 10 * kRow + start;
+          window.first =
+              static_cast<std::uint32_t>(detail::soa_float_index(block * kRow + start, 0));
           for (std::uint32_t m = l; m < used; ++m) {
             if (joints[m] / kRow != block || joints[m] % kRow < start ||
                 joints[m] % kRow >= start + 8)
