@@ -529,9 +529,9 @@ void CompactClip::index_tracks() {
     at.advance(t);
   }
 
-  // The structure-of-arrays windows of each group: from its first lane not yet placed, a window
-  // of the eight floats from that lane's joint (moved back to stay inside the block) takes every
-  // lane of the group that falls in it.
+  // The structure-of-arrays windows of each group: from its first lane not yet placed, the
+  // window of the aligned half row (eight floats) that holds that lane's joint takes every lane
+  // of the group that falls in it.
   constexpr std::uint32_t kRow = SoaTransform::kLanes;
   soa_windows_.clear();
   soa_window_begin_.assign(total / 8 + 1, 0);
@@ -546,7 +546,7 @@ void CompactClip::index_tracks() {
         for (std::uint32_t l = 0; l < used; ++l) {
           if ((placed >> l & 1u) != 0) continue;
           const std::uint32_t block = joints[l] / kRow;
-          const std::uint32_t start = std::min(joints[l] % kRow, kRow - 8);
+          const std::uint32_t start = joints[l] % kRow / 8 * 8;
           SoaWindow window;
           window.first =
               static_cast<std::uint32_t>(detail::soa_float_index(block * kRow + start, 0));

@@ -417,6 +417,7 @@ TEST(CompactSamplingJobTest, StructureOfArraysWindowsPlaceEachLaneOnce) {
       const CompactClip::SoaWindow& window = windows[w];
       const std::uint32_t block = window.first / (10 * kRow), start = window.first % (10 * kRow);
       EXPECT_LE(start + 8, kRow) << "a window stays inside its block's row";
+      EXPECT_EQ(start % 8, 0u) << "a window is an aligned half row";
       for (std::uint32_t p = 0; p < 8; ++p) {
         const std::int32_t l = window.lanes[p];
         if (l < 0) continue;
@@ -430,14 +431,20 @@ TEST(CompactSamplingJobTest, StructureOfArraysWindowsPlaceEachLaneOnce) {
       for (std::uint32_t l = 0; l < used; ++l) EXPECT_EQ(seen[l], 1) << "lane " << l;
     }
   }
-  // The first group, joints 9 10 12 13 15 | 16 17 18: the eight floats from lane 8 of block 0,
-  // then the first eight of block 1.
+  // The first group, joints 9 10 12 13 15 | 16 17 18: the second half of block 0's row, then
+  // the first half of block 1's. The second group, 20 21 | 30 | 40 41 42 43 44: the first half
+  // of block 1, its second half, the second half of block 2 (joint 40 is its lane 8).
   EXPECT_EQ(windows[0].first, 8u);
   EXPECT_EQ(std::vector<std::int32_t>(windows[0].lanes, windows[0].lanes + 8),
             (std::vector<std::int32_t>{-1, 0, 1, -1, 2, 3, -1, 4}));
   EXPECT_EQ(windows[1].first, 10 * kRow);
   EXPECT_EQ(std::vector<std::int32_t>(windows[1].lanes, windows[1].lanes + 8),
             (std::vector<std::int32_t>{5, 6, 7, -1, -1, -1, -1, -1}));
+  EXPECT_EQ(windows[2].first, 10 * kRow);
+  EXPECT_EQ(windows[3].first, 10 * kRow + 8);
+  EXPECT_EQ(windows[4].first, 2 * 10 * kRow + 8);
+  EXPECT_EQ(std::vector<std::int32_t>(windows[4].lanes, windows[4].lanes + 8),
+            (std::vector<std::int32_t>{3, 4, 5, 6, 7, -1, -1, -1}));
 
   // The structure-of-arrays pose on each path equals the Transform pose, bit for bit.
   const MorphLayout layout = MorphLayout::of(*model);
