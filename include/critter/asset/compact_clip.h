@@ -159,13 +159,12 @@ class CompactClip {
   // floats of one component row, each float of a window taking one lane of the group (a vector
   // permute, blended over what the pose holds) or keeping its value (lane -1). `first` is the
   // offset of the window's first float in the pose's first component row: block · 160 + 0 or 8
-  // (row r adds 16 · r): a window is one aligned half of a row, the 32 bytes that the sampler's
-  // own vector stores of the pose write, so that reading it back before the blend is forwarded
-  // from that store (a window across two stores waits for both to reach the cache: on a Zen 4
-  // core that made the greenman's moving clip 15 % slower to sample). Groups in a row of one
-  // block (one store per component), and
-  // groups whose windows would cost more than storing their lanes one float at a time
-  // (4 · windows > 3 · lanes), have none.
+  // (row r adds 16 · r). A window is one aligned half of a row, the 32 bytes of one of the
+  // vector stores that have just laid the rest pose out, so that the window's read of the floats
+  // it keeps is forwarded from that store (a read across two stores waits for both to reach the
+  // cache: on a Zen 4 core that made the greenman's moving clip 15 % slower to sample). Groups in
+  // a row of one block (one store per component), and groups whose windows would cost more than
+  // storing their lanes one float at a time (4 · windows > 3 · lanes), have none.
   struct SoaWindow {
     std::uint32_t first = 0;
     std::int32_t lanes[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
