@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,14 +101,24 @@ Slot make_slot(const Subject& s, std::size_t clip, const anim::MorphLayout& layo
   return slot;
 }
 
-// `job` (either sampler) turned to write the slot's structure-of-arrays pose.
+// Sets what either sampler's job takes from the slot (its time, its pose in the mode's form, its
+// weights) and runs it.
 template <class Job>
-void in_soa_form(Job& job, Slot& slot, std::size_t joints) {
-  job.rest = {};
-  job.output = {};
-  job.soa_rest = slot.soa_rest;
-  job.soa_output = slot.soa_pose;
-  job.soa_joints = joints;
+[[gnu::always_inline]] inline void run_into(Job& job, Mode mode, std::span<const Transform> rest,
+                                            const anim::MorphLayout& layout, Slot& slot) {
+  job.time = slot.t;
+  job.default_weights = layout.defaults;
+  job.weight_offsets = layout.offsets;
+  job.output_weights = slot.weights;
+  if (mode == Mode::kExactSoa || mode == Mode::kCompactSoa) {
+    job.soa_rest = slot.soa_rest;
+    job.soa_output = slot.soa_pose;
+    job.soa_joints = rest.size();
+  } else {
+    job.rest = rest;
+    job.output = slot.pose;
+  }
+  benchmark::DoNotOptimize(job.run());
 }
 
 // Samples clip `clip` of the subject at the slot's time with the job of `mode` into the slot.
@@ -115,31 +126,17 @@ void in_soa_form(Job& job, Slot& slot, std::size_t joints) {
                                                const anim::MorphLayout& layout, Slot& slot) {
   const auto rest = s.model.skeleton().rest_pose();
   if (mode == Mode::kExact || mode == Mode::kExactSoa) {
-    anim::SamplingJob job{.clip = &s.model.clips()[clip],
-                          .time = slot.t,
-                          .context = slot.exact.get(),
-                          .rest = rest,
-                          .default_weights = layout.defaults,
-                          .weight_offsets = layout.offsets,
-                          .output = slot.pose,
-                          .output_weights = slot.weights};
-    if (mode == Mode::kExactSoa) in_soa_form(job, slot, rest.size());
-    benchmark::DoNotOptimize(job.run());
+    anim::SamplingJob job;
+    job.clip = &s.model.clips()[clip];
+    job.context = slot.exact.get();
+    run_into(job, mode, rest, layout, slot);
     return;
   }
-  anim::CompactSamplingJob job{.clip = &s.model.compact_clips()[clip],
-                               .time = slot.t,
-                               .context = slot.packed.get(),
-                               .rest = rest,
-                               .default_weights = layout.defaults,
-                               .weight_offsets = layout.offsets,
-                               .output = slot.pose,
-                               .output_weights = slot.weights,
-                               .path = mode == Mode::kCompactSse2
-                                           ? anim::CompactSamplingPath::kSse2
-                                           : anim::CompactSamplingPath::kAuto};
-  if (mode == Mode::kCompactSoa) in_soa_form(job, slot, rest.size());
-  benchmark::DoNotOptimize(job.run());
+  anim::CompactSamplingJob job;
+  job.clip = &s.model.compact_clips()[clip];
+  job.context = slot.packed.get();
+  if (mode == Mode::kCompactSse2) job.path = anim::CompactSamplingPath::kSse2;
+  run_into(job, mode, rest, layout, slot);
 }
 
 void sample(benchmark::State& state, Mode mode) {
