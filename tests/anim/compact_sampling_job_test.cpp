@@ -368,8 +368,8 @@ TEST(CompactSamplingJobTest, LaneLayoutFollowsTheTracks) {
 // translations on joints a block apart (five windows would cost more than the five stores they
 // save: none), scales on eight joints in a row of one block (one store each: none). Every lane of a
 // group with windows is in exactly one window, at its own float; and the pose sampled in
-// structure-of-arrays form equals the Transform form bit for bit on every path (so the floats a
-// window keeps hold the rest pose, as the Transform form's joints without tracks do).
+// structure-of-arrays form equals the Transform form bit for bit on every path, where a joint no
+// track drives keeps the rest pose (so the floats a window keeps hold it too).
 TEST(CompactSamplingJobTest, StructureOfArraysWindowsPlaceEachLaneOnce) {
   const std::vector<std::uint32_t> rotations{9,  10, 12, 13, 15, 16, 17, 18, 20, 21, 30, 40,
                                              41, 42, 43, 44, 45, 46, 47, 50, 55, 60, 62, 66};
@@ -459,6 +459,9 @@ TEST(CompactSamplingJobTest, StructureOfArraysWindowsPlaceEachLaneOnce) {
       const std::vector<Transform> b = sample_as_soa(job);
       ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0)
           << "path " << static_cast<int>(path) << " time " << t;
+      // Joint 11 has no track: the Transform form keeps its rest pose, so (by the comparison
+      // above) the floats the windows keep do too.
+      EXPECT_TRUE(a[11] == rest[11]) << "a joint no track drives keeps the rest pose";
     }
   }
 }
