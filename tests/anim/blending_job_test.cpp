@@ -869,13 +869,88 @@ TEST(BlendingJob, CrossfadesEqualTheScalarReferenceBitForBit) {
       for (const BlendingPath path : kSimdPaths) {
         if (!blending_path_available(path)) continue;
         ++compared;
-        expect_same_bits(stack.run(path), want,
-                         "joints " + std::to_string(joints) + ", round " + std::to_string(round) +
-                             ", path " + std::to_string(static_cast<int>(path)));
+        const std::string where = "joints " + std::to_string(joints) + ", round " +
+                                  std::to_string(round) + ", path " +
+                                  std::to_string(static_cast<int>(path));
+        expect_same_bits(stack.run(path), want, where);
+        // The two-layer crossfade in structure-of-arrays form too (run_soa gives layer i pose i,
+        // as here). On kAuto both forms take run()'s own way for this stack (crossfade_stack).
+        if (stack.layers.size() == 2) expect_same_bits(stack.run_soa(path), want, where + ", soa");
       }
     }
   }
   EXPECT_GT(compared, 0);
+}
+
+// A crossfade's shape (two whole-pose overrides, the first at full weight, no morph weights) with
+// one rule broken: run() does not take the crossfade's own way but validates and names the rule,
+// in both pose forms.
+TEST(BlendingJob, CrossfadeJobsThatBreakARuleStillFail) {
+  const std::vector<Transform> rest(3), a(3), b(3), short_pose(2);
+  std::vector<Transform> out(3), short_out(2);
+  const std::vector<SoaTransform> soa_rest(1), soa_a(1), soa_b(1), two_blocks(2);
+  std::vector<SoaTransform> soa_out(1), soa_out_long(2);
+  std::vector<BlendingLayer> layers{layer(kOverride, a, 1.0f), layer(kOverride, b, 0.4f)};
+  BlendingJob aos;
+  aos.layers = layers;
+  aos.rest = rest;
+  aos.output = out;
+  ASSERT_TRUE(aos.run());
+  std::vector<BlendingLayer> soa_layers = layers;
+  soa_layers[0].pose = soa_layers[1].pose = {};
+  soa_layers[0].soa_pose = soa_a;
+  soa_layers[1].soa_pose = soa_b;
+  BlendingJob soa;
+  soa.layers = soa_layers;
+  soa.soa_rest = soa_rest;
+  soa.soa_output = soa_out;
+  soa.soa_joints = 3;
+  ASSERT_TRUE(soa.run());
+
+  std::vector<std::vector<BlendingLayer>> keep;
+  const auto with_layer = [&](const BlendingJob& base, std::size_t i, auto change) {
+    keep.push_back(std::vector<BlendingLayer>(base.layers.begin(), base.layers.end()));
+    change(keep.back()[i]);
+    BlendingJob j = base;
+    j.layers = keep.back();
+    return j;
+  };
+  const auto with_job = [](BlendingJob j, auto change) {
+    change(j);
+    return j;
+  };
+  struct Case {
+    const char* what;
+    BlendingJob job;
+    std::string location;
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const Case cases[] = {
+      {"output size", with_job(aos, [&](BlendingJob& j) { j.output = short_out; }), "output"},
+      {"NaN fading weight", with_layer(aos, 1, [&](BlendingLayer& l) { l.weight = nan; }),
+       "layers/1/weight"},
+      {"infinite bottom weight", with_layer(aos, 0, [&](BlendingLayer& l) { l.weight = inf; }),
+       "layers/0/weight"},
+      {"fading pose size", with_layer(aos, 1, [&](BlendingLayer& l) { l.pose = short_pose; }),
+       "layers/1/pose"},
+      {"bottom pose in both forms",
+       with_layer(aos, 0, [&](BlendingLayer& l) { l.soa_pose = soa_a; }), "layers/0/soa_pose"},
+      {"soa_output blocks", with_job(soa, [&](BlendingJob& j) { j.soa_output = soa_out_long; }),
+       "soa_output"},
+      {"rest in the structure-of-arrays form",
+       with_job(soa, [&](BlendingJob& j) { j.rest = rest; }), "rest"},
+      {"fading layer blocks",
+       with_layer(soa, 1, [&](BlendingLayer& l) { l.soa_pose = two_blocks; }), "layers/1/soa_pose"},
+      {"NaN fading weight, structure-of-arrays form",
+       with_layer(soa, 1, [&](BlendingLayer& l) { l.weight = nan; }), "layers/1/weight"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const auto r = c.job.run();
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().location, c.location);
+  }
 }
 
 TEST(BlendingJob, StructureOfArraysPosesGiveTheSameBitsOnEveryPath) {
