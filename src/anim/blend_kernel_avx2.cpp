@@ -32,6 +32,10 @@ void blend_soa_avx2(const KernelArgs& args, std::size_t first, std::size_t last)
   blend_simd::blend_soa<V8>(args, first, last);
 }
 
+void crossfade_soa_avx2(const KernelArgs& args, std::size_t first, std::size_t last) {
+  blend_simd::crossfade_soa<V8>(args, first, last);
+}
+
 }  // namespace critter::anim::detail
 
 #if defined(__clang__)

@@ -192,6 +192,10 @@ void blend_soa_avx512(const KernelArgs& args, std::size_t first, std::size_t las
   blend_simd::blend_soa<V16>(args, first, last);
 }
 
+void crossfade_soa_avx512(const KernelArgs& args, std::size_t first, std::size_t last) {
+  blend_simd::crossfade_soa<V16>(args, first, last);
+}
+
 }  // namespace critter::anim::detail
 
 #if defined(__clang__)

@@ -727,6 +727,17 @@ inline void blend_soa_with(const KernelArgs& args, std::size_t first, std::size_
       blend_blocks<V, 1, SoaLayout, kRot>(one, {j});
   }
 }
+// A crossfade (is_crossfade(args)) of structure-of-arrays poses straight to its span: what
+// blend_soa() does for this stack (with kLerp a single layer's lerp is the last one, so it is
+// normalised, as kNlerp's), without the dispatch of the general stack.
+template <class V>
+inline void crossfade_soa(const KernelArgs& args, std::size_t first, std::size_t last) {
+  if (args.rotations == kRotSlerp) {
+    crossfade_soa_span<V, kRotSlerp>(args.start, args.layers[0], args.out, first, last);
+  } else {
+    crossfade_soa_span<V, kRotNlerp>(args.start, args.layers[0], args.out, first, last);
+  }
+}
 template <class V>
 inline void blend_soa(const KernelArgs& args, std::size_t first, std::size_t last) {
   switch (args.rotations) {

@@ -26,6 +26,10 @@ void blend_soa_sse2(const KernelArgs& args, std::size_t first, std::size_t last)
   blend_simd::blend_soa<V4>(args, first, last);
 }
 
+void crossfade_soa_sse2(const KernelArgs& args, std::size_t first, std::size_t last) {
+  blend_simd::crossfade_soa<V4>(args, first, last);
+}
+
 }  // namespace critter::anim::detail
 
 #endif

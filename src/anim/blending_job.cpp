@@ -167,6 +167,25 @@ void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t jo
   detail::blend_soa_scalar(args, joints);
 }
 
+// A crossfade (detail::is_crossfade(args)) of structure-of-arrays poses of `joints` joints on
+// `path`: the path's crossfade kernel, what blend_soa() gives (the scalar path goes through it).
+void crossfade_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t joints) {
+#if defined(CRITTER_BLEND_X86)
+  const std::size_t lanes = soa_blocks(joints) * detail::kSoaLanes;
+  switch (path) {
+    case BlendingPath::kAvx512:
+      return detail::crossfade_soa_avx512(args, 0, lanes);
+    case BlendingPath::kAvx2:
+      return detail::crossfade_soa_avx2(args, 0, lanes);
+    case BlendingPath::kSse2:
+      return detail::crossfade_soa_sse2(args, 0, lanes);
+    default:
+      break;
+  }
+#endif
+  blend_soa(path, args, joints, false);
+}
+
 // A full-weight override of every joint replaces everything below it: the pose starts at the
 // last such layer (or at rest) and the layers under it are skipped. The index after that layer;
 // 0 when there is none.
@@ -263,16 +282,17 @@ bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack&
 }
 
 // The commonest job, a crossfade: no morph weights anywhere (default_weights, output_weights,
-// mesh_offsets and every layer's weights and coverage empty), the automatic path, one of the
+// mesh_offsets and every layer's weights and coverage empty), a path this CPU runs, one of the
 // rotation blends, every pose of the job's size in one form, and two layers, the first a
 // full-weight override of every joint (finite weight >= 1) and the second an override of every
 // joint with weight in (0, 1). True with `start` set to the first layer's pose and `layer` to the
 // second as the kernels take it: the stack usual_stack() builds for the same job (the first
 // layer its bottom, the second its one kernel layer), so the bits are the same. False for every
 // other job, which goes the general way. (Checking this one shape and calling its kernel saves
-// 7 of the 32 ns a one-block crossfade took through the general way, on a Zen 4 core.)
+// 7 of the 32 ns a one-block crossfade took through the general way, on a Zen 4 core, and the
+// crossfade kernels of structure-of-arrays poses 5 more.)
 bool crossfade_stack(const BlendingJob& job, detail::KernelLayer& layer, const float*& start) {
-  if (job.layers.size() != 2 || job.path != BlendingPath::kAuto ||
+  if (job.layers.size() != 2 || !blending_path_available(job.path) ||
       (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp &&
        job.rotations != RotationBlend::kLerp) ||
       !job.default_weights.empty() || !job.output_weights.empty() || !job.mesh_offsets.empty())
@@ -447,13 +467,14 @@ Status BlendingJob::run() const {
   args.rotations = static_cast<detail::KernelRotations>(rotations);
   args.out =
       soa ? reinterpret_cast<float*>(soa_output.data()) : reinterpret_cast<float*>(output.data());
+  const BlendingPath use = path == BlendingPath::kAuto ? widest : path;
   if (crossfade_stack(*this, stack[0], args.start)) {
     const detail::FlushDenormals no_denormals;
     args.layer_count = 1;
     if (soa) {
-      blend_soa(widest, args, soa_joints, false);
+      crossfade_soa(use, args, soa_joints);
     } else {
-      blend_joints(widest, args, output.size());
+      blend_joints(use, args, output.size());
     }
     return {};
   }
@@ -464,7 +485,6 @@ Status BlendingJob::run() const {
   }
   if (!output.empty() || soa) {
     const detail::FlushDenormals no_denormals;
-    const BlendingPath use = path == BlendingPath::kAuto ? widest : path;
     // Layers from index i go to the kernels, at most kKernelLayers at a time (the usual job has
     // its stack already).
     std::size_t i = layers.size();

@@ -874,7 +874,8 @@ TEST(BlendingJob, CrossfadesEqualTheScalarReferenceBitForBit) {
                                   std::to_string(static_cast<int>(path));
         expect_same_bits(stack.run(path), want, where);
         // The two-layer crossfade in structure-of-arrays form too (run_soa gives layer i pose i,
-        // as here). On kAuto both forms take run()'s own way for this stack (crossfade_stack).
+        // as here). Both forms take run()'s own way for this stack on every path (crossfade_stack,
+        // and the crossfade kernels of structure-of-arrays poses).
         if (stack.layers.size() == 2) expect_same_bits(stack.run_soa(path), want, where + ", soa");
       }
     }
