@@ -223,6 +223,34 @@ std::size_t mesh_count(std::span<const std::uint32_t> offsets, std::size_t weigh
   return offsets.size() - 1;
 }
 
+// One of the three rotation blends (validate()'s rule).
+bool known_rotations(RotationBlend rotations) {
+  return rotations == RotationBlend::kSlerp || rotations == RotationBlend::kNlerp ||
+         rotations == RotationBlend::kLerp;
+}
+
+// How many entries each layer's pose must have (soa_blocks(soa_joints) blocks, or rest.size()
+// transforms) where the job's own poses are in one form with matching sizes (structure-of-arrays:
+// rest and output empty, soa_rest and soa_output that many blocks; Transform: soa_rest empty,
+// soa_joints 0, output the rest's size); kNoSize otherwise.
+constexpr std::size_t kNoSize = std::numeric_limits<std::size_t>::max();
+std::size_t layer_pose_size(const BlendingJob& job) {
+  const bool soa = !job.soa_output.empty();
+  const std::size_t joints = soa ? job.soa_joints : job.rest.size();
+  const std::size_t blocks = soa_blocks(joints);
+  const bool fits =
+      soa ? job.rest.empty() && job.output.empty() && job.soa_rest.size() == blocks &&
+                job.soa_output.size() == blocks
+          : job.soa_rest.empty() && job.soa_joints == 0 && job.output.size() == joints;
+  return !fits ? kNoSize : soa ? blocks : joints;
+}
+
+// Layer `l`'s pose is in the job's form (`soa`) with `size` entries, and the other form empty.
+bool layer_pose_fits(const BlendingLayer& l, bool soa, std::size_t size) {
+  return soa ? l.pose.empty() && l.soa_pose.size() == size
+             : l.soa_pose.empty() && l.pose.size() == size;
+}
+
 // The kernel stack of a usual job, built by usual_stack().
 struct UsualStack {
   const BlendingLayer* bottom = nullptr;  // the last full-weight override of every joint, or null
@@ -241,9 +269,7 @@ struct UsualStack {
 // character's two-layer blend; three passes over the layers, for the checks, the bottom layer and
 // the stack, another 10 % of the greenman's.)
 bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack& out) {
-  if (job.path != BlendingPath::kAuto ||
-      (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp &&
-       job.rotations != RotationBlend::kLerp) ||
+  if (job.path != BlendingPath::kAuto || !known_rotations(job.rotations) ||
       job.output_weights.size() != job.default_weights.size() || job.layers.size() > kKernelLayers)
     return false;
   // The meshes' weight ranges (a Controller's stack has them).
@@ -251,19 +277,13 @@ bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack&
   if (meshes == kBadOffsets) return false;
   const bool soa = !job.soa_output.empty();
   const std::size_t joints = soa ? job.soa_joints : job.rest.size();
-  const std::size_t blocks = soa_blocks(joints);
-  if (soa ? !job.rest.empty() || !job.output.empty() || job.soa_rest.size() != blocks ||
-                job.soa_output.size() != blocks
-          : !job.soa_rest.empty() || job.soa_joints != 0 || job.output.size() != joints)
-    return false;
-  const std::size_t pose_size = soa ? blocks : joints;
+  const std::size_t pose_size = layer_pose_size(job);
+  if (pose_size == kNoSize) return false;
   const bool nlerp = job.rotations != RotationBlend::kSlerp;
   for (const BlendingLayer& l : job.layers) {
-    const std::size_t got = soa ? l.soa_pose.size() : l.pose.size();
-    const bool other_form = soa ? !l.pose.empty() : !l.soa_pose.empty();
     const bool uniform = l.joint_weights.empty() && l.sampled.empty();
-    if (!(l.weight >= 0.0f && l.weight <= std::numeric_limits<float>::max()) || got != pose_size ||
-        other_form ||
+    if (!(l.weight >= 0.0f && l.weight <= std::numeric_limits<float>::max()) ||
+        !layer_pose_fits(l, soa, pose_size) ||
         (!uniform && ((!l.joint_weights.empty() && l.joint_weights.size() != joints) ||
                       (!l.sampled.empty() && l.sampled.size() != joints))) ||
         (!l.weights.empty() && l.weights.size() != job.default_weights.size()) ||
@@ -293,23 +313,15 @@ bool usual_stack(const BlendingJob& job, detail::KernelLayer* stack, UsualStack&
 // crossfade kernels of structure-of-arrays poses 5 more.)
 bool crossfade_stack(const BlendingJob& job, detail::KernelLayer& layer, const float*& start) {
   if (job.layers.size() != 2 || !blending_path_available(job.path) ||
-      (job.rotations != RotationBlend::kSlerp && job.rotations != RotationBlend::kNlerp &&
-       job.rotations != RotationBlend::kLerp) ||
-      !job.default_weights.empty() || !job.output_weights.empty() || !job.mesh_offsets.empty())
+      !known_rotations(job.rotations) || !job.default_weights.empty() ||
+      !job.output_weights.empty() || !job.mesh_offsets.empty())
     return false;
   const bool soa = !job.soa_output.empty();
-  const std::size_t joints = soa ? job.soa_joints : job.rest.size();
-  const std::size_t blocks = soa_blocks(joints);
-  if (soa ? !job.rest.empty() || !job.output.empty() || job.soa_rest.size() != blocks ||
-                job.soa_output.size() != blocks
-          : !job.soa_rest.empty() || job.soa_joints != 0 || job.output.size() != joints)
-    return false;
-  const std::size_t pose_size = soa ? blocks : joints;
+  const std::size_t pose_size = layer_pose_size(job);
+  if (pose_size == kNoSize) return false;
   const auto plain = [&](const BlendingLayer& l) {
     return l.mode == LayerBlendMode::kOverride && l.joint_weights.empty() && l.sampled.empty() &&
-           l.weights.empty() && l.morph_coverage.empty() &&
-           (soa ? l.pose.empty() && l.soa_pose.size() == pose_size
-                : l.soa_pose.empty() && l.pose.size() == pose_size);
+           l.weights.empty() && l.morph_coverage.empty() && layer_pose_fits(l, soa, pose_size);
   };
   const BlendingLayer& bottom = job.layers[0];
   const BlendingLayer& over = job.layers[1];
@@ -397,8 +409,7 @@ Status make_additive_delta(std::span<const Transform> pose, std::span<const Tran
 Status BlendingJob::validate() const {
   if (!blending_path_available(path))
     return job_error("path", "this CPU cannot run the chosen blending path");
-  if (rotations != RotationBlend::kSlerp && rotations != RotationBlend::kNlerp &&
-      rotations != RotationBlend::kLerp)
+  if (!known_rotations(rotations))
     return job_error("rotations", "rotations must be kSlerp, kNlerp or kLerp");
   const bool soa = !soa_output.empty();
   if (const detail::FormProblem p = detail::soa_form_problem(soa, !soa_rest.empty(), soa_joints,

@@ -215,6 +215,33 @@ TEST_F(BlendingJobValidity, LayerCoverageSize) {
 // run() skips validate() for the jobs a frame usually builds (the automatic path, mesh offsets
 // and coverage as a Controller gives them): every such job that breaks a rule must still fail in
 // run(), at the location validate() names, in both pose forms.
+// A job with one rule broken, and the location its error must name.
+struct BrokenJob {
+  const char* what;
+  BlendingJob job;
+  std::string location;
+};
+
+// Copies of a job with one of its fields, or one of its layers, changed. The changed layer stacks
+// live as long as this (a moved vector keeps its elements in place).
+class JobVariants {
+ public:
+  BlendingJob with_layer(const BlendingJob& base, std::size_t i, auto change) {
+    keep_.push_back(std::vector<BlendingLayer>(base.layers.begin(), base.layers.end()));
+    change(keep_.back()[i]);
+    BlendingJob j = base;
+    j.layers = keep_.back();
+    return j;
+  }
+  BlendingJob with_job(BlendingJob j, auto change) const {
+    change(j);
+    return j;
+  }
+
+ private:
+  std::vector<std::vector<BlendingLayer>> keep_;
+};
+
 TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
   Fixture f;
   const std::vector<Transform> pose = uniform_pose(Transform{});
@@ -226,91 +253,80 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
                                     layer(kAdditive, pose, 0.25f)};
   layers[0].sampled = sampled;
 
-  struct Case {
-    const char* what;
-    BlendingJob job;
-    std::string location;
-  };
-  std::vector<Case> cases;
+  std::vector<BrokenJob> cases;
   const BlendingJob aos = f.job(layers);
   ASSERT_TRUE(aos.run());
-  // Each changed stack lives as long as the cases (a moved vector keeps its elements in place).
-  std::vector<std::vector<BlendingLayer>> keep;
-  const auto with_layer = [&](const BlendingJob& base, std::size_t i, auto change) {
-    keep.push_back(std::vector<BlendingLayer>(base.layers.begin(), base.layers.end()));
-    change(keep.back()[i]);
-    BlendingJob j = base;
-    j.layers = keep.back();
-    return j;
-  };
-  const auto with_job = [](BlendingJob j, auto change) {
-    change(j);
-    return j;
-  };
+  JobVariants variants;
   cases.push_back(
       {"output size",
-       with_job(aos, [&](BlendingJob& j) { j.output = std::span<Transform>(f.out).first(2); }),
+       variants.with_job(aos,
+                         [&](BlendingJob& j) { j.output = std::span<Transform>(f.out).first(2); }),
        "output"});
   cases.push_back(
       {"rest size",
-       with_job(aos, [&](BlendingJob& j) { j.rest = std::span<const Transform>(f.rest).first(2); }),
+       variants.with_job(
+           aos, [&](BlendingJob& j) { j.rest = std::span<const Transform>(f.rest).first(2); }),
        "output"});
   cases.push_back({"output weights",
-                   with_job(aos,
-                            [&](BlendingJob& j) {
-                              j.output_weights = std::span<float>(f.out_weights).first(1);
-                            }),
+                   variants.with_job(aos,
+                                     [&](BlendingJob& j) {
+                                       j.output_weights = std::span<float>(f.out_weights).first(1);
+                                     }),
                    "output_weights"});
   cases.push_back({"soa_joints in the Transform form",
-                   with_job(aos, [](BlendingJob& j) { j.soa_joints = 3; }), "soa_joints"});
+                   variants.with_job(aos, [](BlendingJob& j) { j.soa_joints = 3; }), "soa_joints"});
   cases.push_back({"soa_rest in the Transform form",
-                   with_job(aos, [&](BlendingJob& j) { j.soa_rest = soa_rest; }), "soa_rest"});
+                   variants.with_job(aos, [&](BlendingJob& j) { j.soa_rest = soa_rest; }),
+                   "soa_rest"});
   cases.push_back(
       {"rotations",
-       with_job(aos, [](BlendingJob& j) { j.rotations = static_cast<RotationBlend>(7); }),
+       variants.with_job(aos, [](BlendingJob& j) { j.rotations = static_cast<RotationBlend>(7); }),
        "rotations"});
   const std::pair<const char*, float> bad_weights[] = {
       {"negative weight", -0.5f},
       {"NaN weight", std::nanf("")},
       {"infinite weight", std::numeric_limits<float>::infinity()}};
   for (const auto& [what, w] : bad_weights)
-    cases.push_back(
-        {what, with_layer(aos, 1, [w](BlendingLayer& l) { l.weight = w; }), "layers/1/weight"});
+    cases.push_back({what, variants.with_layer(aos, 1, [w](BlendingLayer& l) { l.weight = w; }),
+                     "layers/1/weight"});
   cases.push_back({"layer pose size",
-                   with_layer(aos, 1, [&](BlendingLayer& l) { l.pose = l.pose.first(2); }),
+                   variants.with_layer(aos, 1, [&](BlendingLayer& l) { l.pose = l.pose.first(2); }),
                    "layers/1/pose"});
   cases.push_back({"structure-of-arrays layer in the Transform form",
-                   with_layer(aos, 1, [&](BlendingLayer& l) { l.soa_pose = soa_pose; }),
+                   variants.with_layer(aos, 1, [&](BlendingLayer& l) { l.soa_pose = soa_pose; }),
                    "layers/1/soa_pose"});
-  cases.push_back({"mask size",
-                   with_layer(aos, 0, [&](BlendingLayer& l) { l.joint_weights = short_mask; }),
-                   "layers/0/joint_weights"});
+  cases.push_back(
+      {"mask size",
+       variants.with_layer(aos, 0, [&](BlendingLayer& l) { l.joint_weights = short_mask; }),
+       "layers/0/joint_weights"});
   cases.push_back({"sampled size",
-                   with_layer(aos, 0, [&](BlendingLayer& l) { l.sampled = long_sampled; }),
+                   variants.with_layer(aos, 0, [&](BlendingLayer& l) { l.sampled = long_sampled; }),
                    "layers/0/sampled"});
-  cases.push_back({"morph weights size",
-                   with_layer(aos, 0, [&](BlendingLayer& l) { l.weights = l.weights.first(1); }),
-                   "layers/0/weights"});
+  cases.push_back(
+      {"morph weights size",
+       variants.with_layer(aos, 0, [&](BlendingLayer& l) { l.weights = l.weights.first(1); }),
+       "layers/0/weights"});
 
   // Two meshes of one morph weight each, the first layer covering them fully and half.
   const std::vector<std::uint32_t> offsets{0, 1, 2}, from_one{1, 2}, short_of_weights{0, 1},
       descending{0, 3, 2};
   const std::vector<float> coverage{1.0f, 0.5f}, one_coverage{1.0f};
   const BlendingJob meshed =
-      with_layer(with_job(aos, [&](BlendingJob& j) { j.mesh_offsets = offsets; }), 0,
-                 [&](BlendingLayer& l) { l.morph_coverage = coverage; });
+      variants.with_layer(variants.with_job(aos, [&](BlendingJob& j) { j.mesh_offsets = offsets; }),
+                          0, [&](BlendingLayer& l) { l.morph_coverage = coverage; });
   ASSERT_TRUE(meshed.run());
   for (const auto& [what, bad] : {std::pair{"mesh offsets not from 0", &from_one},
                                   std::pair{"mesh offsets short of the weights", &short_of_weights},
                                   std::pair{"mesh offsets descending", &descending}})
-    cases.push_back(
-        {what, with_job(meshed, [&](BlendingJob& j) { j.mesh_offsets = *bad; }), "mesh_offsets"});
+    cases.push_back({what,
+                     variants.with_job(meshed, [&](BlendingJob& j) { j.mesh_offsets = *bad; }),
+                     "mesh_offsets"});
   cases.push_back(
       {"coverage size",
-       with_layer(meshed, 0, [&](BlendingLayer& l) { l.morph_coverage = one_coverage; }),
+       variants.with_layer(meshed, 0, [&](BlendingLayer& l) { l.morph_coverage = one_coverage; }),
        "layers/0/morph_coverage"});
   cases.push_back({"coverage of two meshes without offsets (one mesh)",
-                   with_job(meshed, [](BlendingJob& j) { j.mesh_offsets = {}; }),
+                   variants.with_job(meshed, [](BlendingJob& j) { j.mesh_offsets = {}; }),
                    "layers/0/morph_coverage"});
 
   BlendingJob soa = aos;
@@ -327,22 +343,23 @@ TEST(BlendingJob, UsualJobsThatBreakARuleStillFailInRun) {
   soa.layers = soa_layers;
   ASSERT_TRUE(soa.run());
   cases.push_back({"soa_joints beyond the blocks",
-                   with_job(soa, [](BlendingJob& j) { j.soa_joints = 17; }), "soa_rest"});
+                   variants.with_job(soa, [](BlendingJob& j) { j.soa_joints = 17; }), "soa_rest"});
   cases.push_back({"soa_output blocks",
-                   with_job(soa, [&](BlendingJob& j) { j.soa_output = soa_out_long; }),
+                   variants.with_job(soa, [&](BlendingJob& j) { j.soa_output = soa_out_long; }),
                    "soa_output"});
   cases.push_back({"rest in the structure-of-arrays form",
-                   with_job(soa, [&](BlendingJob& j) { j.rest = f.rest; }), "rest"});
+                   variants.with_job(soa, [&](BlendingJob& j) { j.rest = f.rest; }), "rest"});
   cases.push_back({"layer blocks",
-                   with_layer(soa, 1, [&](BlendingLayer& l) { l.soa_pose = two_blocks; }),
+                   variants.with_layer(soa, 1, [&](BlendingLayer& l) { l.soa_pose = two_blocks; }),
                    "layers/1/soa_pose"});
   cases.push_back({"Transform layer in the structure-of-arrays form",
-                   with_layer(soa, 0, [&](BlendingLayer& l) { l.pose = pose; }), "layers/0/pose"});
+                   variants.with_layer(soa, 0, [&](BlendingLayer& l) { l.pose = pose; }),
+                   "layers/0/pose"});
   cases.push_back({"NaN weight, structure-of-arrays form",
-                   with_layer(soa, 0, [](BlendingLayer& l) { l.weight = std::nanf(""); }),
+                   variants.with_layer(soa, 0, [](BlendingLayer& l) { l.weight = std::nanf(""); }),
                    "layers/0/weight"});
 
-  for (const Case& c : cases) {
+  for (const BrokenJob& c : cases) {
     SCOPED_TRACE(c.what);
     const auto v = c.job.validate();
     ASSERT_FALSE(v);
@@ -908,45 +925,33 @@ TEST(BlendingJob, CrossfadeJobsThatBreakARuleStillFail) {
   soa.soa_joints = 3;
   ASSERT_TRUE(soa.run());
 
-  std::vector<std::vector<BlendingLayer>> keep;
-  const auto with_layer = [&](const BlendingJob& base, std::size_t i, auto change) {
-    keep.push_back(std::vector<BlendingLayer>(base.layers.begin(), base.layers.end()));
-    change(keep.back()[i]);
-    BlendingJob j = base;
-    j.layers = keep.back();
-    return j;
-  };
-  const auto with_job = [](BlendingJob j, auto change) {
-    change(j);
-    return j;
-  };
-  struct Case {
-    const char* what;
-    BlendingJob job;
-    std::string location;
-  };
+  JobVariants variants;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  const Case cases[] = {
-      {"output size", with_job(aos, [&](BlendingJob& j) { j.output = short_out; }), "output"},
-      {"NaN fading weight", with_layer(aos, 1, [&](BlendingLayer& l) { l.weight = nan; }),
+  const BrokenJob cases[] = {
+      {"output size", variants.with_job(aos, [&](BlendingJob& j) { j.output = short_out; }),
+       "output"},
+      {"NaN fading weight", variants.with_layer(aos, 1, [&](BlendingLayer& l) { l.weight = nan; }),
        "layers/1/weight"},
-      {"infinite bottom weight", with_layer(aos, 0, [&](BlendingLayer& l) { l.weight = inf; }),
-       "layers/0/weight"},
-      {"fading pose size", with_layer(aos, 1, [&](BlendingLayer& l) { l.pose = short_pose; }),
+      {"infinite bottom weight",
+       variants.with_layer(aos, 0, [&](BlendingLayer& l) { l.weight = inf; }), "layers/0/weight"},
+      {"fading pose size",
+       variants.with_layer(aos, 1, [&](BlendingLayer& l) { l.pose = short_pose; }),
        "layers/1/pose"},
       {"bottom pose in both forms",
-       with_layer(aos, 0, [&](BlendingLayer& l) { l.soa_pose = soa_a; }), "layers/0/soa_pose"},
-      {"soa_output blocks", with_job(soa, [&](BlendingJob& j) { j.soa_output = soa_out_long; }),
-       "soa_output"},
+       variants.with_layer(aos, 0, [&](BlendingLayer& l) { l.soa_pose = soa_a; }),
+       "layers/0/soa_pose"},
+      {"soa_output blocks",
+       variants.with_job(soa, [&](BlendingJob& j) { j.soa_output = soa_out_long; }), "soa_output"},
       {"rest in the structure-of-arrays form",
-       with_job(soa, [&](BlendingJob& j) { j.rest = rest; }), "rest"},
+       variants.with_job(soa, [&](BlendingJob& j) { j.rest = rest; }), "rest"},
       {"fading layer blocks",
-       with_layer(soa, 1, [&](BlendingLayer& l) { l.soa_pose = two_blocks; }), "layers/1/soa_pose"},
+       variants.with_layer(soa, 1, [&](BlendingLayer& l) { l.soa_pose = two_blocks; }),
+       "layers/1/soa_pose"},
       {"NaN fading weight, structure-of-arrays form",
-       with_layer(soa, 1, [&](BlendingLayer& l) { l.weight = nan; }), "layers/1/weight"},
+       variants.with_layer(soa, 1, [&](BlendingLayer& l) { l.weight = nan; }), "layers/1/weight"},
   };
-  for (const Case& c : cases) {
+  for (const BrokenJob& c : cases) {
     SCOPED_TRACE(c.what);
     const auto r = c.job.run();
     ASSERT_FALSE(r);
