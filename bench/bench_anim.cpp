@@ -132,8 +132,8 @@ struct Scene {
 
 constexpr float kFrame = 1.0f / 60.0f;
 
-void set_counters(benchmark::State& state, int joints) {
-  const double n = static_cast<double>(state.iterations());
+void set_counters(benchmark::State& state, int joints, std::size_t characters_per_iteration = 1) {
+  const double n = static_cast<double>(state.iterations() * characters_per_iteration);
   const auto per = benchmark::Counter::kIsRate | benchmark::Counter::kInvert;
   // kIsRate divides by seconds; kInvert flips it to seconds per unit; 1e-9 units give ns.
   state.counters["ns_per_character"] = benchmark::Counter(n * 1e-9, per);
@@ -344,11 +344,11 @@ void sum_floats(const float* a, const float* b, float* out, std::size_t n) {
 
 // The same crossfade on structure-of-arrays poses across a crowd of 256 characters, each with its
 // own two input poses and output (allocated one after another, as a crowd's are), blended in
-// turn as a frame does: their 1.9–3.8 KB a character leave the nearer caches before their next
+// turn as a frame does: their 1.9–5.8 KB a character leave the nearer caches before their next
 // turn. `floor:1` does the least any blend of these poses can do instead: every float of the
 // output written as the sum of the two inputs' floats (sum_floats), no job and no rotation
-// arithmetic. The
-// gap between the two is what the job and its arithmetic cost beyond moving the poses' bytes.
+// arithmetic. The gap between the two is what the job and its arithmetic cost beyond moving the
+// poses' bytes.
 void BM_BlendCrowdSoa(benchmark::State& state) {
   const anim::DenormalScope scope;
   constexpr std::size_t kCrowd = 256;
@@ -397,10 +397,7 @@ void BM_BlendCrowdSoa(benchmark::State& state) {
     }
     benchmark::ClobberMemory();
   }
-  const double n = static_cast<double>(state.iterations() * kCrowd);
-  const auto per = benchmark::Counter::kIsRate | benchmark::Counter::kInvert;
-  state.counters["ns_per_character"] = benchmark::Counter(n * 1e-9, per);
-  state.counters["ns_per_joint"] = benchmark::Counter(n * static_cast<double>(joints) * 1e-9, per);
+  set_counters(state, static_cast<int>(joints), kCrowd);
 }
 BENCHMARK(BM_BlendCrowdSoa)->ArgNames({"joints", "floor"})->ArgsProduct({{14, 26, 40}, {0, 1}});
 
