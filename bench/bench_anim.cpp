@@ -334,19 +334,24 @@ BENCHMARK(BM_BlendCrossfadeJoints)
     _mm256_store_ps(out + k, _mm256_add_ps(_mm256_load_ps(a + k), _mm256_load_ps(b + k)));
 }
 #endif
-void sum_floats(const float* a, const float* b, float* out, std::size_t n) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx512f")) return sum_floats_avx512(a, b, out, n);
-  if (__builtin_cpu_supports("avx")) return sum_floats_avx(a, b, out, n);
-#endif
+void sum_floats_plain(const float* a, const float* b, float* out, std::size_t n) {
   for (std::size_t k = 0; k < n; ++k) out[k] = a[k] + b[k];
+}
+using SumFloats = void (*)(const float*, const float*, float*, std::size_t);
+// The widest of the three this CPU runs, chosen once.
+SumFloats widest_sum_floats() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx512f")) return sum_floats_avx512;
+  if (__builtin_cpu_supports("avx")) return sum_floats_avx;
+#endif
+  return sum_floats_plain;
 }
 
 // The same crossfade on structure-of-arrays poses across a crowd of 256 characters, each with its
 // own two input poses and output (allocated one after another, as a crowd's are), blended in
 // turn as a frame does: their 1.9–5.8 KB a character leave the nearer caches before their next
 // turn. `floor:1` does the least any blend of these poses can do instead: every float of the
-// output written as the sum of the two inputs' floats (sum_floats), no job and no rotation
+// output written as the sum of the two inputs' floats (widest_sum_floats), no job and no rotation
 // arithmetic. The gap between the two is what the job and its arithmetic cost beyond moving the
 // poses' bytes.
 void BM_BlendCrowdSoa(benchmark::State& state) {
@@ -355,6 +360,7 @@ void BM_BlendCrowdSoa(benchmark::State& state) {
   Scene scene;
   const auto joints = static_cast<std::size_t>(state.range(0));
   const bool floor = state.range(1) == 1;
+  const SumFloats sum_floats = widest_sum_floats();
   check(scene.sampler(scene.walk, scene.context_a, 0.4f, scene.pose_a).run());
   check(scene.sampler(scene.run, scene.context_b, 1.1f, scene.pose_b).run());
   const auto first = [&](const std::vector<Transform>& pose) {

@@ -169,6 +169,8 @@ void blend_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t jo
 
 // A crossfade (detail::is_crossfade(args)) of structure-of-arrays poses of `joints` joints on
 // `path`: the path's crossfade kernel, what blend_soa() gives (the scalar path goes through it).
+// The same test as the first step of the kernels' own blend_soa (one mechanism for every caller)
+// measured slower: 23 against 21 ns for one block in cache, and slower still across a crowd.
 void crossfade_soa(BlendingPath path, const detail::KernelArgs& args, std::size_t joints) {
 #if defined(CRITTER_BLEND_X86)
   const std::size_t lanes = soa_blocks(joints) * detail::kSoaLanes;
