@@ -220,6 +220,11 @@ Status LocalToModelJob::run() const {
                                       model);
     return {};
   }
+  if (use == LocalToModelPath::kAvx2) {
+    detail::local_to_model_avx2_soa(up, n, &soa_input.data()->translation[0][0], top, correction,
+                                    model);
+    return {};
+  }
 #endif
   // kSoaChunkBlocks blocks at a time: turned into Transforms, then the pass over their joints.
   alignas(16) float chunk[kSoaChunkBlocks * kSoaBlockFloats + 2];

@@ -178,16 +178,6 @@ CRITTER_LTM_AVX512 void local_to_model_avx512(const std::int16_t* parents, std::
 CRITTER_LTM_AVX512 void local_to_model_avx512_soa(const std::int16_t* parents, std::size_t n,
                                                   const float* soa, const float* root,
                                                   const float* correction, float* model) {
-  // Entry (column c, row r), c and r < 3: u = q[ua]·q[ub], v = q[va]·q[vb] (components x y z w
-  // = 0..3), then twice·(sign·v + u) + offset, times the scale of column c.
-  struct Entry {
-    int ua, ub, va, vb;
-    float sign, twice, offset;
-  };
-  static constexpr Entry kEntries[3][3] = {
-      {{kY, kY, kZ, kZ, 1, -2, 1}, {kX, kY, kW, kZ, 1, 2, -0.0f}, {kX, kZ, kW, kY, -1, 2, -0.0f}},
-      {{kX, kY, kW, kZ, -1, 2, -0.0f}, {kX, kX, kZ, kZ, 1, -2, 1}, {kY, kZ, kW, kX, 1, 2, -0.0f}},
-      {{kX, kZ, kW, kY, 1, 2, -0.0f}, {kY, kZ, kW, kX, -1, 2, -0.0f}, {kX, kX, kY, kY, 1, -2, 1}}};
   constexpr std::size_t kLanes = 16;
   // Group g's four floats spread over the four column lane groups.
   const __m512i spread_group[4] = {
@@ -203,7 +193,7 @@ CRITTER_LTM_AVX512 void local_to_model_avx512_soa(const std::int16_t* parents, s
     for (int c = 0; c < 3; ++c) s[c] = _mm512_load_ps(block + (7 + c) * kLanes);
     for (int c = 0; c < 3; ++c) {
       for (int r = 0; r < 3; ++r) {
-        const Entry& x = kEntries[c][r];
+        const RotationEntry& x = kRotationEntries[c][r];
         const __m512 u = _mm512_mul_ps(q[x.ua], q[x.ub]);
         const __m512 v = _mm512_mul_ps(q[x.va], q[x.vb]);
         const __m512 t =
