@@ -136,6 +136,19 @@ CRITTER_LTM_AVX2 inline void place(Pass& pass, std::size_t i, bool chained, __m2
   pass.last_b = b;
 }
 
+// place() for joint i from its entries (column 0..3, row k) repeated in both 128-bit lanes of yk:
+// lanes 0-3 take float 0 and lanes 4-7 float 1 for the weights of columns 0-1, floats 2 and 3
+// for column 2 and the translation. In-lane permutes: the cross-lane vpermps takes about 7 cycles
+// on a Zen 3 core, and a pass picking the weights with it took a quarter longer there.
+CRITTER_LTM_AVX2 inline void place_entries(Pass& pass, std::size_t i, __m256 y0, __m256 y1,
+                                           __m256 y2) {
+  const __m256i pick_a = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+  const __m256i pick_b = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+  place(pass, i, i > 0, _mm256_permutevar_ps(y0, pick_a), _mm256_permutevar_ps(y1, pick_a),
+        _mm256_permutevar_ps(y2, pick_a), _mm256_permutevar_ps(y0, pick_b),
+        _mm256_permutevar_ps(y1, pick_b), _mm256_permutevar_ps(y2, pick_b));
+}
+
 }  // namespace
 
 CRITTER_LTM_AVX2 void local_to_model_avx2(const std::int16_t* parents, std::size_t first_joint,
@@ -177,15 +190,10 @@ CRITTER_LTM_AVX2 void local_to_model_avx2_soa(const std::int16_t* parents, std::
   // Half a sixteen-lane block at a time: the rotation-scale entries of eight joints by
   // kRotationEntries (ltm_avx512.cpp's structure-of-arrays pass on half the lanes), transposed to
   // each joint's weights, then place() as for Transform input. Before this pass, structure-of-
-  // arrays input was turned into Transforms first; on a Zen 3 core this pass takes a quarter
+  // arrays input was turned into Transforms first; on a Zen 3 core this pass takes about a third
   // less time (67 joints in cache), and loads rows the blend or sampler has just stored whole
   // instead of reading across the transposes' stores.
   constexpr std::size_t kBlockLanes = 16, kLanes = 8;
-  // Float 4g + f of a register (g: its 128-bit lane) spread over lanes 0-3, float 4g + f + 1 over
-  // lanes 4-7: the weights of columns 0-1 (f = 0) or of column 2 and the translation (f = 2).
-  const __m256i pick[2][2] = {
-      {_mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1), _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)},
-      {_mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5), _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7)}};
   Pass pass = start_pass(parents, root, correction, model);
   for (std::size_t first = 0; first < n; first += kLanes) {
     // The half's rows start 0 or 8 floats into each row of its block.
@@ -219,18 +227,12 @@ CRITTER_LTM_AVX2 void local_to_model_avx2_soa(const std::int16_t* parents, std::
       weights[k][3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
     }
     const std::size_t count = n - first < kLanes ? n - first : kLanes;
-    for (std::size_t g = 0; g < 2; ++g) {
-      for (std::size_t m = 0; m < 4; ++m) {
-        const std::size_t l = 4 * g + m;
-        if (l >= count) break;
-        const __m256i a = pick[g][0], b = pick[g][1];
-        place(
-            pass, first + l, first + l > 0, _mm256_permutevar8x32_ps(weights[0][m], a),
-            _mm256_permutevar8x32_ps(weights[1][m], a), _mm256_permutevar8x32_ps(weights[2][m], a),
-            _mm256_permutevar8x32_ps(weights[0][m], b), _mm256_permutevar8x32_ps(weights[1][m], b),
-            _mm256_permutevar8x32_ps(weights[2][m], b));
-      }
-    }
+    for (std::size_t m = 0; m < 4 && m < count; ++m)
+      place_entries(pass, first + m, spread<0>(weights[0][m]), spread<0>(weights[1][m]),
+                    spread<0>(weights[2][m]));
+    for (std::size_t m = 0; m + 4 < count; ++m)
+      place_entries(pass, first + m + 4, spread<1>(weights[0][m]), spread<1>(weights[1][m]),
+                    spread<1>(weights[2][m]));
   }
 }
 
