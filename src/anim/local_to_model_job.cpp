@@ -226,7 +226,8 @@ Status LocalToModelJob::run() const {
     return {};
   }
 #endif
-  // kSoaChunkBlocks blocks at a time: turned into Transforms, then the pass over their joints.
+  // The SSE2 and scalar paths: kSoaChunkBlocks blocks at a time turned into Transforms, then
+  // the pass over their joints.
   alignas(16) float chunk[kSoaChunkBlocks * kSoaBlockFloats + 2];
   for (std::size_t b = 0; b < soa_input.size(); b += kSoaChunkBlocks) {
     const std::size_t blocks = std::min(kSoaChunkBlocks, soa_input.size() - b);

@@ -139,7 +139,7 @@ CRITTER_LTM_AVX2 inline void place(Pass& pass, std::size_t i, bool chained, __m2
 // place() for joint i from its entries (column 0..3, row k) repeated in both 128-bit lanes of yk:
 // lanes 0-3 take float 0 and lanes 4-7 float 1 for the weights of columns 0-1, floats 2 and 3
 // for column 2 and the translation. In-lane permutes: the cross-lane vpermps takes about 7 cycles
-// on a Zen 3 core, and a pass picking the weights with it took a quarter longer there.
+// on a Zen 3 core, and a pass picking the weights with it took a fifth to a quarter longer there.
 CRITTER_LTM_AVX2 inline void place_entries(Pass& pass, std::size_t i, __m256 y0, __m256 y1,
                                            __m256 y2) {
   const __m256i pick_a = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
