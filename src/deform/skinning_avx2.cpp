@@ -5,6 +5,8 @@
 // Only called after a run-time check of the CPU (cpu_has_avx2_fma).
 #include <immintrin.h>
 
+#include <algorithm>
+
 #include "deform/skinning_kernels.h"
 
 #define CRITTER_AVX2 __attribute__((target("avx2,fma")))
@@ -141,139 +143,156 @@ CRITTER_AVX2 inline __m256 diff_of_products(__m256 a, __m256 b, __m256 c, __m256
   return _mm256_fmsub_ps(a, b, _mm256_mul_ps(c, d));
 }
 
-// The byte offsets in the palette of the 32 matrices of the 8 vertices from `first`,
-// min(joint, last) · 64, computed in vector form (a packed u16vec4 stream is one 64-byte read).
-CRITTER_AVX2 inline void matrix_offsets(const SkinStreams& s, std::size_t first,
-                                        std::uint32_t (&offset)[32]) {
+// Pass 1 of a block: the 4 palette matrices of each of the 8 vertices from `first` blended by
+// their weights, columns 0-1 then 2-3, and transposed to one register per matrix element (rows
+// 0-2 of each column): `m` receives a, b, c (the columns) and t (the translation), x y z each.
+CRITTER_AVX2 inline void blend_block(const SkinStreams& s, std::size_t first, __m256 (&m)[12]) {
+  __m256 lo[8], hi[8];
+  const char* wp = s.weights + first * s.weights_stride;
   const char* jp = s.joints + first * s.joints_stride;
-  alignas(32) std::uint64_t packed[8];
-  if (s.joints_stride != 8) {
-    for (std::size_t k = 0; k < 8; ++k) __builtin_memcpy(&packed[k], jp + k * s.joints_stride, 8);
-    jp = reinterpret_cast<const char*>(packed);
+#pragma GCC unroll 8
+  for (std::size_t k = 0; k < 8; ++k, wp += s.weights_stride, jp += s.joints_stride) {
+    const float* w = reinterpret_cast<const float*>(wp);
+    const float* mat[4] = {influence_matrix(s, jp, 0), influence_matrix(s, jp, 1),
+                           influence_matrix(s, jp, 2), influence_matrix(s, jp, 3)};
+    // The four weights in one load, each spread over the register by an in-lane permute (four
+    // single-weight broadcasts would be four more loads).
+    const __m256 wv = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(w));
+    const __m256 w0 = _mm256_permute_ps(wv, 0x00);
+    const __m256 w1 = _mm256_permute_ps(wv, 0x55);
+    const __m256 w2 = _mm256_permute_ps(wv, 0xAA);
+    const __m256 w3 = _mm256_permute_ps(wv, 0xFF);
+    __m256 l = _mm256_mul_ps(w0, _mm256_loadu_ps(mat[0]));
+    __m256 h = _mm256_mul_ps(w0, _mm256_loadu_ps(mat[0] + 8));
+    l = _mm256_fmadd_ps(w1, _mm256_loadu_ps(mat[1]), l);
+    h = _mm256_fmadd_ps(w1, _mm256_loadu_ps(mat[1] + 8), h);
+    l = _mm256_fmadd_ps(w2, _mm256_loadu_ps(mat[2]), l);
+    h = _mm256_fmadd_ps(w2, _mm256_loadu_ps(mat[2] + 8), h);
+    lo[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(mat[3]), l);
+    hi[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(mat[3] + 8), h);
   }
-  const __m256i last = _mm256_set1_epi32(static_cast<int>(s.palette_last));
-  for (int q = 0; q < 4; ++q) {
-    const __m128i j = _mm_loadu_si128(reinterpret_cast<const __m128i*>(jp + 16 * q));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(offset + 8 * q),
-                       _mm256_slli_epi32(_mm256_min_epu32(_mm256_cvtepu16_epi32(j), last), 6));
+  for (int half = 0; half < 2; ++half) {
+    const __m256* r = half == 0 ? lo : hi;
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
+    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
+    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
+    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
+    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
+    // Elements 0-2: rows 0-2 of the first column; 3-5: of the second.
+    m[6 * half + 0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    m[6 * half + 1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    m[6 * half + 2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    m[6 * half + 3] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    m[6 * half + 4] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    m[6 * half + 5] = _mm256_permute2f128_ps(s2, s6, 0x31);
   }
+}
+
+// How a block turns its normals: none, by the blended matrix (NormalTransform::kMatrix) or by
+// its cofactor (the inverse transpose times the determinant, sign kept).
+enum class Normals { kNone, kMatrix, kCofactor };
+
+// Pass 2 of a block: the 8 vertices from `first` turned by their blended matrices `m` (from
+// blend_block), their normals and tangents as kNormals and kTangents say, and stored.
+template <Normals kNormals, bool kTangents>
+CRITTER_AVX2 inline void finish_block(const SkinStreams& s, std::size_t i, const __m256 (&m)[12]) {
+  const Vec3x8 a{m[0], m[1], m[2]};
+  const Vec3x8 b{m[3], m[4], m[5]};
+  const Vec3x8 c{m[6], m[7], m[8]};
+  const Vec3x8 t{m[9], m[10], m[11]};
+
+  const Vec3x8 pin = load3x8(s.in_positions, s.in_positions_stride, i);
+  const __m256 px = pin.x, py = pin.y, pz = pin.z;
+  const __m256 ox =
+      _mm256_fmadd_ps(c.x, pz, _mm256_fmadd_ps(b.x, py, _mm256_fmadd_ps(a.x, px, t.x)));
+  const __m256 oy =
+      _mm256_fmadd_ps(c.y, pz, _mm256_fmadd_ps(b.y, py, _mm256_fmadd_ps(a.y, px, t.y)));
+  const __m256 oz =
+      _mm256_fmadd_ps(c.z, pz, _mm256_fmadd_ps(b.z, py, _mm256_fmadd_ps(a.z, px, t.z)));
+
+  if constexpr (kNormals == Normals::kMatrix) {
+    const Vec3x8 n = load3x8(s.in_normals, s.in_normals_stride, i);
+    store3x8(s.out_normals, s.out_normals_stride, i, normalized(turned(a, b, c, n.x, n.y, n.z)));
+  } else if constexpr (kNormals == Normals::kCofactor) {
+    const Vec3x8 nin = load3x8(s.in_normals, s.in_normals_stride, i);
+    const __m256 nx = nin.x, ny = nin.y, nz = nin.z;
+    const Vec3x8 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
+                    diff_of_products(b.x, c.y, b.y, c.x)};
+    const Vec3x8 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
+                    diff_of_products(c.x, a.y, c.y, a.x)};
+    const Vec3x8 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
+                    diff_of_products(a.x, b.y, a.y, b.x)};
+    const __m256 det =
+        _mm256_fmadd_ps(a.z, c0.z, _mm256_fmadd_ps(a.y, c0.y, _mm256_mul_ps(a.x, c0.x)));
+    const __m256 sign = _mm256_and_ps(det, _mm256_set1_ps(-0.0f));
+    Vec3x8 n{_mm256_fmadd_ps(c2.x, nz, _mm256_fmadd_ps(c1.x, ny, _mm256_mul_ps(c0.x, nx))),
+             _mm256_fmadd_ps(c2.y, nz, _mm256_fmadd_ps(c1.y, ny, _mm256_mul_ps(c0.y, nx))),
+             _mm256_fmadd_ps(c2.z, nz, _mm256_fmadd_ps(c1.z, ny, _mm256_mul_ps(c0.z, nx)))};
+    n = normalized({_mm256_xor_ps(n.x, sign), _mm256_xor_ps(n.y, sign), _mm256_xor_ps(n.z, sign)});
+    store3x8(s.out_normals, s.out_normals_stride, i, n);
+  }
+  if constexpr (kTangents) {
+    __m256 tx, ty, tz, tw;
+    load4x8(s.in_tangents, s.in_tangents_stride, i, tx, ty, tz, tw);
+    const Vec3x8 o = normalized(turned(a, b, c, tx, ty, tz));
+    store4x8(s.out_tangents, s.out_tangents_stride, i, o.x, o.y, o.z, tw, true);
+  }
+  // Positions last: when skinning in place, the inputs above are read before any write.
+  store3x8(s.out_positions, s.out_positions_stride, i, {ox, oy, oz});
 }
 
 // The block loop, on a local copy of the streams (the output stores go through char pointers,
 // which may alias the caller's SkinStreams), with kPacked fixing the strides of separate tightly
-// packed streams at compile time, as in the AVX-512 kernel.
-template <bool kPacked>
+// packed streams at compile time, as in the AVX-512 kernel, and the normals' and tangents' work
+// fixed at compile time too. It goes over runs of up to kRun blocks in two passes: all their
+// matrices blended (into 3 KB on the stack), then all their vertices turned. One block done
+// whole is a chain of about 80 cycles (index, loads, multiply-adds, transpose, cofactor,
+// normalisation) in some 450 instructions, more than the core's reorder window holds, so the
+// next block's loads wait for it; each pass alone is short enough for the core to run several
+// blocks of it at once.
+template <bool kPacked, Normals kNormals, bool kTangents>
 CRITTER_AVX2 std::size_t skin_blocks(const SkinStreams& streams) {
   const SkinStreams s = kPacked ? with_packed_strides(streams) : streams;
-  constexpr std::size_t kLanes = 8;
-  const char* const palette = reinterpret_cast<const char*>(s.palette);
-  const char* const weights = s.weights;
-  const std::size_t ws = s.weights_stride;
+  constexpr std::size_t kLanes = 8, kRun = 8;
+  __m256 blended[kRun][12];
   std::size_t i = 0;
-  for (; i + kLanes < s.count; i += kLanes) {
-    // Blend the 4 palette matrices of each vertex: columns 0-1 in lo, 2-3 in hi.
-    __m256 lo[kLanes], hi[kLanes];
-    alignas(32) std::uint32_t offset[32];
-    matrix_offsets(s, i, offset);
-    const char* wp = weights + i * ws;
-    for (std::size_t k = 0; k < kLanes; ++k, wp += ws) {
-      const float* w = reinterpret_cast<const float*>(wp);
-      const std::uint32_t* o = offset + 4 * k;
-      const float* m0 = reinterpret_cast<const float*>(palette + o[0]);
-      const float* m1 = reinterpret_cast<const float*>(palette + o[1]);
-      const float* m2 = reinterpret_cast<const float*>(palette + o[2]);
-      const float* m3 = reinterpret_cast<const float*>(palette + o[3]);
-      const __m256 w0 = _mm256_broadcast_ss(w);
-      const __m256 w1 = _mm256_broadcast_ss(w + 1);
-      const __m256 w2 = _mm256_broadcast_ss(w + 2);
-      const __m256 w3 = _mm256_broadcast_ss(w + 3);
-      __m256 l = _mm256_mul_ps(w0, _mm256_loadu_ps(m0));
-      __m256 h = _mm256_mul_ps(w0, _mm256_loadu_ps(m0 + 8));
-      l = _mm256_fmadd_ps(w1, _mm256_loadu_ps(m1), l);
-      h = _mm256_fmadd_ps(w1, _mm256_loadu_ps(m1 + 8), h);
-      l = _mm256_fmadd_ps(w2, _mm256_loadu_ps(m2), l);
-      h = _mm256_fmadd_ps(w2, _mm256_loadu_ps(m2 + 8), h);
-      lo[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(m3), l);
-      hi[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(m3 + 8), h);
-    }
-    // Transpose to one register per matrix element (rows 0-2 of each column are needed).
-    __m256 e[2][6];
-    for (int half = 0; half < 2; ++half) {
-      const __m256* r = half == 0 ? lo : hi;
-      const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
-      const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
-      const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-      const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-      const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-      const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-      const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-      const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-      const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
-      const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-      const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
-      const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
-      const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-      const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
-      // Elements 0-2: rows 0-2 of the first column; 4-6: of the second.
-      e[half][0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-      e[half][1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-      e[half][2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-      e[half][3] = _mm256_permute2f128_ps(s0, s4, 0x31);
-      e[half][4] = _mm256_permute2f128_ps(s1, s5, 0x31);
-      e[half][5] = _mm256_permute2f128_ps(s2, s6, 0x31);
-    }
-    const Vec3x8 a{e[0][0], e[0][1], e[0][2]};
-    const Vec3x8 b{e[0][3], e[0][4], e[0][5]};
-    const Vec3x8 c{e[1][0], e[1][1], e[1][2]};
-    const Vec3x8 t{e[1][3], e[1][4], e[1][5]};
-
-    const Vec3x8 pin = load3x8(s.in_positions, s.in_positions_stride, i);
-    const __m256 px = pin.x, py = pin.y, pz = pin.z;
-    const __m256 ox =
-        _mm256_fmadd_ps(c.x, pz, _mm256_fmadd_ps(b.x, py, _mm256_fmadd_ps(a.x, px, t.x)));
-    const __m256 oy =
-        _mm256_fmadd_ps(c.y, pz, _mm256_fmadd_ps(b.y, py, _mm256_fmadd_ps(a.y, px, t.y)));
-    const __m256 oz =
-        _mm256_fmadd_ps(c.z, pz, _mm256_fmadd_ps(b.z, py, _mm256_fmadd_ps(a.z, px, t.z)));
-
-    if (s.in_normals != nullptr && s.normals_by_matrix) {
-      const Vec3x8 n = load3x8(s.in_normals, s.in_normals_stride, i);
-      store3x8(s.out_normals, s.out_normals_stride, i, normalized(turned(a, b, c, n.x, n.y, n.z)));
-    } else if (s.in_normals != nullptr) {
-      const Vec3x8 nin = load3x8(s.in_normals, s.in_normals_stride, i);
-      const __m256 nx = nin.x, ny = nin.y, nz = nin.z;
-      const Vec3x8 c0{diff_of_products(b.y, c.z, b.z, c.y), diff_of_products(b.z, c.x, b.x, c.z),
-                      diff_of_products(b.x, c.y, b.y, c.x)};
-      const Vec3x8 c1{diff_of_products(c.y, a.z, c.z, a.y), diff_of_products(c.z, a.x, c.x, a.z),
-                      diff_of_products(c.x, a.y, c.y, a.x)};
-      const Vec3x8 c2{diff_of_products(a.y, b.z, a.z, b.y), diff_of_products(a.z, b.x, a.x, b.z),
-                      diff_of_products(a.x, b.y, a.y, b.x)};
-      const __m256 det =
-          _mm256_fmadd_ps(a.z, c0.z, _mm256_fmadd_ps(a.y, c0.y, _mm256_mul_ps(a.x, c0.x)));
-      const __m256 sign = _mm256_and_ps(det, _mm256_set1_ps(-0.0f));
-      Vec3x8 n{_mm256_fmadd_ps(c2.x, nz, _mm256_fmadd_ps(c1.x, ny, _mm256_mul_ps(c0.x, nx))),
-               _mm256_fmadd_ps(c2.y, nz, _mm256_fmadd_ps(c1.y, ny, _mm256_mul_ps(c0.y, nx))),
-               _mm256_fmadd_ps(c2.z, nz, _mm256_fmadd_ps(c1.z, ny, _mm256_mul_ps(c0.z, nx)))};
-      n = normalized(
-          {_mm256_xor_ps(n.x, sign), _mm256_xor_ps(n.y, sign), _mm256_xor_ps(n.z, sign)});
-      store3x8(s.out_normals, s.out_normals_stride, i, n);
-    }
-    if (s.in_tangents != nullptr) {
-      __m256 tx, ty, tz, tw;
-      load4x8(s.in_tangents, s.in_tangents_stride, i, tx, ty, tz, tw);
-      const Vec3x8 o = normalized(turned(a, b, c, tx, ty, tz));
-      store4x8(s.out_tangents, s.out_tangents_stride, i, o.x, o.y, o.z, tw, true);
-    }
-    // Positions last: when skinning in place, the inputs above are read before any write.
-    store3x8(s.out_positions, s.out_positions_stride, i, {ox, oy, oz});
+  // A block never holds the last vertex: blocks from i while i + 8 < count.
+  while (i + kLanes < s.count) {
+    const std::size_t blocks = std::min(kRun, (s.count - i - 1) / kLanes);
+    for (std::size_t b = 0; b < blocks; ++b) blend_block(s, i + b * kLanes, blended[b]);
+    for (std::size_t b = 0; b < blocks; ++b)
+      finish_block<kNormals, kTangents>(s, i + b * kLanes, blended[b]);
+    i += blocks * kLanes;
   }
   return i;
+}
+
+template <bool kPacked, Normals kNormals>
+CRITTER_AVX2 std::size_t skin_with_normals(const SkinStreams& s) {
+  return s.in_tangents != nullptr ? skin_blocks<kPacked, kNormals, true>(s)
+                                  : skin_blocks<kPacked, kNormals, false>(s);
+}
+
+template <bool kPacked>
+CRITTER_AVX2 std::size_t skin_packed_or_not(const SkinStreams& s) {
+  if (s.in_normals == nullptr) return skin_with_normals<kPacked, Normals::kNone>(s);
+  if (s.normals_by_matrix) return skin_with_normals<kPacked, Normals::kMatrix>(s);
+  return skin_with_normals<kPacked, Normals::kCofactor>(s);
 }
 
 }  // namespace
 
 CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
-  return s.packed ? skin_blocks<true>(s) : skin_blocks<false>(s);
+  return s.packed ? skin_packed_or_not<true>(s) : skin_packed_or_not<false>(s);
 }
 
 }  // namespace critter::deform::detail

@@ -2,7 +2,7 @@
 // Internal: the skinning kernels behind SkinningJob. Raw pointers only, so that the SIMD files
 // include no library header (their code is compiled for other instruction sets, and an inline
 // function emitted there could be picked by the linker for the whole program; the one inline
-// function here has no target attribute, so every copy of it is baseline code).
+// functions here have no target attribute, so every copy of them is baseline code).
 #pragma once
 
 #include <cstddef>
@@ -47,6 +47,17 @@ inline SkinStreams with_packed_strides(SkinStreams s) {
   s.in_positions_stride = s.out_positions_stride = 12;
   s.in_normals_stride = s.out_normals_stride = 12;
   return s;
+}
+
+// The palette matrix of influence `c` (0-3) of the vertex whose u16vec4 of joint indices starts
+// at `joints`: the index clamped to the palette, min(joint, palette_last), so that a hostile
+// index reads the last matrix. Scalar code in general registers: the AVX2 kernel calls it for
+// each influence rather than computing the offsets in vector registers, whose every offset would
+// have to move back to a general register to address its load (a tenth slower on Zen 4).
+inline const float* influence_matrix(const SkinStreams& s, const char* joints, int c) {
+  std::uint16_t j;
+  __builtin_memcpy(&j, joints + 2 * c, 2);
+  return s.palette + std::size_t{j < s.palette_last ? j : s.palette_last} * 16;
 }
 
 // Reference path: skins vertices [begin, count).

@@ -263,19 +263,16 @@ std::size_t skin_rows(const SkinStreams& s) {
 // whole columns of the palette as it is.
 std::size_t skin_columns(const SkinStreams& s) {
   constexpr std::size_t kLanes = 4;
-  const std::uint32_t last = s.palette_last;
   std::size_t i = 0;
   for (; i + kLanes < s.count; i += kLanes) {
     // col[c][k]: column c of vertex k's blended matrix.
     __m128 col[4][kLanes];
     for (std::size_t k = 0; k < kLanes; ++k) {
-      const std::uint16_t* j =
-          reinterpret_cast<const std::uint16_t*>(s.joints + (i + k) * s.joints_stride);
+      const char* j = s.joints + (i + k) * s.joints_stride;
       const float* w = at(s.weights, s.weights_stride, i + k);
       __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
-      for (std::size_t n = 0; n < 4; ++n) {
-        const std::uint32_t idx = j[n] <= last ? j[n] : last;
-        const float* m = s.palette + std::size_t{idx} * 16;
+      for (int n = 0; n < 4; ++n) {
+        const float* m = influence_matrix(s, j, n);
         const __m128 wn = _mm_set1_ps(w[n]);
         c0 = _mm_add_ps(c0, _mm_mul_ps(wn, _mm_loadu_ps(m)));
         c1 = _mm_add_ps(c1, _mm_mul_ps(wn, _mm_loadu_ps(m + 4)));
