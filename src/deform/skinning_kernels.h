@@ -51,9 +51,10 @@ inline SkinStreams with_packed_strides(SkinStreams s) {
 
 // The palette matrix of influence `c` (0-3) of the vertex whose u16vec4 of joint indices starts
 // at `joints`: the index clamped to the palette, min(joint, palette_last), so that a hostile
-// index reads the last matrix. Scalar code in general registers: the AVX2 kernel calls it for
-// each influence rather than computing the offsets in vector registers, whose every offset would
-// have to move back to a general register to address its load (a tenth slower on Zen 4).
+// index reads the last matrix. Scalar code in general registers: the AVX2 and AVX-512 kernels
+// call it for each influence rather than computing the offsets in vector registers, whose every
+// offset would have to move back to a general register to address its load (the AVX2 kernel took
+// a tenth longer that way on Zen 4).
 inline const float* influence_matrix(const SkinStreams& s, const char* joints, int c) {
   std::uint16_t j;
   __builtin_memcpy(&j, joints + 2 * c, 2);
