@@ -7,9 +7,11 @@
 
 #include <algorithm>
 
-#include "deform/skinning_kernels.h"
-
 #define CRITTER_AVX2 __attribute__((target("avx2,fma")))
+#define CRITTER_SKIN_TARGET CRITTER_AVX2
+
+#include "deform/skinning_kernels.h"
+#include "deform/skinning_lanes_8.h"
 
 namespace critter::deform::detail {
 
@@ -171,35 +173,8 @@ CRITTER_AVX2 inline void blend_block(const SkinStreams& s, std::size_t first, __
     lo[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(mat[3]), l);
     hi[k] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(mat[3] + 8), h);
   }
-  for (int half = 0; half < 2; ++half) {
-    const __m256* r = half == 0 ? lo : hi;
-    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
-    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
-    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
-    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
-    // Elements 0-2: rows 0-2 of the first column; 3-5: of the second.
-    m[6 * half + 0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    m[6 * half + 1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    m[6 * half + 2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    m[6 * half + 3] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    m[6 * half + 4] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    m[6 * half + 5] = _mm256_permute2f128_ps(s2, s6, 0x31);
-  }
+  transpose_blended(lo, hi, m);
 }
-
-// How a block turns its normals: none, by the blended matrix (NormalTransform::kMatrix) or by
-// its cofactor (the inverse transpose times the determinant, sign kept).
-enum class Normals { kNone, kMatrix, kCofactor };
 
 // Pass 2 of a block: the 8 vertices from `first` turned by their blended matrices `m` (from
 // blend_block), their normals and tangents as kNormals and kTangents say, and stored.
@@ -276,23 +251,18 @@ CRITTER_AVX2 std::size_t skin_blocks(const SkinStreams& streams) {
   return i;
 }
 
-template <bool kPacked, Normals kNormals>
-CRITTER_AVX2 std::size_t skin_with_normals(const SkinStreams& s) {
-  return s.in_tangents != nullptr ? skin_blocks<kPacked, kNormals, true>(s)
-                                  : skin_blocks<kPacked, kNormals, false>(s);
-}
-
-template <bool kPacked>
-CRITTER_AVX2 std::size_t skin_packed_or_not(const SkinStreams& s) {
-  if (s.in_normals == nullptr) return skin_with_normals<kPacked, Normals::kNone>(s);
-  if (s.normals_by_matrix) return skin_with_normals<kPacked, Normals::kMatrix>(s);
-  return skin_with_normals<kPacked, Normals::kCofactor>(s);
-}
+// The block loops, as run_block_loop() wants them.
+struct BlockLoop {
+  template <bool kPacked, Normals kNormals, bool kTangents>
+  CRITTER_AVX2 static std::size_t run(const SkinStreams& s) {
+    return skin_blocks<kPacked, kNormals, kTangents>(s);
+  }
+};
 
 }  // namespace
 
 CRITTER_AVX2 std::size_t skin_avx2(const SkinStreams& s) {
-  return s.packed ? skin_packed_or_not<true>(s) : skin_packed_or_not<false>(s);
+  return run_block_loop<BlockLoop>(s);
 }
 
 }  // namespace critter::deform::detail

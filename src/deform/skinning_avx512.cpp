@@ -19,9 +19,11 @@
 
 #include <algorithm>
 
-#include "deform/skinning_kernels.h"
-
 #define CRITTER_AVX512 __attribute__((target("avx512f,avx512dq,avx2,fma")))
+#define CRITTER_SKIN_TARGET CRITTER_AVX512
+
+#include "deform/skinning_kernels.h"
+#include "deform/skinning_lanes_8.h"
 
 namespace critter::deform::detail {
 
@@ -211,10 +213,10 @@ CRITTER_AVX512 inline __m512 diff_of_products(__m512 a, __m512 b, __m512 c, __m5
   return _mm512_fmsub_ps(a, b, _mm512_mul_ps(c, d));
 }
 
-// Blends the 4 palette matrices of the 8 vertices from `first` and transposes them: e[0][0..2]
-// are rows 0-2 of column 0, e[0][3..5] of column 1, e[1][0..2] of column 2, e[1][3..5] of the
-// translation, one lane per vertex.
-CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m256 (&e)[2][6]) {
+// Pass 1 of half a block: the 4 palette matrices of each of the 8 vertices from `first` blended
+// and transposed (transpose_blended): `out` receives a, b, c and t, x y z each, one lane per
+// vertex.
+CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m256 (&out)[12]) {
   const char* jp = s.joints + first * s.joints_stride;
   __m256 lo[8], hi[8];
   const char* wp = s.weights + first * s.weights_stride;
@@ -236,47 +238,21 @@ CRITTER_AVX512 inline void blend8(const SkinStreams& s, std::size_t first, __m25
     lo[k] = low(m);
     hi[k] = high(m);
   }
-  for (int half = 0; half < 2; ++half) {
-    const __m256* r = half == 0 ? lo : hi;
-    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
-    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
-    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
-    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
-    e[half][0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    e[half][1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    e[half][2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    e[half][3] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    e[half][4] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    e[half][5] = _mm256_permute2f128_ps(s2, s6, 0x31);
-  }
+  transpose_blended(lo, hi, out);
 }
 
 }  // namespace
 
-// How a block turns its normals: none, by the blended matrix (NormalTransform::kMatrix) or by
-// its cofactor.
-enum class Normals { kNone, kMatrix, kCofactor };
-
-// Pass 2 of a block: the 16 vertices from `i` turned by their blended matrices (e0 for the first
-// eight, e1 for the rest, from blend8), their normals and tangents as kNormals and kTangents say,
+// Pass 2 of a block: the 16 vertices from `i` turned by their blended matrices (m0 for the first
+// eight, m1 for the rest, from blend8), their normals and tangents as kNormals and kTangents say,
 // and stored.
 template <Normals kNormals, bool kTangents>
-CRITTER_AVX512 inline void finish16(const SkinStreams& s, std::size_t i, const __m256 (&e0)[2][6],
-                                    const __m256 (&e1)[2][6]) {
-  const Vec3x16 a{join(e0[0][0], e1[0][0]), join(e0[0][1], e1[0][1]), join(e0[0][2], e1[0][2])};
-  const Vec3x16 b{join(e0[0][3], e1[0][3]), join(e0[0][4], e1[0][4]), join(e0[0][5], e1[0][5])};
-  const Vec3x16 c{join(e0[1][0], e1[1][0]), join(e0[1][1], e1[1][1]), join(e0[1][2], e1[1][2])};
-  const Vec3x16 t{join(e0[1][3], e1[1][3]), join(e0[1][4], e1[1][4]), join(e0[1][5], e1[1][5])};
+CRITTER_AVX512 inline void finish16(const SkinStreams& s, std::size_t i, const __m256 (&m0)[12],
+                                    const __m256 (&m1)[12]) {
+  const Vec3x16 a{join(m0[0], m1[0]), join(m0[1], m1[1]), join(m0[2], m1[2])};
+  const Vec3x16 b{join(m0[3], m1[3]), join(m0[4], m1[4]), join(m0[5], m1[5])};
+  const Vec3x16 c{join(m0[6], m1[6]), join(m0[7], m1[7]), join(m0[8], m1[8])};
+  const Vec3x16 t{join(m0[9], m1[9]), join(m0[10], m1[10]), join(m0[11], m1[11])};
 
   const Vec3x16 p = load3x16(s.in_positions, s.in_positions_stride, i);
   const Vec3x16 op{
@@ -333,7 +309,7 @@ template <bool kPacked, Normals kNormals, bool kTangents>
 CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
   const SkinStreams s = kPacked ? with_packed_strides(streams) : streams;
   constexpr std::size_t kLanes = 16, kRun = 4;
-  __m256 blended[kRun][2][2][6];
+  __m256 blended[kRun][2][12];
   std::size_t i = 0;
   // A block never holds the last vertex: blocks from i while i + 16 < count.
   while (i + kLanes < s.count) {
@@ -349,21 +325,16 @@ CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
   return i;
 }
 
-template <bool kPacked, Normals kNormals>
-CRITTER_AVX512 std::size_t skin_with_normals(const SkinStreams& s) {
-  return s.in_tangents != nullptr ? skin_blocks<kPacked, kNormals, true>(s)
-                                  : skin_blocks<kPacked, kNormals, false>(s);
-}
-
-template <bool kPacked>
-CRITTER_AVX512 std::size_t skin_packed_or_not(const SkinStreams& s) {
-  if (s.in_normals == nullptr) return skin_with_normals<kPacked, Normals::kNone>(s);
-  if (s.normals_by_matrix) return skin_with_normals<kPacked, Normals::kMatrix>(s);
-  return skin_with_normals<kPacked, Normals::kCofactor>(s);
-}
+// The block loops, as run_block_loop() wants them.
+struct BlockLoop {
+  template <bool kPacked, Normals kNormals, bool kTangents>
+  CRITTER_AVX512 static std::size_t run(const SkinStreams& s) {
+    return skin_blocks<kPacked, kNormals, kTangents>(s);
+  }
+};
 
 CRITTER_AVX512 std::size_t skin_avx512(const SkinStreams& s) {
-  return s.packed ? skin_packed_or_not<true>(s) : skin_packed_or_not<false>(s);
+  return run_block_loop<BlockLoop>(s);
 }
 
 }  // namespace critter::deform::detail
