@@ -303,8 +303,9 @@ CRITTER_AVX512 inline void finish16(const SkinStreams& s, std::size_t i, const _
 // the work a block does. As in the AVX2 kernel, it goes over runs of up to kRun blocks in two
 // passes, every block's matrices blended (into 3 KB on the stack), then every block turned, so
 // that the core overlaps the blocks' long chains: with the indices in general registers and the
-// blend unrolled, 13-20 % more vertices a second on a Zen 4 core (where this kernel is not the
-// automatic choice; not measured on the CPUs where it is).
+// blend unrolled, 13-20 % more vertices a second on a Zen 4 core by the fastest samples, 6 % by
+// the medians (where this kernel is not the automatic choice; not measured on the CPUs where it
+// is).
 template <bool kPacked, Normals kNormals, bool kTangents>
 CRITTER_AVX512 std::size_t skin_blocks(const SkinStreams& streams) {
   const SkinStreams s = kPacked ? with_packed_strides(streams) : streams;
