@@ -152,6 +152,7 @@ CRITTER_AVX2 inline void blend_block(const SkinStreams& s, std::size_t first, __
   __m256 lo[8], hi[8];
   const char* wp = s.weights + first * s.weights_stride;
   const char* jp = s.joints + first * s.joints_stride;
+  // Kept unrolled, as GCC would not unroll it with the index code inside (see the AVX-512 kernel).
 #pragma GCC unroll 8
   for (std::size_t k = 0; k < 8; ++k, wp += s.weights_stride, jp += s.joints_stride) {
     const float* w = reinterpret_cast<const float*>(wp);

@@ -61,6 +61,32 @@ inline const float* influence_matrix(const SkinStreams& s, const char* joints, i
   return s.palette + std::size_t{j < s.palette_last ? j : s.palette_last} * 16;
 }
 
+// How a block turns its normals: none, by the blended matrix (NormalTransform::kMatrix) or by its
+// cofactor (the inverse transpose times the determinant, sign kept). A template parameter of the
+// SIMD kernels' block loops, as the tangents' presence and the packed strides are, so that no
+// branch splits a block.
+enum class Normals { kNone, kMatrix, kCofactor };
+
+// The block loop compiled for the streams `s`: Loop::run<kPacked, kNormals, kTangents>(s), with
+// kPacked for separate tightly packed streams (SkinStreams::packed), the normal mode and whether
+// there are tangents. Returns what the loop returns (the vertices it skinned). Each SIMD kernel
+// passes a Loop type of its own file (internal linkage), so every instantiation stays in that file.
+template <class Loop, bool kPacked, Normals kNormals>
+std::size_t run_with_tangents(const SkinStreams& s) {
+  return s.in_tangents != nullptr ? Loop::template run<kPacked, kNormals, true>(s)
+                                  : Loop::template run<kPacked, kNormals, false>(s);
+}
+template <class Loop, bool kPacked>
+std::size_t run_with_normals(const SkinStreams& s) {
+  if (s.in_normals == nullptr) return run_with_tangents<Loop, kPacked, Normals::kNone>(s);
+  if (s.normals_by_matrix) return run_with_tangents<Loop, kPacked, Normals::kMatrix>(s);
+  return run_with_tangents<Loop, kPacked, Normals::kCofactor>(s);
+}
+template <class Loop>
+std::size_t run_block_loop(const SkinStreams& s) {
+  return s.packed ? run_with_normals<Loop, true>(s) : run_with_normals<Loop, false>(s);
+}
+
 // Reference path: skins vertices [begin, count).
 void skin_scalar(const SkinStreams& s, std::size_t begin);
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What the AVX2 and AVX-512 skinning kernels share (skinning_avx2.cpp, skinning_avx512.cpp): the
-// normal modes a block loop is compiled for, the choice of the loop compiled for a job's streams,
-// and the transpose of eight vertices' blended matrices into one register per matrix element. Each
+// transpose of eight vertices' blended matrices into one register per matrix element. Each
 // including file defines CRITTER_SKIN_TARGET (its target attribute) first. Everything here has
 // internal linkage, so each file compiles its own copy for its own instruction set; like the kernel
 // files, this header includes no library header (see skinning_kernels.h).
@@ -9,21 +8,12 @@
 
 #include <immintrin.h>
 
-#include <cstddef>
-
-#include "deform/skinning_kernels.h"
-
 #ifndef CRITTER_SKIN_TARGET
 #error "define CRITTER_SKIN_TARGET (the including kernel's target attribute) first"
 #endif
 
 namespace critter::deform::detail {
 namespace {
-
-// How a block turns its normals: none, by the blended matrix (NormalTransform::kMatrix) or by its
-// cofactor (the inverse transpose times the determinant, sign kept). A template parameter of the
-// block loops, as the tangents' presence is, so that no branch splits a block.
-enum class Normals { kNone, kMatrix, kCofactor };
 
 // lo[k] and hi[k]: columns 0-1 and 2-3 of vertex k's blended column-major 4x4 matrix. On return
 // m[0..2] are rows 0-2 of column 0 (a), m[3..5] of column 1 (b), m[6..8] of column 2 (c) and
@@ -54,25 +44,6 @@ CRITTER_SKIN_TARGET inline void transpose_blended(const __m256 (&lo)[8], const _
     m[6 * half + 4] = _mm256_permute2f128_ps(s1, s5, 0x31);
     m[6 * half + 5] = _mm256_permute2f128_ps(s2, s6, 0x31);
   }
-}
-
-// The block loop compiled for the streams `s`: Loop::run<kPacked, kNormals, kTangents>, with
-// kPacked for separate tightly packed streams (SkinStreams::packed), the normal mode and whether
-// there are tangents. Returns what the loop returns (the vertices it skinned).
-template <class Loop, bool kPacked, Normals kNormals>
-CRITTER_SKIN_TARGET inline std::size_t run_with_tangents(const SkinStreams& s) {
-  return s.in_tangents != nullptr ? Loop::template run<kPacked, kNormals, true>(s)
-                                  : Loop::template run<kPacked, kNormals, false>(s);
-}
-template <class Loop, bool kPacked>
-CRITTER_SKIN_TARGET inline std::size_t run_with_normals(const SkinStreams& s) {
-  if (s.in_normals == nullptr) return run_with_tangents<Loop, kPacked, Normals::kNone>(s);
-  if (s.normals_by_matrix) return run_with_tangents<Loop, kPacked, Normals::kMatrix>(s);
-  return run_with_tangents<Loop, kPacked, Normals::kCofactor>(s);
-}
-template <class Loop>
-CRITTER_SKIN_TARGET inline std::size_t run_block_loop(const SkinStreams& s) {
-  return s.packed ? run_with_normals<Loop, true>(s) : run_with_normals<Loop, false>(s);
 }
 
 }  // namespace

@@ -122,12 +122,6 @@ inline Vec3x4 combine(Vec3x4 a, Vec3x4 b, Vec3x4 c, __m128 x, __m128 y, __m128 z
           _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.z, x), _mm_mul_ps(b.z, y)), _mm_mul_ps(c.z, z))};
 }
 
-// How a block turns its normals: none, by the blended matrix (NormalTransform::kMatrix) or by
-// its cofactor. A template parameter, like the tangents' presence and (for the row loop) the
-// packed strides, so that a block's loads and stores have no branch: 5 % more vertices a second
-// with normals by the matrix on a Zen 4 core.
-enum class Normals { kNone, kMatrix, kCofactor };
-
 // Skins the 4 vertices from i, given their blended matrices as columns a, b, c (rotation and
 // scale) and t (translation), lane k for vertex i + k.
 template <Normals kNormals, bool kTangents>
@@ -270,8 +264,9 @@ std::size_t skin_rows(const SkinStreams& streams) {
 
 // Palettes too large to copy as rows, or meshes too small to repay the copy: the blend reads
 // whole columns of the palette as it is.
-template <Normals kNormals, bool kTangents>
-std::size_t skin_columns(const SkinStreams& s) {
+template <Normals kNormals, bool kTangents, bool kPacked>
+std::size_t skin_columns(const SkinStreams& streams) {
+  const SkinStreams s = kPacked ? with_packed_strides(streams) : streams;
   constexpr std::size_t kLanes = 4;
   std::size_t i = 0;
   for (; i + kLanes < s.count; i += kLanes) {
@@ -302,27 +297,23 @@ std::size_t skin_columns(const SkinStreams& s) {
   return i;
 }
 
-template <Normals kNormals, bool kTangents>
-std::size_t skin_with(const SkinStreams& s) {
-  const std::size_t joints = std::size_t{s.palette_last} + 1;
-  if (joints <= kMaxRowPalette && s.count >= joints) {
-    return s.packed ? skin_rows<kNormals, kTangents, true>(s)
-                    : skin_rows<kNormals, kTangents, false>(s);
+// The block loops, as run_block_loop() wants them: the normal mode, the tangents and the packed
+// strides as template parameters, so that a block's loads and stores have no branch (5 % more
+// vertices a second with normals by the matrix on a Zen 4 core).
+struct BlockLoop {
+  template <bool kPacked, Normals kNormals, bool kTangents>
+  static std::size_t run(const SkinStreams& s) {
+    const std::size_t joints = std::size_t{s.palette_last} + 1;
+    if (joints <= kMaxRowPalette && s.count >= joints)
+      return skin_rows<kNormals, kTangents, kPacked>(s);
+    return skin_columns<kNormals, kTangents, kPacked>(s);
   }
-  return skin_columns<kNormals, kTangents>(s);
-}
-
-template <Normals kNormals>
-std::size_t skin_with_normals(const SkinStreams& s) {
-  return s.in_tangents != nullptr ? skin_with<kNormals, true>(s) : skin_with<kNormals, false>(s);
-}
+};
 
 }  // namespace
 
 std::size_t skin_sse2(const SkinStreams& s) {
-  if (s.in_normals == nullptr) return skin_with_normals<Normals::kNone>(s);
-  if (s.normals_by_matrix) return skin_with_normals<Normals::kMatrix>(s);
-  return skin_with_normals<Normals::kCofactor>(s);
+  return run_block_loop<BlockLoop>(s);
 }
 
 }  // namespace critter::deform::detail

@@ -495,7 +495,9 @@ TEST(SkinningJob, SimdPathsMatchScalarOnRandomData) {
   // 10k vertices plus counts around the block sizes to exercise the tails.
   for (std::size_t count :
        {std::size_t{10003}, std::size_t{1}, std::size_t{4}, std::size_t{5}, std::size_t{8},
-        std::size_t{9}, std::size_t{16}, std::size_t{17}, std::size_t{33}, std::size_t{40}}) {
+        std::size_t{9}, std::size_t{16}, std::size_t{17}, std::size_t{33}, std::size_t{40},
+        // Around one whole run of blocks of the AVX2 and AVX-512 kernels (64 vertices).
+        std::size_t{64}, std::size_t{65}, std::size_t{73}, std::size_t{129}}) {
     Mesh m;
     for (std::size_t v = 0; v < count; ++v) {
       vec4 w(u01(rng), u01(rng), u01(rng), u01(rng));
